@@ -1,0 +1,3 @@
+//! The `iomark` binary.
+
+fn main() {}
