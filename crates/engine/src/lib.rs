@@ -1,5 +1,7 @@
 //! The `Engine` trait, the I/O unit pool and the engines (sync family, libaio, io_uring,
-//! threadpool, mmap, null, …).
+//! threadpool, mmap, null, …), and the few facts about the machine that need system calls.
 //!
-//! The only crate that will hold `unsafe` code, each block with a `// SAFETY:` line. Engines
-//! never read clocks or touch statistics. Filled by the runner and async-engine issues.
+//! The only crate with `unsafe` code, each block with a `// SAFETY:` line. Engines never read
+//! clocks or touch statistics. The engines arrive with the runner and async-engine issues.
+
+pub mod system;

@@ -7,5 +7,23 @@
 //! involve several options, belong to the runner's plan.
 #![forbid(unsafe_code)]
 
+pub mod assemble;
+pub mod cmdline;
+pub mod error;
+pub mod jobfile;
+pub mod showcmd;
+pub mod spec;
+pub mod suggest;
 pub mod table;
 pub mod value;
+
+pub use error::{ErrorKind, ParseError, Place};
+pub use spec::JobSpec;
+
+/// Parses a command line and every job file it names into the jobs to run.
+pub fn parse_jobs(
+    cmd: &cmdline::CommandLine,
+    loader: &dyn jobfile::Loader,
+) -> Result<Vec<JobSpec>, ParseError> {
+    assemble::build(&cmd.sources(loader)?)
+}

@@ -3,16 +3,14 @@
 use super::{Category, Kind, OptionDef, Support};
 
 /// Every option.
-pub(super) static ROWS: &[OptionDef] = &[
-    OptionDef {
-        name: "name",
-        aliases: &[],
-        kind: Kind::Str,
-        default: None,
-        category: Category::JobDescription,
-        help: "Name of this job",
-        long_help: "",
-        support: Support::Yes,
-        engines: &[],
-    },
-];
+pub(super) static ROWS: &[OptionDef] = &[OptionDef {
+    name: "name",
+    aliases: &[],
+    kind: Kind::Str,
+    default: None,
+    category: Category::JobDescription,
+    help: "Name of this job",
+    long_help: "",
+    support: Support::Yes,
+    engines: &[],
+}];

@@ -1,0 +1,38 @@
+//! Facts about this machine that fio's job files can name: `$ncpus`, `$pagesize` and
+//! `$mb_memory`, read with `sysconf(3)` as fio reads them.
+
+/// One `sysconf` value, or `None` where the system does not know it.
+fn sysconf(name: libc::c_int) -> Option<u64> {
+    // SAFETY: sysconf only reads the value named; any name is allowed and unknown ones
+    // return -1.
+    let value = unsafe { libc::sysconf(name) };
+    u64::try_from(value).ok().filter(|&v| v > 0)
+}
+
+/// The number of online CPUs (`$ncpus`), at least 1.
+pub fn online_cpus() -> u64 {
+    sysconf(libc::_SC_NPROCESSORS_ONLN).unwrap_or(1)
+}
+
+/// The size of a memory page in bytes (`$pagesize`).
+pub fn page_size() -> u64 {
+    sysconf(libc::_SC_PAGESIZE).unwrap_or(4096)
+}
+
+/// Total physical memory in MiB (`$mb_memory`).
+pub fn mb_memory() -> u64 {
+    let pages = sysconf(libc::_SC_PHYS_PAGES).unwrap_or(0);
+    pages.saturating_mul(page_size()) / (1024 * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_facts_are_plausible() {
+        assert!(online_cpus() >= 1);
+        assert!(page_size().is_power_of_two());
+        assert!(mb_memory() > 0);
+    }
+}

@@ -1,0 +1,181 @@
+//! Turns raw sections into validated [`JobSpec`]s, the way fio 3.33 orders and combines them.
+//!
+//! - Command-line jobs (`--name=`) come first, whatever their position among job files;
+//!   command-line options before the first `--name` are global for them.
+//! - Those command-line globals also apply to the jobs of the *first* job file, and not to
+//!   later files: fio 3.33 behaves so (`fio --size=1m a.fio b.fio` gives `size` to a's jobs
+//!   only), and iomark follows it.
+//! - Within a job file, a global section applies to the jobs after it; the first job of every
+//!   job file after the first gets an implicit `stonewall`.
+//! - `--section=NAME` keeps only the job sections so named; global sections still apply.
+//! - Within one section `kb_base` is applied before any other value is parsed, as in fio.
+
+use crate::error::{ErrorKind, ParseError, Place};
+use crate::jobfile::{RawLine, RawSection};
+use crate::spec::{JobSpec, Setting};
+use crate::table::{self, Support};
+use crate::value::{self, Ctx, Value};
+
+/// The engines iomark runs today; other `ioengine` values are refused as not supported yet.
+pub const SUPPORTED_ENGINES: &[&str] = &["null", "sync", "psync", "vsync", "pvsync", "pvsync2"];
+
+/// fio's default engine.
+pub const DEFAULT_ENGINE: &str = "psync";
+
+/// Everything the jobs are built from.
+#[derive(Debug, Default)]
+pub struct Sources {
+    /// Command-line options given before the first `--name`.
+    pub cli_globals: Vec<RawLine>,
+    /// The command line's `--name` jobs, in order.
+    pub cli_jobs: Vec<RawSection>,
+    /// Each job file's sections, in command-line order.
+    pub files: Vec<Vec<RawSection>>,
+    /// `--section` names; empty for all sections.
+    pub only_sections: Vec<String>,
+}
+
+/// Builds the jobs, validating every assignment.
+pub fn build(sources: &Sources) -> Result<Vec<JobSpec>, ParseError> {
+    for name in &sources.only_sections {
+        let found = sources.files.iter().flatten().any(|s| !s.global && &s.name == name);
+        if !found {
+            return Err(ParseError::new(
+                Place::CommandLine { arg: 0 },
+                ErrorKind::NoSuchSection { name: name.clone() },
+            ));
+        }
+    }
+    let cli_globals = settings("global", &[], &sources.cli_globals)?;
+    let mut jobs = Vec::new();
+    for section in &sources.cli_jobs {
+        jobs.push(job(section, &cli_globals, false)?);
+    }
+    for (index, file) in sources.files.iter().enumerate() {
+        let mut globals = if index == 0 { cli_globals.clone() } else { Vec::new() };
+        let mut first_in_file = true;
+        for section in file {
+            if section.global {
+                let added = settings(&section.name, &globals, &section.lines)?;
+                globals.extend(added);
+                continue;
+            }
+            let selected = sources.only_sections.is_empty()
+                || sources.only_sections.iter().any(|s| s == &section.name);
+            if !selected {
+                continue;
+            }
+            jobs.push(job(section, &globals, index > 0 && first_in_file)?);
+            first_in_file = false;
+        }
+    }
+    Ok(jobs)
+}
+
+/// One job from its section and the globals in force.
+fn job(
+    section: &RawSection,
+    globals: &[Setting],
+    implicit_stonewall: bool,
+) -> Result<JobSpec, ParseError> {
+    let mut all = globals.to_vec();
+    if implicit_stonewall {
+        if let Some(def) = table::find("stonewall") {
+            all.push(Setting { def, raw: None, value: Value::Bool(true), place: Place::Implicit });
+        }
+    }
+    let own = settings(&section.name, &all, &section.lines)?;
+    all.extend(own);
+    let name = match all.iter().rev().find(|s| s.def.name == "name") {
+        Some(Setting { value: Value::Str(n), .. }) => n.clone(),
+        _ => section.name.clone(),
+    };
+    let spec = JobSpec { name, place: section.place.clone(), settings: all };
+    check_engine_options(&spec)?;
+    Ok(spec)
+}
+
+/// Parses `lines` in the context of the `earlier` settings (for `kb_base`).
+fn settings(job: &str, earlier: &[Setting], lines: &[RawLine]) -> Result<Vec<Setting>, ParseError> {
+    let ctx = section_ctx(job, earlier, lines)?;
+    lines.iter().map(|line| setting(job, line, &ctx)).collect()
+}
+
+/// The context of a section: its own `kb_base` if it sets one, else the inherited one.
+fn section_ctx(job: &str, earlier: &[Setting], lines: &[RawLine]) -> Result<Ctx, ParseError> {
+    let mut ctx = Ctx::default();
+    for s in earlier.iter().filter(|s| s.def.name == "kb_base") {
+        ctx = ctx_of(&s.value);
+    }
+    for line in lines.iter().filter(|l| table::find(&l.key).is_some_and(|d| d.name == "kb_base")) {
+        ctx = ctx_of(&setting(job, line, &Ctx::default())?.value);
+    }
+    Ok(ctx)
+}
+
+fn ctx_of(kb_base: &Value) -> Ctx {
+    match kb_base {
+        Value::Int(1000) | Value::Choice { name: "1000", .. } => Ctx { kb_base: 1000 },
+        _ => Ctx::default(),
+    }
+}
+
+/// One validated assignment.
+pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseError> {
+    let fail = |kind| ParseError::new(line.place.clone(), kind).in_job(job).for_option(&line.key);
+    let Some(def) = table::find(&line.key) else {
+        return Err(fail(ErrorKind::UnknownOption {
+            suggestion: crate::suggest::option(&line.key),
+        }));
+    };
+    if def.support == Support::NotYet {
+        return Err(fail(ErrorKind::NotSupported));
+    }
+    let value = match (&line.value, def.kind) {
+        (None, table::Kind::Flag) => Value::Bool(true),
+        (None, _) => return Err(fail(ErrorKind::Value(value::ValueError::Missing))),
+        (Some(raw), kind) => {
+            value::parse(&kind, raw, ctx).map_err(|e| fail(ErrorKind::Value(e)))?
+        }
+    };
+    if def.name == "ioengine" {
+        check_engine(&value).map_err(fail)?;
+    }
+    Ok(Setting { def, raw: line.value.clone(), value, place: line.place.clone() })
+}
+
+fn check_engine(value: &Value) -> Result<(), ErrorKind> {
+    let name = match value {
+        Value::Choice { name, .. } => *name,
+        Value::Str(s) => s.as_str(),
+        _ => return Ok(()),
+    };
+    if SUPPORTED_ENGINES.contains(&name) {
+        return Ok(());
+    }
+    Err(ErrorKind::Usage(format!(
+        "engine '{name}' is not supported yet (supported: {})",
+        SUPPORTED_ENGINES.join(", ")
+    )))
+}
+
+/// An engine's own options only make sense with that engine, as in fio.
+fn check_engine_options(spec: &JobSpec) -> Result<(), ParseError> {
+    let engine = match spec.value("ioengine") {
+        Some(Value::Choice { name, .. }) => name.to_string(),
+        Some(Value::Str(s)) => s,
+        _ => DEFAULT_ENGINE.to_string(),
+    };
+    for s in spec.settings.iter().filter(|s| !s.def.engines.is_empty()) {
+        if !s.def.engines.contains(&engine.as_str()) {
+            let msg = format!(
+                "belongs to ioengine {}, but the job uses ioengine={engine}",
+                s.def.engines.join(" or ")
+            );
+            return Err(ParseError::new(s.place.clone(), ErrorKind::Usage(msg))
+                .in_job(&spec.name)
+                .for_option(s.def.name));
+        }
+    }
+    Ok(())
+}
