@@ -35,6 +35,68 @@ pub struct OptionDef {
     pub engines: &'static [&'static str],
 }
 
+impl OptionDef {
+    /// A row with no alias, no default and no long help, not supported yet, for no engine;
+    /// the other builders below fill in the rest.
+    pub const fn new(
+        name: &'static str,
+        kind: Kind,
+        category: Category,
+        help: &'static str,
+    ) -> Self {
+        OptionDef {
+            name,
+            aliases: &[],
+            kind,
+            default: None,
+            category,
+            help,
+            long_help: "",
+            support: Support::NotYet,
+            engines: &[],
+        }
+    }
+
+    /// The same row with these aliases.
+    pub const fn alias(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// The same row with this default, written in the option's value grammar.
+    pub const fn default(mut self, default: &'static str) -> Self {
+        self.default = Some(default);
+        self
+    }
+
+    /// The same row as an option of these engines only.
+    pub const fn engines(mut self, engines: &'static [&'static str]) -> Self {
+        self.engines = engines;
+        self
+    }
+
+    /// The same row, supported by iomark, with its long help.
+    pub const fn supported(mut self, long_help: &'static str) -> Self {
+        self.support = Support::Yes;
+        self.long_help = long_help;
+        self
+    }
+
+    /// The same row with a long help, without changing its support.
+    pub const fn long_help(mut self, long_help: &'static str) -> Self {
+        self.long_help = long_help;
+        self
+    }
+}
+
+impl Choice {
+    /// The same choice, taking `arg` after a `:`.
+    pub const fn arg(mut self, arg: ChoiceArg) -> Self {
+        self.arg = arg;
+        self
+    }
+}
+
 /// Whether iomark acts on an option yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
@@ -47,7 +109,7 @@ pub enum Support {
 /// The kind of value an option takes; it selects the parser in [`crate::value`].
 #[derive(Debug, Clone, Copy)]
 pub enum Kind {
-    /// Free text, stored as written (`description`, `directory`).
+    /// Free text, stored as written (`description`, `wait_for`).
     Str,
     /// A `:`-separated list of file names, `\:` escaping a colon (`filename`).
     FileList,
@@ -216,7 +278,7 @@ impl Category {
 
 /// Every option, in the order of fio's `--cmdhelp=all`.
 pub fn all() -> &'static [OptionDef] {
-    rows::ROWS
+    &rows::ROWS
 }
 
 /// The option called `name`, by its name or one of its aliases.

@@ -1,0 +1,173 @@
+//! The engine-specific options (`fio --enghelp=ENGINE`) of `pvsync2`, `io_uring`, `io_uring_cmd`,
+//! `libaio`, `mmap`, `net`, `netsplice`, `cpuio`, `filestat`, `exec`, `e4defrag`.
+//!
+//! An option that several engines share is one row listing them all. The rows are in one order
+//! that keeps each engine's own `--enghelp` order.
+
+use super::{ch, int, opt, Category, Kind, OptionDef, NOLIMIT};
+
+/// The engine options.
+pub(super) const ROWS: &[OptionDef] = &[
+    opt("hipri", Kind::Flag, Category::Engine, "Set RWF_HIPRI for pwritev2/preadv2")
+        .engines(&["pvsync2", "io_uring", "io_uring_cmd"])
+        .supported(
+            "With pvsync2, issue I/O with RWF_HIPRI so that the kernel polls for \
+         its completion instead of waiting for an interrupt; this needs O_DIRECT and a \
+         device with poll queues. io_uring uses the same option to set up a polled ring.",
+        ),
+    opt(
+        "hipri_percentage",
+        int(0, 100),
+        Category::Engine,
+        "Probabilistically set RWF_HIPRI for pwritev2/preadv2",
+    )
+    .default("100")
+    .engines(&["pvsync2"]),
+    opt(
+        "userspace_reap",
+        Kind::Flag,
+        Category::Engine,
+        "Use alternative user-space reap implementation",
+    )
+    .engines(&["libaio"]),
+    opt(
+        "cmdprio_percentage",
+        int(0, 100),
+        Category::Engine,
+        "Send high priority I/O this percentage of the time",
+    )
+    .engines(&["io_uring", "io_uring_cmd", "libaio"]),
+    opt("cmdprio_class", int(1, 3), Category::Engine, "Set asynchronous IO priority class")
+        .engines(&["io_uring", "io_uring_cmd", "libaio"]),
+    opt("cmdprio", int(0, 7), Category::Engine, "Set asynchronous IO priority level").engines(&[
+        "io_uring",
+        "io_uring_cmd",
+        "libaio",
+    ]),
+    opt(
+        "cmdprio_bssplit",
+        Kind::Str,
+        Category::Engine,
+        "Set priority percentages for different block sizes",
+    )
+    .engines(&["io_uring", "io_uring_cmd", "libaio"]),
+    opt("fixedbufs", Kind::Flag, Category::Engine, "Pre map IO buffers")
+        .engines(&["io_uring", "io_uring_cmd"]),
+    opt("registerfiles", Kind::Flag, Category::Engine, "Pre-open/register files")
+        .engines(&["io_uring", "io_uring_cmd"]),
+    opt(
+        "sqthread_poll",
+        Kind::Flag,
+        Category::Engine,
+        "Offload submission/completion to kernel thread",
+    )
+    .engines(&["io_uring", "io_uring_cmd"]),
+    opt(
+        "sqthread_poll_cpu",
+        int(0, NOLIMIT),
+        Category::Engine,
+        "What CPU to run SQ thread polling on",
+    )
+    .engines(&["io_uring", "io_uring_cmd"]),
+    opt("nonvectored", int(-1, NOLIMIT), Category::Engine, "Use non-vectored read/write commands")
+        .default("-1")
+        .engines(&["io_uring", "io_uring_cmd"]),
+    opt("uncached", int(0, NOLIMIT), Category::Engine, "Use RWF_UNCACHED for buffered read/writes")
+        .engines(&["pvsync2", "io_uring", "io_uring_cmd"]),
+    opt("nowait", Kind::Bool, Category::Engine, "Set RWF_NOWAIT for pwritev2/preadv2")
+        .engines(&["pvsync2", "io_uring", "io_uring_cmd", "libaio"])
+        .supported(
+            "Issue I/O with RWF_NOWAIT: an I/O that would have to block fails \
+         with EAGAIN instead of waiting.",
+        ),
+    opt("force_async", int(0, NOLIMIT), Category::Engine, "Set IOSQE_ASYNC every N requests")
+        .engines(&["io_uring", "io_uring_cmd"]),
+    opt(
+        "cmd_type",
+        Kind::Enum(&[ch("nvme", "Issue nvme-uring-cmd")]),
+        Category::Engine,
+        "Specify uring-cmd type",
+    )
+    .default("nvme")
+    .engines(&["io_uring", "io_uring_cmd"]),
+    opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page").engines(&["mmap"]),
+    opt("hostname", Kind::Str, Category::Engine, "Hostname for net IO engine")
+        .engines(&["net", "netsplice"]),
+    opt("port", int(1, 65535), Category::Engine, "Port to use for TCP or UDP net connections")
+        .engines(&["net", "netsplice"]),
+    opt(
+        "protocol",
+        Kind::Enum(&[
+            ch("tcp", "Transmission Control Protocol"),
+            ch("tcpv6", "Transmission Control Protocol V6"),
+            ch("udp", "User Datagram Protocol"),
+            ch("udpv6", "User Datagram Protocol V6"),
+            ch("unix", "UNIX domain socket"),
+        ]),
+        Category::Engine,
+        "Network protocol to use",
+    )
+    .alias(&["proto"])
+    .default("tcp")
+    .engines(&["net", "netsplice"]),
+    opt("nodelay", Kind::Bool, Category::Engine, "Use TCP_NODELAY on TCP connections")
+        .engines(&["net", "netsplice"]),
+    opt("listen", Kind::Flag, Category::Engine, "Listen for incoming TCP connections")
+        .engines(&["net", "netsplice"]),
+    opt("pingpong", Kind::Flag, Category::Engine, "Ping-pong IO requests")
+        .engines(&["net", "netsplice"]),
+    opt("interface", Kind::Str, Category::Engine, "Network interface to use")
+        .engines(&["net", "netsplice"]),
+    opt(
+        "ttl",
+        int(0, NOLIMIT),
+        Category::Engine,
+        "Time-to-live value for outgoing UDP multicast packets",
+    )
+    .default("1")
+    .engines(&["net", "netsplice"]),
+    opt("window_size", Kind::Size, Category::Engine, "Set socket buffer window size")
+        .engines(&["net", "netsplice"]),
+    opt("mss", int(0, NOLIMIT), Category::Engine, "Set TCP maximum segment size")
+        .engines(&["net", "netsplice"]),
+    opt("cpuload", int(0, NOLIMIT), Category::Engine, "Use this percentage of CPU")
+        .engines(&["cpuio"]),
+    opt("cpuchunks", int(0, NOLIMIT), Category::Engine, "Length of the CPU burn cycles (usecs)")
+        .default("50000")
+        .engines(&["cpuio"]),
+    opt(
+        "cpumode",
+        Kind::Enum(&[ch("noop", "NOOP instructions"), ch("qsort", "QSORT computation")]),
+        Category::Engine,
+        "Stress mode",
+    )
+    .default("noop")
+    .engines(&["cpuio"]),
+    opt("exit_on_io_done", Kind::Bool, Category::Engine, "Exit when IO threads finish")
+        .default("0")
+        .engines(&["cpuio"]),
+    opt(
+        "stat_type",
+        Kind::Enum(&[
+            ch("stat", "Use stat(2)"),
+            ch("lstat", "Use lstat(2)"),
+            ch("statx", "Use statx(2) if exists"),
+        ]),
+        Category::Engine,
+        "Specify stat system call type to measure lookup/getattr performance",
+    )
+    .default("stat")
+    .engines(&["filestat"]),
+    opt("program", Kind::Str, Category::Engine, "Program to execute").engines(&["exec"]),
+    opt("arguments", Kind::Str, Category::Engine, "Arguments to pass").engines(&["exec"]),
+    opt("grace_time", int(0, NOLIMIT), Category::Engine, "Grace time before sending a SIGKILL")
+        .default("1")
+        .engines(&["exec"]),
+    opt("std_redirect", Kind::Bool, Category::Engine, "Redirect stdout & stderr to files")
+        .default("1")
+        .engines(&["exec"]),
+    opt("donorname", Kind::Str, Category::Engine, "File used as a block donor")
+        .engines(&["e4defrag"]),
+    opt("inplace", int(0, 1), Category::Engine, "Alloc and free space inside defrag event")
+        .engines(&["e4defrag"]),
+];

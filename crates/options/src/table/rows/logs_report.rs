@@ -1,0 +1,427 @@
+//! Logs, buffers, reporting, error handling, cgroups, units, flow and steady state:
+//! `per_job_logs` to `steadystate_ramp_time`, then the options fio 3.33 leaves out of
+//! `--cmdhelp=all`.
+
+use super::{ch, int, opt, Category, Kind, OptionDef, TimeUnit, NOLIMIT};
+
+/// The rows of this part, in fio's order.
+pub(super) const ROWS: &[OptionDef] = &[
+    opt(
+        "per_job_logs",
+        Kind::Bool,
+        Category::Reporting,
+        "Include job number in generated log files or not",
+    )
+    .default("1"),
+    opt("write_bw_log", Kind::Str, Category::Reporting, "Write log of bandwidth during run"),
+    opt(
+        "bwavgtime",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "Time window over which to calculate bandwidth (msec)",
+    )
+    .default("500")
+    .supported(
+        "The period, in milliseconds, over which bandwidth is averaged for \
+         its samples and log. Default 500.",
+    ),
+    opt("write_lat_log", Kind::Str, Category::Reporting, "Write log of latency during run"),
+    opt("write_iops_log", Kind::Str, Category::Reporting, "Write log of IOPS during run"),
+    opt(
+        "iopsavgtime",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "Time window over which to calculate IOPS (msec)",
+    )
+    .default("500")
+    .supported(
+        "The period, in milliseconds, over which IOPS are averaged for their \
+         samples and log. Default 500.",
+    ),
+    opt(
+        "log_entries",
+        int(1024, 1048576),
+        Category::Reporting,
+        "Initial number of entries in a job IO log",
+    )
+    .default("1024"),
+    opt(
+        "log_avg_msec",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "Average bw/iops/lat logs over this period of time",
+    )
+    .default("0"),
+    opt(
+        "log_hist_msec",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "Dump completion latency histograms at frequency of this time value",
+    )
+    .default("0"),
+    opt(
+        "log_hist_coarseness",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "Integer in range [0,6]. Higher coarseness outputs fewer histogram \
+         bins per sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, \
+         19] respectively.",
+    )
+    .default("0"),
+    opt(
+        "write_hist_log",
+        Kind::Str,
+        Category::Reporting,
+        "Write log of latency histograms during run",
+    ),
+    opt(
+        "log_max_value",
+        Kind::Bool,
+        Category::Reporting,
+        "Log max sample in a window instead of average",
+    )
+    .default("0"),
+    opt("log_offset", Kind::Bool, Category::Reporting, "Include offset of IO for each log entry")
+        .default("0"),
+    opt(
+        "log_prio",
+        Kind::Bool,
+        Category::Reporting,
+        "Include priority value of IO for each log entry",
+    )
+    .default("0"),
+    opt(
+        "log_compression",
+        int(1024, 536870912),
+        Category::Reporting,
+        "Log in compressed chunks of this size",
+    ),
+    opt(
+        "log_compression_cpus",
+        Kind::CpuList,
+        Category::Reporting,
+        "Limit log compression to these CPUs",
+    ),
+    opt(
+        "log_store_compressed",
+        Kind::Bool,
+        Category::Reporting,
+        "Store logs in a compressed format",
+    ),
+    opt("log_unix_epoch", Kind::Bool, Category::Reporting, "Use Unix time in log files"),
+    opt(
+        "log_alternate_epoch",
+        Kind::Bool,
+        Category::Reporting,
+        "Use alternate epoch time in log files. Uses the same epoch as that \
+         is used by clock_gettime with specified log_alternate_epoch_clock_id.",
+    ),
+    opt(
+        "log_alternate_epoch_clock_id",
+        int(0, NOLIMIT),
+        Category::Reporting,
+        "If log_alternate_epoch or log_unix_epoch is true, this option \
+         specifies the clock_id from clock_gettime whose epoch should be used. If neither \
+         of those is true, this option has no effect. Default value is 0, or \
+         CLOCK_REALTIME",
+    ),
+    opt(
+        "block_error_percentiles",
+        Kind::Bool,
+        Category::Reporting,
+        "Record trim block errors and make a histogram",
+    )
+    .default("0"),
+    opt("group_reporting", Kind::Flag, Category::Reporting, "Do reporting on a per-group basis")
+        .supported(
+            "Report each group's jobs together as one, instead of one report per \
+         job; most useful with `numjobs`.",
+        ),
+    opt("stats", Kind::Bool, Category::Reporting, "Enable collection of stats").default("1"),
+    opt("zero_buffers", Kind::Flag, Category::Buffers, "Init IO buffers to all zeroes")
+        .supported("Fill write buffers with zeroes instead of random data."),
+    opt("refill_buffers", Kind::Flag, Category::Buffers, "Refill IO buffers on every IO submit")
+        .supported(
+            "Write new buffer contents before every write instead of filling the \
+         buffers once; costs CPU, but keeps storage from deduplicating or compressing \
+         repeated data.",
+        ),
+    opt(
+        "scramble_buffers",
+        Kind::Bool,
+        Category::Buffers,
+        "Slightly scramble buffers on every IO submit",
+    )
+    .default("1")
+    .supported(
+        "When buffers are not refilled, change a few bytes of the buffer \
+         before each write so that consecutive writes differ; cheaper than \
+         `refill_buffers`. Default true.",
+    ),
+    opt("buffer_pattern", Kind::Str, Category::Buffers, "Fill pattern for IO buffers"),
+    opt(
+        "buffer_compress_percentage",
+        int(0, 100),
+        Category::Buffers,
+        "How compressible the buffer is (approximately)",
+    ),
+    opt(
+        "buffer_compress_chunk",
+        Kind::Size,
+        Category::Buffers,
+        "Size of compressible region in buffer",
+    )
+    .default("512"),
+    opt(
+        "dedupe_percentage",
+        int(0, 100),
+        Category::Buffers,
+        "Percentage of buffers that are dedupable",
+    ),
+    opt(
+        "dedupe_mode",
+        Kind::Enum(&[
+            ch("repeat", "repeat previous page"),
+            ch(
+                "working_set",
+                "choose a page randomly from limited working set defined in \
+         dedupe_working_set_percentage",
+            ),
+        ]),
+        Category::Buffers,
+        "Mode for the deduplication buffer generation",
+    )
+    .default("repeat"),
+    opt(
+        "dedupe_working_set_percentage",
+        int(0, 100),
+        Category::Buffers,
+        "Dedupe working set size in percentages from file or device size used \
+         to generate dedupe patterns from",
+    )
+    .default("5"),
+    opt("dedupe_global", Kind::Bool, Category::Buffers, "Share deduplication buffers across jobs")
+        .default("0"),
+    opt(
+        "clat_percentiles",
+        Kind::Bool,
+        Category::Reporting,
+        "Enable the reporting of completion latency percentiles",
+    )
+    .default("1")
+    .supported("Report percentiles of completion latency. Default true."),
+    opt(
+        "lat_percentiles",
+        Kind::Bool,
+        Category::Reporting,
+        "Enable the reporting of IO latency percentiles",
+    )
+    .default("0")
+    .supported(
+        "Report percentiles of total latency (submission plus completion). \
+         Default false.",
+    ),
+    opt(
+        "slat_percentiles",
+        Kind::Bool,
+        Category::Reporting,
+        "Enable the reporting of submission latency percentiles",
+    )
+    .default("0")
+    .supported("Report percentiles of submission latency. Default false."),
+    opt(
+        "percentile_list",
+        Kind::FloatList,
+        Category::Reporting,
+        "Specify a custom list of percentiles to report for completion \
+         latency and block errors",
+    )
+    .default("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
+    .supported(
+        "The percentiles to report, separated by `:` (`50:99:99.9`), each \
+         from 0 to 100. Default: 17 values from 1 to 99.99.",
+    ),
+    opt(
+        "significant_figures",
+        int(1, 10),
+        Category::Reporting,
+        "Significant figures for output-format set to normal",
+    )
+    .default("4"),
+    opt("disk_util", Kind::Bool, Category::Reporting, "Log disk utilization statistics")
+        .default("1")
+        .supported(
+            "Report the utilisation of the disks under the job's files, read from \
+         /sys/block. Default true.",
+        ),
+    opt("gtod_reduce", Kind::Bool, Category::Time, "Greatly reduce number of gettimeofday() calls")
+        .default("0"),
+    opt("disable_lat", Kind::Bool, Category::Reporting, "Disable latency numbers").default("0"),
+    opt("disable_clat", Kind::Bool, Category::Reporting, "Disable completion latency numbers")
+        .default("0"),
+    opt("disable_slat", Kind::Bool, Category::Reporting, "Disable submission latency numbers")
+        .default("0"),
+    opt("disable_bw_measurement", Kind::Bool, Category::Reporting, "Disable bandwidth logging")
+        .alias(&["disable_bw"])
+        .default("0"),
+    opt(
+        "gtod_cpu",
+        int(0, NOLIMIT),
+        Category::Time,
+        "Set up dedicated gettimeofday() thread on this CPU",
+    ),
+    opt(
+        "unified_rw_reporting",
+        Kind::Enum(&[
+            ch("none", "Normal statistics reporting"),
+            ch("mixed", "Statistics are summed per data direction and reported together"),
+            ch("both", "Statistics are reported normally, followed by the mixed statistics"),
+            ch("0", "Alias for 'none'"),
+            ch("1", "Alias for 'mixed'"),
+            ch("2", "Alias for 'both'"),
+        ]),
+        Category::IoType,
+        "Unify reporting across data direction",
+    )
+    .default("none"),
+    opt(
+        "continue_on_error",
+        Kind::Enum(&[
+            ch("none", "Exit when an error is encountered"),
+            ch("read", "Continue on read errors only"),
+            ch("write", "Continue on write errors only"),
+            ch("io", "Continue on any IO errors"),
+            ch("verify", "Continue on verify errors only"),
+            ch("all", "Continue on all io and verify errors"),
+            ch("0", "Alias for 'none'"),
+            ch("1", "Alias for 'all'"),
+        ]),
+        Category::ErrorHandling,
+        "Continue on non-fatal errors during IO",
+    )
+    .default("none"),
+    opt("error_dump", Kind::Bool, Category::ErrorHandling, "Dump info on each error").default("0"),
+    opt(
+        "profile",
+        Kind::Enum(&[
+            ch("tiobench", "tiotest/tiobench benchmark"),
+            ch("act", "ACT Aerospike like benchmark"),
+        ]),
+        Category::JobDescription,
+        "Select a specific builtin performance test",
+    ),
+    opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name"),
+    opt(
+        "cgroup_nodelete",
+        Kind::Bool,
+        Category::Threads,
+        "Do not delete cgroups after job completion",
+    )
+    .default("0"),
+    opt("cgroup_weight", int(100, 1000), Category::Threads, "Use given weight for cgroup"),
+    opt("uid", int(0, NOLIMIT), Category::Threads, "Run job with this user ID"),
+    opt("gid", int(0, NOLIMIT), Category::Threads, "Run job with this group ID"),
+    opt(
+        "kb_base",
+        Kind::Enum(&[
+            ch(
+                "1024",
+                "Inputs invert IEC and SI prefixes (for compatibility); outputs \
+         prefer binary",
+            ),
+            ch("1000", "Inputs use IEC and SI prefixes; outputs prefer SI"),
+        ]),
+        Category::JobDescription,
+        "Unit prefix interpretation for quantities of data (IEC and SI)",
+    )
+    .default("1024")
+    .supported(
+        "How size suffixes are read and sizes printed. With 1024 (the \
+         default) `k`, `m`, `g` are powers of 1024 and, as in old fio, the IEC spellings \
+         `KiB`, `MiB` are powers of 1000; with 1000 both take their standard meaning (SI \
+         powers of 1000, IEC powers of 1024).",
+    ),
+    opt(
+        "unit_base",
+        Kind::Enum(&[ch("0", "Auto-detect"), ch("8", "Normal (byte based)"), ch("1", "Bit based")]),
+        Category::Reporting,
+        "Bit multiple of result summary data (8 for byte, 1 for bit)",
+    )
+    .supported(
+        "Whether the report counts in bytes (8) or in bits (1); 0 chooses on \
+         its own. Default: bytes.",
+    ),
+    opt(
+        "hugepage-size",
+        Kind::Size,
+        Category::Buffers,
+        "When using hugepages, specify size of each page",
+    )
+    .default("2097152"),
+    opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use").default("0"),
+    opt("flow", int(0, 1000), Category::Threads, "Weight for flow control of this job")
+        .default("0"),
+    opt(
+        "flow_sleep",
+        int(0, NOLIMIT),
+        Category::Threads,
+        "How many microseconds to sleep after being held back by the flow \
+         control mechanism",
+    )
+    .default("0"),
+    opt(
+        "steadystate",
+        Kind::Str,
+        Category::SteadyState,
+        "Define the criterion and limit to judge when a job has reached \
+         steady state",
+    )
+    .alias(&["ss"])
+    .default("iops_slope:0.01%"),
+    opt(
+        "steadystate_duration",
+        Kind::Time { unit: TimeUnit::Seconds },
+        Category::SteadyState,
+        "Stop workload upon attaining steady state for specified duration",
+    )
+    .alias(&["ss_dur"])
+    .default("0"),
+    opt(
+        "steadystate_ramp_time",
+        Kind::Time { unit: TimeUnit::Seconds },
+        Category::SteadyState,
+        "Delay before initiation of data collection for steady state job \
+         termination testing",
+    )
+    .alias(&["ss_ramp"])
+    .default("0"),
+    // Options that `fio --cmdhelp=all` does not list (their parent is itself a child option),
+    // though fio accepts them and `--cmdhelp=NAME` describes them.
+    opt(
+        "bs_is_seq_rand",
+        Kind::Bool,
+        Category::BlockSize,
+        "Consider any blocksize setting to be sequential,random",
+    )
+    .default("0"),
+    opt(
+        "softrandommap",
+        Kind::Bool,
+        Category::IoType,
+        "Set norandommap if randommap allocation fails",
+    )
+    .default("0"),
+    opt("iomem_align", Kind::Size, Category::Buffers, "IO memory buffer offset alignment")
+        .alias(&["mem_align"])
+        .default("0")
+        .supported(
+            "Align the I/O buffers in memory to this many bytes; 0 keeps the \
+         default (page) alignment. Default 0.",
+        ),
+    opt(
+        "verify_async_cpus",
+        Kind::CpuList,
+        Category::Verify,
+        "Set CPUs allowed for async verify threads",
+    ),
+];

@@ -1,0 +1,294 @@
+//! Run control, verification, replay and zones: `loops` to `lockmem`.
+
+use super::{ch, int, opt, Category, ChoiceArg, Kind, OptionDef, TimeUnit, NOLIMIT};
+
+/// The rows of this part, in fio's order.
+pub(super) const ROWS: &[OptionDef] = &[
+    opt("loops", int(0, NOLIMIT), Category::JobDescription, "Number of times to run the job")
+        .default("1")
+        .supported("Repeat the job's whole workload this many times. Default 1."),
+    opt("numjobs", int(0, NOLIMIT), Category::JobDescription, "Duplicate this job this many times")
+        .default("1")
+        .supported(
+            "Run this many clones of the job, numbered from 0 (`$jobnum` in file \
+         names); each clone gets its own files unless `filename` names shared ones. \
+         Default 1.",
+        ),
+    opt(
+        "startdelay",
+        Kind::TimeRange { unit: TimeUnit::Seconds },
+        Category::Time,
+        "Only start job when this period has passed",
+    )
+    .default("0")
+    .supported(
+        "Wait this long before starting the job; a range `min-max` picks a \
+         random delay in it. A number without a unit is in seconds. Default 0.",
+    ),
+    opt(
+        "runtime",
+        Kind::Time { unit: TimeUnit::Seconds },
+        Category::Time,
+        "Stop workload when this amount of time has passed",
+    )
+    .alias(&["timeout"])
+    .default("0")
+    .supported(
+        "Stop the job after this long; a number without a unit is in seconds \
+         and 0 means no limit. The job ends earlier when its I/O is done, unless \
+         `time_based` is set.",
+    ),
+    opt("time_based", Kind::Flag, Category::Time, "Keep running until runtime/timeout is met")
+        .supported(
+            "Run for the whole `runtime`, starting the workload over whenever \
+         `size` is done.",
+        ),
+    opt(
+        "verify_only",
+        Kind::Flag,
+        Category::Verify,
+        "Verifies previously written data is still valid",
+    ),
+    opt(
+        "ramp_time",
+        Kind::Time { unit: TimeUnit::Seconds },
+        Category::Time,
+        "Ramp up time before measuring performance",
+    )
+    .supported(
+        "Run the workload this long before measuring; I/O in that time is \
+         left out of the results. A number without a unit is in seconds.",
+    ),
+    opt(
+        "clocksource",
+        Kind::Enum(&[
+            ch("gettimeofday", "Use gettimeofday(2) for timing"),
+            ch("clock_gettime", "Use clock_gettime(2) for timing"),
+            ch("cpu", "Use CPU private clock"),
+        ]),
+        Category::Time,
+        "What type of timing source to use",
+    ),
+    opt(
+        "mem",
+        Kind::Enum(&[
+            ch("malloc", "Use malloc(3) for IO buffers"),
+            ch("shm", "Use shared memory segments for IO buffers"),
+            ch("shmhuge", "Like shm, but use huge pages"),
+            ch("mmap", "Use mmap(2) (file or anon) for IO buffers").arg(ChoiceArg::OptionalStr),
+            ch("mmapshared", "Like mmap, but use the shared flag").arg(ChoiceArg::OptionalStr),
+            ch("mmaphuge", "Like mmap, but use huge pages").arg(ChoiceArg::OptionalStr),
+        ]),
+        Category::Buffers,
+        "Backing type for IO buffers",
+    )
+    .alias(&["iomem"])
+    .default("malloc"),
+    opt(
+        "verify",
+        Kind::Enum(&[
+            ch("0", "Don't do IO verification"),
+            ch("md5", "Use md5 checksums for verification"),
+            ch("crc64", "Use crc64 checksums for verification"),
+            ch("crc32", "Use crc32 checksums for verification"),
+            ch("crc32c-intel", "Use crc32c checksums for verification (hw assisted, if available)"),
+            ch("crc32c", "Use crc32c checksums for verification (hw assisted, if available)"),
+            ch("crc16", "Use crc16 checksums for verification"),
+            ch("crc7", "Use crc7 checksums for verification"),
+            ch("sha1", "Use sha1 checksums for verification"),
+            ch("sha256", "Use sha256 checksums for verification"),
+            ch("sha512", "Use sha512 checksums for verification"),
+            ch("sha3-224", "Use sha3-224 checksums for verification"),
+            ch("sha3-256", "Use sha3-256 checksums for verification"),
+            ch("sha3-384", "Use sha3-384 checksums for verification"),
+            ch("sha3-512", "Use sha3-512 checksums for verification"),
+            ch("xxhash", "Use xxhash checksums for verification"),
+            ch(
+                "meta",
+                "Use io information for verification. Now is implied by default, thus \
+         option is obsolete, don't use it",
+            ),
+            ch("pattern", "Verify strict pattern"),
+            ch("null", "Pretend to verify"),
+        ]),
+        Category::Verify,
+        "Verify data written",
+    )
+    .default("0"),
+    opt("do_verify", Kind::Bool, Category::Verify, "Run verification stage after write")
+        .default("1"),
+    opt(
+        "verify_interval",
+        int(80, NOLIMIT),
+        Category::Verify,
+        "Store verify buffer header every N bytes",
+    ),
+    opt(
+        "verify_offset",
+        int(40, NOLIMIT),
+        Category::Verify,
+        "Offset verify header location by N bytes",
+    ),
+    opt("verify_pattern", Kind::Str, Category::Verify, "Fill pattern for IO buffers"),
+    opt(
+        "verify_fatal",
+        Kind::Bool,
+        Category::Verify,
+        "Exit on a single verify failure, don't continue",
+    )
+    .default("0"),
+    opt(
+        "verify_dump",
+        Kind::Bool,
+        Category::Verify,
+        "Dump contents of good and bad blocks on failure",
+    )
+    .default("0"),
+    opt(
+        "verify_async",
+        int(0, NOLIMIT),
+        Category::Verify,
+        "Number of async verifier threads to use",
+    )
+    .default("0"),
+    opt(
+        "verify_backlog",
+        int(0, NOLIMIT),
+        Category::Verify,
+        "Verify after this number of blocks are written",
+    ),
+    opt(
+        "verify_backlog_batch",
+        int(0, NOLIMIT),
+        Category::Verify,
+        "Verify this number of IO blocks",
+    ),
+    opt("experimental_verify", Kind::Bool, Category::Verify, "Enable experimental verification"),
+    opt("verify_state_load", Kind::Bool, Category::Verify, "Load verify termination state"),
+    opt("verify_state_save", Kind::Bool, Category::Verify, "Save verify state on termination")
+        .default("1"),
+    opt(
+        "trim_percentage",
+        int(0, 100),
+        Category::Verify,
+        "Number of verify blocks to trim (i.e., discard)",
+    )
+    .default("0"),
+    opt(
+        "trim_verify_zero",
+        Kind::Bool,
+        Category::Verify,
+        "Verify that trimmed (i.e., discarded) blocks are returned as zeroes",
+    )
+    .default("1"),
+    opt(
+        "trim_backlog",
+        int(0, NOLIMIT),
+        Category::Verify,
+        "Trim after this number of blocks are written",
+    ),
+    opt("trim_backlog_batch", int(0, NOLIMIT), Category::Verify, "Trim this number of IO blocks"),
+    opt("write_iolog", Kind::Str, Category::IoReplay, "Store IO pattern to file"),
+    opt("read_iolog", Kind::Str, Category::IoReplay, "Playback IO pattern from file"),
+    opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
+        .default("0"),
+    opt(
+        "replay_no_stall",
+        Kind::Bool,
+        Category::IoReplay,
+        "Playback IO pattern file as fast as possible without stalls",
+    )
+    .default("0"),
+    opt(
+        "replay_redirect",
+        Kind::Str,
+        Category::IoReplay,
+        "Replay all I/O onto this device, regardless of trace device",
+    ),
+    opt("replay_scale", int(0, NOLIMIT), Category::IoReplay, "Align offsets to this blocksize")
+        .default("1"),
+    opt("replay_align", int(0, NOLIMIT), Category::IoReplay, "Scale offset down by this factor"),
+    opt("replay_time_scale", int(1, NOLIMIT), Category::IoReplay, "Scale time for replay events")
+        .default("100"),
+    opt(
+        "replay_skip",
+        Kind::Str,
+        Category::IoReplay,
+        "Skip certain IO types (read,write,trim,flush)",
+    ),
+    opt("merge_blktrace_file", Kind::Str, Category::IoReplay, "Merged blktrace output filename"),
+    opt(
+        "merge_blktrace_scalars",
+        Kind::FloatList,
+        Category::IoReplay,
+        "Percentage to scale each trace",
+    ),
+    opt(
+        "merge_blktrace_iters",
+        Kind::FloatList,
+        Category::IoReplay,
+        "Number of iterations to run per trace",
+    ),
+    opt("exec_prerun", Kind::Str, Category::Threads, "Execute this file prior to running job"),
+    opt("exec_postrun", Kind::Str, Category::Threads, "Execute this file after running job"),
+    opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device"),
+    opt(
+        "zonemode",
+        Kind::Enum(&[
+            ch("none", "no zoning"),
+            ch("strided", "strided mode - random I/O is restricted to a single zone"),
+            ch(
+                "zbd",
+                "zoned block device mode - random I/O selects one of multiple zones \
+         randomly",
+            ),
+        ]),
+        Category::Zones,
+        "Mode for the zonesize, zonerange and zoneskip parameters",
+    )
+    .default("none"),
+    opt("zonesize", Kind::Size, Category::Zones, "Amount of data to read per zone").default("0"),
+    opt("zonecapacity", Kind::Size, Category::Zones, "Capacity per zone").default("0"),
+    opt("zonerange", Kind::Size, Category::Zones, "Give size of an IO zone").default("0"),
+    opt("zoneskip", Kind::Size, Category::Zones, "Space between IO zones").default("0"),
+    opt("read_beyond_wp", Kind::Bool, Category::Zones, "Allow reads beyond the zone write pointer")
+        .default("0"),
+    opt(
+        "max_open_zones",
+        int(0, 4096),
+        Category::Zones,
+        "Limit on the number of simultaneously opened sequential write zones \
+         with zonemode=zbd",
+    )
+    .default("0"),
+    opt(
+        "job_max_open_zones",
+        int(0, 4096),
+        Category::Zones,
+        "Limit on the number of simultaneously opened sequential write zones \
+         with zonemode=zbd by one thread/process",
+    )
+    .default("0"),
+    opt(
+        "ignore_zone_limits",
+        Kind::Bool,
+        Category::Zones,
+        "Ignore the zone resource limits (max open/active zones) reported by \
+         the device",
+    )
+    .default("0"),
+    opt(
+        "zone_reset_threshold",
+        Kind::Float { min: 0.0, max: 1.0 },
+        Category::Zones,
+        "Zoned block device reset threshold",
+    ),
+    opt(
+        "zone_reset_frequency",
+        Kind::Float { min: 0.0, max: 1.0 },
+        Category::Zones,
+        "Zoned block device zone reset frequency in HZ",
+    ),
+    opt("lockmem", Kind::Size, Category::Buffers, "Lock down this amount of memory (per worker)")
+        .default("0"),
+];

@@ -1,0 +1,486 @@
+//! Job, files, I/O pattern, block sizes, depth and I/O size: `description` to `overwrite`.
+
+use super::{ch, int, opt, Category, ChoiceArg, Kind, OptionDef, NOLIMIT};
+
+/// The rows of this part, in fio's order.
+pub(super) const ROWS: &[OptionDef] = &[
+    opt("description", Kind::Str, Category::JobDescription, "Text job description").supported(
+        "Free text describing the job. It is printed in the report and has no \
+         effect on the workload.",
+    ),
+    opt("name", Kind::Str, Category::JobDescription, "Name of this job").supported(
+        "Names the job. The name is printed in the report and replaces \
+         `$jobname` in generated file names; a section header in a job file sets it too, \
+         and on the command line `--name` starts a new job.",
+    ),
+    opt(
+        "wait_for",
+        Kind::Str,
+        Category::Threads,
+        "Name of the job this one wants to wait for before starting",
+    )
+    .supported(
+        "Start this job only after the named job has finished. The named job \
+         must be defined earlier in the same job file.",
+    ),
+    opt("filename", Kind::FileList, Category::Target, "File(s) to use for the workload").supported(
+        "The files or devices to do I/O on, separated by `:` (write a colon \
+         that belongs to a name as `\\:`). Without it, file names are generated from \
+         `filename_format` inside `directory`. Jobs that name the same file share it.",
+    ),
+    opt(
+        "lockfile",
+        Kind::Enum(&[
+            ch("none", "No file locking"),
+            ch("exclusive", "Exclusive file lock"),
+            ch("readwrite", "Read vs write lock"),
+        ]),
+        Category::Target,
+        "Lock file when doing IO to it",
+    )
+    .default("none"),
+    opt("directory", Kind::FileList, Category::Target, "Directory to store files in").supported(
+        "The directory that generated file names are placed in; default the \
+         current directory. Several directories may be given separated by `:`, and the \
+         clones of a job (`numjobs`) are spread over them.",
+    ),
+    opt(
+        "filename_format",
+        Kind::Str,
+        Category::Target,
+        "Override default $jobname.$jobnum.$filenum naming",
+    )
+    .default("$jobname.$jobnum.$filenum")
+    .supported(
+        "The pattern for generated file names when `filename` is not given: \
+         `$jobname`, `$jobnum` and `$filenum` become the job's name, its clone number and \
+         the file's number. Default `$jobname.$jobnum.$filenum`.",
+    ),
+    opt(
+        "unique_filename",
+        Kind::Bool,
+        Category::Target,
+        "For network clients, prefix file with source IP",
+    )
+    .default("1")
+    .supported(
+        "In fio's client/server mode this prefixes generated file names with \
+         the client's address. iomark has no client/server mode, so the value is accepted \
+         and changes nothing. Default true.",
+    ),
+    opt(
+        "opendir",
+        Kind::Str,
+        Category::Target,
+        "Recursively add files from this directory and down",
+    ),
+    opt(
+        "rw",
+        Kind::Enum(&[
+            ch("read", "Sequential read").arg(ChoiceArg::OptionalSize),
+            ch("write", "Sequential write").arg(ChoiceArg::OptionalSize),
+            ch("trim", "Sequential trim").arg(ChoiceArg::OptionalSize),
+            ch("randread", "Random read").arg(ChoiceArg::OptionalSize),
+            ch("randwrite", "Random write").arg(ChoiceArg::OptionalSize),
+            ch("randtrim", "Random trim").arg(ChoiceArg::OptionalSize),
+            ch("rw", "Sequential read and write mix").arg(ChoiceArg::OptionalSize),
+            ch("readwrite", "Sequential read and write mix").arg(ChoiceArg::OptionalSize),
+            ch("randrw", "Random read and write mix").arg(ChoiceArg::OptionalSize),
+            ch("trimwrite", "Trim and write mix, trims preceding writes")
+                .arg(ChoiceArg::OptionalSize),
+            ch("randtrimwrite", "Randomly trim and write mix, trims preceding writes")
+                .arg(ChoiceArg::OptionalSize),
+        ]),
+        Category::IoType,
+        "IO direction",
+    )
+    .alias(&["readwrite"])
+    .default("read")
+    .supported(
+        "The direction and pattern of I/O: `read`, `write`, `trim` are \
+         sequential, `randread`, `randwrite`, `randtrim` random, `rw` (or `readwrite`) \
+         and `randrw` mix reads and writes (see `rwmixread`), and \
+         `trimwrite`/`randtrimwrite` trim each block before writing it. An optional `:N` \
+         changes how offsets advance: sequential patterns leave a gap of N bytes after \
+         each I/O, random patterns draw a new offset only every N I/Os (see \
+         `rw_sequencer`). Default `read`.",
+    ),
+    opt("bs", Kind::SizePerDir, Category::BlockSize, "Block size unit")
+        .alias(&["blocksize"])
+        .default("4096")
+        .supported(
+            "The size of each I/O in bytes, with the usual size suffixes. Up to \
+         three comma-separated values set reads, writes and trims separately \
+         (`bs=4k,64k`); an empty field keeps that direction's default. Default 4096.",
+        ),
+    opt("ba", Kind::SizePerDir, Category::BlockSize, "IO block offset alignment")
+        .alias(&["blockalign"])
+        .supported(
+            "Random offsets are multiples of this many bytes; per direction like \
+         `bs`. Default: the block size (the smallest one, with `bsrange` or `bssplit`).",
+        ),
+    opt(
+        "bsrange",
+        Kind::RangePerDir,
+        Category::BlockSize,
+        "Set block size range (in more detail than bs)",
+    )
+    .alias(&["blocksize_range"])
+    .supported(
+        "A range `min-max` of block sizes; each I/O picks a size in it that \
+         is a multiple of the minimum. Up to three comma-separated ranges set reads, \
+         writes and trims separately.",
+    ),
+    opt("bssplit", Kind::BsSplit, Category::BlockSize, "Set a specific mix of block sizes")
+        .supported(
+            "A weighted mix of block sizes: `size/percent` pairs separated by `:` \
+         (`4k/60:64k/40`), with up to three comma-separated lists for reads, writes and \
+         trims. Sizes whose percentage is left blank share what remains equally.",
+        ),
+    opt("bs_unaligned", Kind::Flag, Category::BlockSize, "Don't sector align IO buffer sizes")
+        .alias(&["blocksize_unaligned"]),
+    opt("randrepeat", Kind::Bool, Category::IoType, "Use repeatable random IO pattern")
+        .default("1")
+        .supported(
+            "Seed the random generators the same way on every run, so that random \
+         offsets repeat from run to run. Default true.",
+        ),
+    opt("randseed", Kind::Size, Category::IoType, "Set the random generator seed value")
+        .default("0x89")
+        .supported(
+            "The seed of the random generators when `randrepeat` is set; a \
+         different seed gives a different but still repeatable pattern. Default 0x89.",
+        ),
+    opt("norandommap", Kind::Flag, Category::IoType, "Accept potential duplicate random blocks")
+        .supported(
+            "Normally random I/O keeps a map of the blocks it has covered, so \
+         each block is used once per pass. With this flag offsets are drawn freely: some \
+         blocks may be used twice and others never, but no map is kept.",
+        ),
+    opt(
+        "ignore_error",
+        Kind::Str,
+        Category::ErrorHandling,
+        "Set a specific list of errors to ignore",
+    ),
+    opt(
+        "rw_sequencer",
+        Kind::Enum(&[
+            ch("sequential", "Generate sequential offsets"),
+            ch("identical", "Generate identical offsets"),
+        ]),
+        Category::IoType,
+        "IO offset generator modifier",
+    )
+    .default("sequential"),
+    opt(
+        "ioengine",
+        Kind::Enum(&[
+            ch("sync", "Use read/write"),
+            ch("psync", "Use pread/pwrite"),
+            ch("vsync", "Use readv/writev"),
+            ch("pvsync", "Use preadv/pwritev"),
+            ch("pvsync2", "Use preadv2/pwritev2"),
+            ch("libaio", "Linux native asynchronous IO"),
+            ch("io_uring", "Fast Linux native aio"),
+            ch("posixaio", "POSIX asynchronous IO"),
+            ch("rbd", "Rados Block Device asynchronous IO"),
+            ch("mmap", "Memory mapped IO"),
+            ch("splice", "splice/vmsplice based IO"),
+            ch("netsplice", "splice/vmsplice to/from the network"),
+            ch("sg", "SCSI generic v3 IO"),
+            ch("null", "Testing engine (no data transfer)"),
+            ch("net", "Network IO"),
+            ch("cpuio", "CPU cycle burner engine"),
+            ch("rdma", "RDMA IO engine"),
+            ch("e4defrag", "ext4 defrag engine"),
+            ch("falloc", "fallocate() file based engine"),
+            ch("gfapi", "Glusterfs libgfapi(sync) based engine"),
+            ch("gfapi_async", "Glusterfs libgfapi(async) based engine"),
+            ch("pmemblk", "PMDK libpmemblk based IO engine"),
+            ch("dev-dax", "DAX Device based IO engine"),
+            ch("filecreate", "File creation engine"),
+            ch("external", "Load external engine (append name)").arg(ChoiceArg::OptionalStr),
+            ch("libpmem", "PMDK libpmem based IO engine"),
+            ch("nbd", "Network Block Device (NBD) IO engine"),
+            ch("io_uring_cmd", "io_uring passthrough commands"),
+            ch("ftruncate", "ftruncate() file based engine"),
+            ch("filestat", "stat() lookup performance engine"),
+            ch("filedelete", "File deletion engine"),
+            ch("exec", "Run an external program as the workload"),
+            ch("mtd", "Memory Technology Device (flash) engine"),
+            ch("rados", "Ceph RADOS object IO"),
+        ]),
+        Category::Engine,
+        "IO engine to use",
+    )
+    .default("psync")
+    .supported(
+        "How I/O is issued: by synchronous system calls (`sync`, `psync`, \
+         `vsync`, `pvsync`, `pvsync2`), asynchronously (`libaio`, `io_uring`, \
+         `posixaio`), through a memory map (`mmap`), or not at all (`null`, which \
+         measures iomark's own overhead). Engines that iomark does not have are refused \
+         with a message. Default `psync`.",
+    ),
+    opt("iodepth", int(1, NOLIMIT), Category::IoDepth, "Number of IO buffers to keep in flight")
+        .default("1")
+        .supported(
+            "How many I/Os the job keeps in flight at once. Synchronous engines \
+         finish each I/O before issuing the next, so a depth above 1 matters only for \
+         asynchronous engines. Default 1.",
+        ),
+    opt(
+        "iodepth_batch",
+        int(0, NOLIMIT),
+        Category::IoDepth,
+        "Number of IO buffers to submit in one go",
+    )
+    .alias(&["iodepth_batch_submit"])
+    .default("1"),
+    opt(
+        "iodepth_batch_complete_min",
+        int(0, NOLIMIT),
+        Category::IoDepth,
+        "Min number of IO buffers to retrieve in one go",
+    )
+    .alias(&["iodepth_batch_complete"])
+    .default("1"),
+    opt(
+        "iodepth_batch_complete_max",
+        int(0, NOLIMIT),
+        Category::IoDepth,
+        "Max number of IO buffers to retrieve in one go",
+    ),
+    opt("iodepth_low", int(0, NOLIMIT), Category::IoDepth, "Low water mark for queuing depth"),
+    opt(
+        "serialize_overlap",
+        Kind::Bool,
+        Category::IoDepth,
+        "Wait for in-flight IOs that collide to complete",
+    )
+    .default("0"),
+    opt(
+        "io_submit_mode",
+        Kind::Enum(&[
+            ch("inline", "Submit and complete IO inline"),
+            ch("offload", "Offload submit and complete to threads"),
+        ]),
+        Category::IoDepth,
+        "How IO submissions and completions are done",
+    )
+    .default("inline"),
+    opt("size", Kind::SizeOrPercent, Category::IoSize, "Total size of device or files").supported(
+        "The total number of bytes the job does I/O on, divided among its \
+         files; files that iomark lays out get this size. A percentage (`size=50%`) means \
+         that share of each existing file or device. Default: the size of the existing \
+         files or device.",
+    ),
+    opt("io_size", Kind::SizeOrPercent, Category::IoSize, "Total size of I/O to be performed")
+        .alias(&["io_limit"])
+        .supported(
+            "The number of bytes of I/O to do, when that should differ from \
+         `size`: more than `size` wraps around the region, less stops early. Accepts a \
+         percentage like `size`. Default: `size`.",
+        ),
+    opt("fill_device", Kind::Bool, Category::IoSize, "Write until an ENOSPC error occurs")
+        .alias(&["fill_fs"])
+        .default("0"),
+    opt("filesize", Kind::RangePerDir, Category::IoSize, "Size of individual files").supported(
+        "The size of each file, instead of an equal share of `size`; a range \
+         `min-max` gives each file a random size within it. When `filesize` is set, \
+         `size` only sets the default for `io_size`.",
+    ),
+    opt("file_append", Kind::Bool, Category::IoSize, "IO will start at the end of the file(s)")
+        .default("0"),
+    opt("offset", Kind::SizeOrPercent, Category::IoType, "Start IO from this offset")
+        .alias(&["fileoffset"])
+        .default("0")
+        .supported(
+            "Start I/O this many bytes into each file, or at a percentage of it \
+         (`offset=25%`). Default 0.",
+        ),
+    opt(
+        "offset_increment",
+        Kind::SizeOrPercent,
+        Category::IoType,
+        "What is the increment from one offset to the next",
+    )
+    .default("0")
+    .supported(
+        "Moves the start offset of each clone of the job: clone N starts at \
+         `offset + N * offset_increment`, so clones created by `numjobs` work on separate \
+         regions. Accepts a percentage. Default 0.",
+    ),
+    opt("offset_align", Kind::Size, Category::IoType, "Start IO from this offset alignment")
+        .default("0"),
+    opt(
+        "number_ios",
+        int(0, NOLIMIT),
+        Category::IoType,
+        "Force job completion after this number of IOs",
+    )
+    .default("0")
+    .supported(
+        "End the job after this many I/Os, if it has not ended for another \
+         reason first; it never makes the job do more than `size` or `runtime` allow. 0 \
+         means no such limit.",
+    ),
+    opt(
+        "random_generator",
+        Kind::Enum(&[
+            ch("tausworthe", "Strong Tausworthe generator"),
+            ch("lfsr", "Variable length LFSR"),
+            ch("tausworthe64", "64-bit Tausworthe variant"),
+        ]),
+        Category::IoType,
+        "Type of random number generator to use",
+    )
+    .default("tausworthe"),
+    opt(
+        "random_distribution",
+        Kind::Enum(&[
+            ch("random", "Completely random"),
+            ch("zipf", "Zipf distribution").arg(ChoiceArg::OptionalFloat),
+            ch("pareto", "Pareto distribution").arg(ChoiceArg::OptionalFloat),
+            ch("normal", "Normal (Gaussian) distribution").arg(ChoiceArg::OptionalFloat),
+            ch("zoned", "Zoned random distribution").arg(ChoiceArg::OptionalStr),
+            ch("zoned_abs", "Zoned absolute random distribution").arg(ChoiceArg::OptionalStr),
+        ]),
+        Category::IoType,
+        "Random offset distribution generator",
+    )
+    .default("random"),
+    opt(
+        "percentage_random",
+        Kind::IntPerDir,
+        Category::IoType,
+        "Percentage of seq/random mix that should be random",
+    )
+    .default("100,100,100")
+    .supported(
+        "For random patterns, the percentage of I/Os that go to a random \
+         offset; the others continue sequentially from the previous one. Per direction \
+         like `bs`. Default 100.",
+    ),
+    opt(
+        "allrandrepeat",
+        Kind::Bool,
+        Category::IoType,
+        "Use repeatable random numbers for everything",
+    )
+    .default("0"),
+    opt(
+        "nrfiles",
+        int(0, NOLIMIT),
+        Category::Target,
+        "Split job workload between this number of files",
+    )
+    .alias(&["nr_files"])
+    .default("1")
+    .supported(
+        "The number of files that the job divides its `size` among when file \
+         names are generated. Default 1.",
+    ),
+    opt(
+        "file_service_type",
+        Kind::Enum(&[
+            ch("random", "Choose a file at random (uniform)").arg(ChoiceArg::OptionalSize),
+            ch("zipf", "Zipf randomized").arg(ChoiceArg::OptionalFloat),
+            ch("pareto", "Pareto randomized").arg(ChoiceArg::OptionalFloat),
+            ch("normal", "Normal (Gaussian) randomized").arg(ChoiceArg::OptionalFloat),
+            ch("gauss", "Alias for normal").arg(ChoiceArg::OptionalFloat),
+            ch("roundrobin", "Round robin select files").arg(ChoiceArg::OptionalSize),
+            ch("sequential", "Finish one file before moving to the next")
+                .arg(ChoiceArg::OptionalSize),
+        ]),
+        Category::Target,
+        "How to select which file to service next",
+    )
+    .default("roundrobin"),
+    opt(
+        "openfiles",
+        int(0, NOLIMIT),
+        Category::Target,
+        "Number of files to keep open at the same time",
+    ),
+    opt(
+        "fallocate",
+        Kind::Enum(&[
+            ch("none", "Do not pre-allocate space"),
+            ch("native", "Use native pre-allocation if possible"),
+            ch("posix", "Use posix_fallocate()"),
+            ch("keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)"),
+            ch("truncate", "Truncate file to final size instead of allocating"),
+            ch("0", "Alias for 'none'"),
+            ch("1", "Alias for 'posix'"),
+        ]),
+        Category::IoType,
+        "Whether pre-allocation is performed when laying out files",
+    )
+    .default("native")
+    .supported(
+        "How space is reserved when files are laid out: `native` (fallocate, \
+         or nothing where it is unsupported), `posix` (posix_fallocate), `keep` \
+         (fallocate without changing the file size), `truncate` (only set the size) or \
+         `none`. Default `native`.",
+    ),
+    opt(
+        "fadvise_hint",
+        Kind::Enum(&[
+            ch("0", "Don't issue fadvise/madvise"),
+            ch("1", "Advise using fio IO pattern"),
+            ch("random", "Advise using FADV_RANDOM"),
+            ch("sequential", "Advise using FADV_SEQUENTIAL"),
+        ]),
+        Category::IoType,
+        "Use fadvise() to advise the kernel on IO pattern",
+    )
+    .default("1"),
+    opt(
+        "fsync",
+        int(0, NOLIMIT),
+        Category::IoType,
+        "Issue fsync for writes every given number of blocks",
+    )
+    .default("0")
+    .supported(
+        "When writing, call fsync after every N writes; 0 never does. Default \
+         0.",
+    ),
+    opt(
+        "fdatasync",
+        int(0, NOLIMIT),
+        Category::IoType,
+        "Issue fdatasync for writes every given number of blocks",
+    )
+    .default("0")
+    .supported(
+        "Like `fsync`, but with fdatasync, which may skip metadata that is \
+         not needed to read the data back. Default 0.",
+    ),
+    opt("write_barrier", int(0, NOLIMIT), Category::IoType, "Make every Nth write a barrier write")
+        .default("0"),
+    opt("sync_file_range", Kind::Str, Category::IoType, "Use sync_file_range()"),
+    opt("direct", Kind::Bool, Category::IoType, "Use O_DIRECT IO (negates buffered)")
+        .default("0")
+        .supported(
+            "Open files with O_DIRECT, bypassing the page cache; offsets, sizes \
+         and buffers must then suit the device's alignment. The inverse of `buffered`. \
+         Default false.",
+        ),
+    opt("atomic", Kind::Bool, Category::IoType, "Use Atomic IO with O_DIRECT (implies O_DIRECT)")
+        .default("0"),
+    opt("buffered", Kind::Bool, Category::IoType, "Use buffered IO (negates direct)")
+        .default("1")
+        .supported(
+            "Do I/O through the page cache; `buffered=0` means the same as \
+         `direct=1`. Default true.",
+        ),
+    opt(
+        "overwrite",
+        Kind::Bool,
+        Category::IoType,
+        "When writing, set whether to overwrite current data",
+    )
+    .default("0"),
+];
