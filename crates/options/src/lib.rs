@@ -9,6 +9,7 @@
 
 pub mod assemble;
 pub mod cmdline;
+pub mod debug;
 pub mod error;
 pub mod jobfile;
 pub mod showcmd;

@@ -82,6 +82,15 @@ impl JobSpec {
         matches!(self.value("stonewall"), Some(Value::Bool(true)))
     }
 
+    /// Whether the job writes or trims (its `rw` is anything but a read), which
+    /// `--readonly` refuses.
+    pub fn writes(&self) -> bool {
+        match self.value("rw") {
+            Some(Value::Choice { name, .. }) => !matches!(name, "read" | "randread"),
+            _ => false,
+        }
+    }
+
     /// The value-parsing context of this job (its `kb_base`).
     pub fn ctx(&self) -> Ctx {
         match self.value("kb_base") {
