@@ -1,4 +1,9 @@
 //! Histograms, running moments, samplers, per-job recorders, merging, and the immutable
-//! `RunReport` that every printer reads.
+//! [`RunReport`] that every printer reads.
 //!
-//! Records and reduces, never formats. Filled by the runner issue.
+//! Records and reduces, never formats.
+#![forbid(unsafe_code)]
+
+pub mod report;
+
+pub use report::RunReport;

@@ -1,0 +1,240 @@
+//! [`RunReport`]: the immutable result of a run, and the one thing printers read.
+//!
+//! Everything here is already reduced: means, deviations, percentiles, shares. Units are
+//! fio's units for the same numbers (nanoseconds for latencies, bytes and bytes per second
+//! for sizes and bandwidth, KiB/s for bandwidth samples, milliseconds for runtimes), so a
+//! printer only formats. The normal, terse, JSON and HTML printers, the dashboard and the MPI
+//! gather all consume this type.
+
+use serde::{Deserialize, Serialize};
+
+/// The version of the `RunReport` layout; raised on any incompatible change.
+pub const REPORT_VERSION: u32 = 1;
+
+/// The result of a whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// [`REPORT_VERSION`] at the time the report was made.
+    pub version: u32,
+    /// iomark's version (`0.1.0`).
+    pub iomark_version: String,
+    /// The fio release whose formats the report follows (`fio-3.33`).
+    pub fio_compat: String,
+    /// When the run ended, in seconds since the Unix epoch.
+    pub timestamp: u64,
+    /// The same in milliseconds.
+    pub timestamp_ms: u64,
+    /// The same as local time, in `ctime` layout without the newline.
+    pub time: String,
+    /// The options common to all jobs (fio's "global options"), as written.
+    pub global_options: Vec<(String, String)>,
+    /// Every job, or every group of jobs under `group_reporting`, in order.
+    pub jobs: Vec<JobReport>,
+    /// Every reporting group, in order.
+    pub groups: Vec<GroupReport>,
+    /// The disks under the jobs' files.
+    pub disks: Vec<DiskReport>,
+}
+
+/// Reads, writes, trims: the order of every per-direction array.
+pub const DIRECTIONS: [&str; 3] = ["read", "write", "trim"];
+
+/// One job (or one reporting group's merged jobs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobReport {
+    /// The job's name.
+    pub name: String,
+    /// The job's `description`, if any.
+    pub description: Option<String>,
+    /// The reporting group.
+    pub groupid: u32,
+    /// How many jobs this report covers (more than 1 under `group_reporting`).
+    pub jobs: u32,
+    /// The first error the job met (an errno), 0 if none.
+    pub error: i32,
+    /// What that error means, empty if none.
+    pub error_text: String,
+    /// The thread id of the job (fio shows a pid).
+    pub pid: u32,
+    /// When the job started, as local time in `ctime` layout.
+    pub start_time: String,
+    /// Seconds from the start of the run to the end of the job.
+    pub elapsed_s: u64,
+    /// The job's own options as written, in order (fio's "job options").
+    pub options: Vec<(String, String)>,
+    /// What fio's header line shows: rw, block sizes, engine, depth.
+    pub header: JobHeader,
+    /// Reads, writes and trims.
+    pub dirs: [DirReport; 3],
+    /// `fsync`/`fdatasync` calls and their latency.
+    pub sync: SyncReport,
+    /// Time the job spent doing I/O, in milliseconds.
+    pub runtime_ms: u64,
+    /// User CPU time as a share of the runtime, in percent.
+    pub usr_cpu: f64,
+    /// System CPU time as a share of the runtime, in percent.
+    pub sys_cpu: f64,
+    /// Context switches.
+    pub ctx: u64,
+    /// Major page faults.
+    pub majf: u64,
+    /// Minor page faults.
+    pub minf: u64,
+    /// Share of I/Os issued at depth 1, 2, 4, 8, 16, 32, >=64, in percent.
+    pub iodepth_level: [f64; 7],
+    /// Share of submissions of 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 I/Os, in percent.
+    pub iodepth_submit: [f64; 7],
+    /// Share of reaps of 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 I/Os, in percent.
+    pub iodepth_complete: [f64; 7],
+    /// Share of I/Os whose latency is at most 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 ns.
+    pub latency_ns: [f64; 10],
+    /// The same in microseconds.
+    pub latency_us: [f64; 10],
+    /// The same in milliseconds, then 2000 and >=2000.
+    pub latency_ms: [f64; 12],
+    /// fio's `latency_depth`, `latency_target`, `latency_percentile`, `latency_window`.
+    pub latency_target: LatencyTarget,
+}
+
+/// What fio prints on a job's first line: `rw=randrw, bs=(R) 4096B-4096B, …`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobHeader {
+    /// The `rw` value, as fio names it.
+    pub rw: String,
+    /// Smallest and largest block size per direction, in bytes.
+    pub bs: [(u64, u64); 3],
+    /// The engine's name.
+    pub ioengine: String,
+    /// The queue depth.
+    pub iodepth: u32,
+}
+
+/// One direction of a job.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DirReport {
+    /// Bytes transferred.
+    pub io_bytes: u64,
+    /// Bandwidth in bytes per second (io_bytes over runtime).
+    pub bw_bytes: u64,
+    /// I/Os per second.
+    pub iops: f64,
+    /// Time spent in this direction, in milliseconds.
+    pub runtime_ms: u64,
+    /// I/Os completed.
+    pub total_ios: u64,
+    /// I/Os that transferred less than asked.
+    pub short_ios: u64,
+    /// I/Os dropped.
+    pub drop_ios: u64,
+    /// Submission latency.
+    pub slat: LatStats,
+    /// Completion latency.
+    pub clat: LatStats,
+    /// Total latency.
+    pub lat: LatStats,
+    /// Bandwidth samples, in KiB/s.
+    pub bw_samples: SampleStats,
+    /// IOPS samples.
+    pub iops_samples: SampleStats,
+}
+
+/// Latency statistics in nanoseconds.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct LatStats {
+    /// Number of samples.
+    pub n: u64,
+    /// Smallest sample.
+    pub min: u64,
+    /// Largest sample.
+    pub max: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub stddev: f64,
+    /// `(percentile, value)` pairs when percentiles are reported for this latency.
+    pub percentiles: Option<Vec<(f64, u64)>>,
+    /// `(bucket value, count)` pairs of the histogram, for json+.
+    pub bins: Option<Vec<(u64, u64)>>,
+}
+
+/// Statistics of periodic samples (bandwidth or IOPS).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SampleStats {
+    /// Smallest sample.
+    pub min: u64,
+    /// Largest sample.
+    pub max: u64,
+    /// This job's share of its group's total, in percent.
+    pub agg_pct: f64,
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub stddev: f64,
+    /// Number of samples.
+    pub samples: u64,
+}
+
+/// `fsync`/`fdatasync` calls.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SyncReport {
+    /// Calls made.
+    pub total_ios: u64,
+    /// Their latency.
+    pub lat: LatStats,
+}
+
+/// fio's latency-target search results (all zero unless `latency_target` is set).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LatencyTarget {
+    /// The depth found.
+    pub depth: u32,
+    /// The target, in microseconds.
+    pub target: u64,
+    /// The percentile, in percent.
+    pub percentile: f64,
+    /// The window, in microseconds.
+    pub window: u64,
+}
+
+/// One reporting group's totals (fio's `Run status group` lines).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupReport {
+    /// The group's number.
+    pub groupid: u32,
+    /// Per direction.
+    pub dirs: [GroupDir; 3],
+}
+
+/// One direction of a group.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct GroupDir {
+    /// Bytes transferred by all jobs.
+    pub io_bytes: u64,
+    /// Aggregate bandwidth in bytes per second (all bytes over the longest runtime).
+    pub agg_bw: u64,
+    /// The slowest job's bandwidth, bytes per second.
+    pub min_bw: u64,
+    /// The fastest job's bandwidth, bytes per second.
+    pub max_bw: u64,
+    /// The shortest job runtime, milliseconds.
+    pub min_run_ms: u64,
+    /// The longest job runtime, milliseconds.
+    pub max_run_ms: u64,
+}
+
+/// One disk's statistics over the run, from `/sys/block/*/stat`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DiskReport {
+    /// The device name (`sda`, `loop0`, `dm-0`).
+    pub name: String,
+    /// Reads and writes completed.
+    pub ios: [u64; 2],
+    /// Reads and writes merged.
+    pub merges: [u64; 2],
+    /// Milliseconds spent reading and writing.
+    pub ticks: [u64; 2],
+    /// Milliseconds weighted by queue length.
+    pub in_queue: u64,
+    /// Share of the run the device was busy, in percent.
+    pub util: f64,
+}
