@@ -10,7 +10,9 @@
 pub mod assemble;
 pub mod cmdline;
 pub mod debug;
+pub mod docs;
 pub mod error;
+pub mod help;
 pub mod jobfile;
 pub mod showcmd;
 pub mod spec;
