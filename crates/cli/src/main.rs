@@ -1,3 +1,127 @@
-//! The `iomark` binary.
+//! The `iomark` binary: reads fio's command line and job files, and runs or shows the jobs.
+//!
+//! Exit codes: 0 success; 1 a job or verification failed; 2 bad usage or configuration
+//! (every parse error), with one message on standard error naming the place, the job, the
+//! option and the value.
+#![forbid(unsafe_code)]
 
-fn main() {}
+mod loader;
+mod usage;
+
+use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// The fio release whose options, formats and behaviour iomark follows.
+pub const FIO_COMPAT: &str = "fio-3.33";
+
+fn main() -> ExitCode {
+    match run(std::env::args_os().skip(1)) {
+        Ok(code) => code,
+        Err(Failure::Usage(message)) => {
+            eprintln!("iomark: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            eprintln!("iomark: cannot write output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Why `run` stopped early.
+enum Failure {
+    /// Bad usage or configuration: exit code 2.
+    Usage(String),
+    /// Writing the output failed.
+    Output(std::io::Error),
+}
+
+impl From<ParseError> for Failure {
+    fn from(e: ParseError) -> Self {
+        Failure::Usage(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
+fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failure> {
+    let cmd = cmdline::parse(args)?;
+    let p = &cmd.program;
+    let mut out = std::io::stdout().lock();
+    if p.help {
+        out.write_all(usage::TEXT.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.version {
+        writeln!(out, "iomark-{} ({FIO_COMPAT} compatible)", env!("CARGO_PKG_VERSION"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(name) = &p.cmdhelp {
+        let text = match name.as_str() {
+            "" | "all" => Some(help::cmdhelp_all()),
+            name => help::cmdhelp_one(name),
+        };
+        let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
+        out.write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(engine) = &p.enghelp {
+        let text = help::enghelp(engine)
+            .ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
+        out.write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
+    check_limits(&cmd.program, &jobs)?;
+    if p.debug.iter().any(|d| d == "parse" || d == "all") {
+        let mut err = std::io::stderr().lock();
+        for job in &jobs {
+            for line in debug::describe(job) {
+                writeln!(err, "{line}")?;
+            }
+        }
+    }
+    if p.showcmd {
+        for job in &jobs {
+            writeln!(out, "{}", showcmd::command_line("iomark", job))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.parse_only {
+        return Ok(ExitCode::SUCCESS);
+    }
+    if jobs.is_empty() && cmd.files.is_empty() {
+        return Err(Failure::Usage(
+            "no jobs given; the default suite arrives with the runner (run with --help)".into(),
+        ));
+    }
+    Err(Failure::Usage(
+        "running jobs arrives with the runner; for now use --parse-only or --showcmd".into(),
+    ))
+}
+
+/// `--max-jobs` and `--readonly`, which look at all jobs at once.
+fn check_limits(p: &cmdline::ProgramOptions, jobs: &[JobSpec]) -> Result<(), Failure> {
+    if let Some(max) = p.max_jobs {
+        let total = spec::clones(jobs).count() as u64;
+        if total > max {
+            return Err(Failure::Usage(format!("{total} jobs exceed --max-jobs={max}")));
+        }
+    }
+    if p.readonly {
+        if let Some(job) = jobs.iter().find(|j| j.writes()) {
+            let rw = job.value("rw").map(|v| debug::canonical(&v)).unwrap_or_default();
+            return Err(Failure::Usage(format!(
+                "job '{}' ({}): --readonly is set but the job writes (rw={rw})",
+                job.name, job.place
+            )));
+        }
+    }
+    Ok(())
+}
