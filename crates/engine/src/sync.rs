@@ -1,0 +1,189 @@
+//! The synchronous engines: each I/O is one blocking system call, done inside `queue`.
+//!
+//! - `sync`: `lseek` then `read`/`write`.
+//! - `psync` (fio's default): `pread`/`pwrite`.
+//! - `vsync`: `lseek` then `readv`/`writev` with one vector.
+//! - `pvsync`: `preadv`/`pwritev`.
+//! - `pvsync2`: `preadv2`/`pwritev2`, with `RWF_HIPRI` (`hipri`) and `RWF_NOWAIT` (`nowait`).
+//!
+//! All of them trim with `fallocate(PUNCH_HOLE)` on files and `BLKDISCARD` on block devices,
+//! and sync with `fsync`/`fdatasync`.
+
+use crate::unit::{Ddir, IoUnit};
+use crate::{Engine, Queued};
+
+/// Which system calls a synchronous engine uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncFlavor {
+    /// `lseek` + `read`/`write`.
+    Sync,
+    /// `pread`/`pwrite`.
+    Psync,
+    /// `lseek` + `readv`/`writev`.
+    Vsync,
+    /// `preadv`/`pwritev`.
+    Pvsync,
+    /// `preadv2`/`pwritev2` with flags.
+    Pvsync2 {
+        /// Ask for polled completion (`RWF_HIPRI`).
+        hipri: bool,
+        /// Fail instead of blocking (`RWF_NOWAIT`).
+        nowait: bool,
+    },
+}
+
+/// A synchronous engine.
+#[derive(Debug)]
+pub struct SyncEngine {
+    flavor: SyncFlavor,
+}
+
+impl SyncEngine {
+    /// An engine of the given flavor.
+    pub fn new(flavor: SyncFlavor) -> Self {
+        SyncEngine { flavor }
+    }
+}
+
+/// A system call's return value: the count, or the negated errno.
+fn ret(n: isize) -> i64 {
+    if n < 0 {
+        -i64::from(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO))
+    } else {
+        n as i64
+    }
+}
+
+fn seek(fd: libc::c_int, offset: u64) -> Result<(), i64> {
+    // SAFETY: lseek only moves the file position of fd; a bad fd or offset returns -1.
+    let r = unsafe { libc::lseek(fd, offset as libc::off_t, libc::SEEK_SET) };
+    if r < 0 {
+        return Err(ret(-1));
+    }
+    Ok(())
+}
+
+/// Does one data transfer with the flavor's system calls.
+fn transfer(flavor: SyncFlavor, unit: &mut IoUnit, write: bool) -> i64 {
+    let fd = unit.fd;
+    let len = unit.len.min(unit.buf.len());
+    let ptr = unit.buf.as_mut_ptr();
+    let off = unit.offset as libc::off_t;
+    let iov = libc::iovec { iov_base: ptr.cast(), iov_len: len };
+    // SAFETY: every call below gets `ptr`/`iov`, which describe `len` bytes of the unit's own
+    // buffer; the buffer stays alive and unaliased for the duration of the call, and the
+    // kernel checks `fd`.
+    let n = unsafe {
+        match (flavor, write) {
+            (SyncFlavor::Psync, false) => libc::pread(fd, ptr.cast(), len, off),
+            (SyncFlavor::Psync, true) => libc::pwrite(fd, ptr.cast(), len, off),
+            (SyncFlavor::Sync, w) => {
+                if let Err(e) = seek(fd, unit.offset) {
+                    return e;
+                }
+                if w {
+                    libc::write(fd, ptr.cast(), len)
+                } else {
+                    libc::read(fd, ptr.cast(), len)
+                }
+            }
+            (SyncFlavor::Vsync, w) => {
+                if let Err(e) = seek(fd, unit.offset) {
+                    return e;
+                }
+                if w {
+                    libc::writev(fd, &iov, 1) as isize
+                } else {
+                    libc::readv(fd, &iov, 1) as isize
+                }
+            }
+            (SyncFlavor::Pvsync, false) => libc::preadv(fd, &iov, 1, off) as isize,
+            (SyncFlavor::Pvsync, true) => libc::pwritev(fd, &iov, 1, off) as isize,
+            (SyncFlavor::Pvsync2 { hipri, nowait }, w) => {
+                let mut flags = 0;
+                if hipri {
+                    flags |= libc::RWF_HIPRI;
+                }
+                if nowait {
+                    flags |= libc::RWF_NOWAIT;
+                }
+                if w {
+                    libc::pwritev2(fd, &iov, 1, off, flags) as isize
+                } else {
+                    libc::preadv2(fd, &iov, 1, off, flags) as isize
+                }
+            }
+        }
+    };
+    ret(n)
+}
+
+/// Discards a range: `BLKDISCARD` on a block device, a punched hole in a file.
+pub fn trim(fd: libc::c_int, offset: u64, len: u64) -> i64 {
+    // SAFETY: fstat writes into the zeroed stat struct we own.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: st is a valid, writable stat struct.
+    if unsafe { libc::fstat(fd, &mut st) } < 0 {
+        return ret(-1);
+    }
+    if st.st_mode & libc::S_IFMT == libc::S_IFBLK {
+        let range: [u64; 2] = [offset, len];
+        // BLKDISCARD = _IO(0x12, 119)
+        const BLKDISCARD: libc::c_ulong = 0x1277;
+        // SAFETY: BLKDISCARD reads two u64 values from the pointer, which points to `range`.
+        let r = unsafe { libc::ioctl(fd, BLKDISCARD, range.as_ptr()) };
+        return if r < 0 { ret(-1) } else { len as i64 };
+    }
+    let mode = libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE;
+    // SAFETY: fallocate only changes the file behind fd; bad arguments return -1.
+    let r = unsafe { libc::fallocate(fd, mode, offset as libc::off_t, len as libc::off_t) };
+    if r < 0 {
+        ret(-1)
+    } else {
+        len as i64
+    }
+}
+
+/// `fsync` or `fdatasync`.
+pub fn sync_file(fd: libc::c_int, data_only: bool) -> i64 {
+    // SAFETY: fsync/fdatasync take only the descriptor; a bad fd returns -1.
+    let r = unsafe {
+        if data_only {
+            libc::fdatasync(fd)
+        } else {
+            libc::fsync(fd)
+        }
+    };
+    if r < 0 {
+        ret(-1)
+    } else {
+        0
+    }
+}
+
+impl Engine for SyncEngine {
+    fn name(&self) -> &'static str {
+        match self.flavor {
+            SyncFlavor::Sync => "sync",
+            SyncFlavor::Psync => "psync",
+            SyncFlavor::Vsync => "vsync",
+            SyncFlavor::Pvsync => "pvsync",
+            SyncFlavor::Pvsync2 { .. } => "pvsync2",
+        }
+    }
+
+    fn is_sync(&self) -> bool {
+        true
+    }
+
+    fn queue(&mut self, unit: &mut IoUnit) -> Queued {
+        unit.result = match unit.ddir {
+            Ddir::Read => transfer(self.flavor, unit, false),
+            Ddir::Write => transfer(self.flavor, unit, true),
+            Ddir::Trim => trim(unit.fd, unit.offset, unit.len as u64),
+            Ddir::Sync => sync_file(unit.fd, false),
+            Ddir::Datasync => sync_file(unit.fd, true),
+        };
+        Queued::Completed
+    }
+}

@@ -1,0 +1,154 @@
+//! I/O units and their aligned buffers.
+//!
+//! A job owns a fixed pool of `iodepth` units, each with a buffer allocated once, aligned for
+//! direct I/O, and never touched by the runner while the unit is in flight. An engine gets a
+//! unit by `&mut` and fills in `result`.
+
+use std::alloc::{self, Layout};
+use std::os::fd::RawFd;
+use std::ptr::NonNull;
+
+/// What an I/O does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ddir {
+    /// Read `len` bytes at `offset`.
+    Read,
+    /// Write `len` bytes at `offset`.
+    Write,
+    /// Discard `len` bytes at `offset`.
+    Trim,
+    /// `fsync` the file.
+    Sync,
+    /// `fdatasync` the file.
+    Datasync,
+}
+
+impl Ddir {
+    /// The index of a data direction in per-direction arrays (read 0, write 1, trim 2);
+    /// `None` for syncs.
+    pub fn data_index(self) -> Option<usize> {
+        match self {
+            Ddir::Read => Some(0),
+            Ddir::Write => Some(1),
+            Ddir::Trim => Some(2),
+            Ddir::Sync | Ddir::Datasync => None,
+        }
+    }
+}
+
+/// A heap buffer with a chosen alignment, zero-filled at allocation.
+pub struct AlignedBuf {
+    ptr: NonNull<u8>,
+    layout: Layout,
+}
+
+// SAFETY: the buffer is plain memory owned by this value alone; moving it to another thread
+// moves that ownership.
+unsafe impl Send for AlignedBuf {}
+
+impl AlignedBuf {
+    /// A zeroed buffer of `len` bytes aligned to `align` (a power of two); `None` if the
+    /// layout is impossible or memory is exhausted. A zero length allocates one byte.
+    pub fn new(len: usize, align: usize) -> Option<Self> {
+        let layout = Layout::from_size_align(len.max(1), align.max(1)).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { alloc::alloc_zeroed(layout) };
+        Some(AlignedBuf { ptr: NonNull::new(ptr)?, layout })
+    }
+
+    /// The buffer's length in bytes.
+    pub fn len(&self) -> usize {
+        self.layout.size()
+    }
+
+    /// Whether the buffer is empty (never: a buffer holds at least one byte).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The address of the first byte.
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The address of the first byte, for writing.
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The buffer's bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: ptr points to layout.size() initialised bytes owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.layout.size()) }
+    }
+
+    /// The buffer's bytes, for writing.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: ptr points to layout.size() initialised bytes owned exclusively by self.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.layout.size()) }
+    }
+}
+
+impl Drop for AlignedBuf {
+    fn drop(&mut self) {
+        // SAFETY: ptr was allocated by alloc_zeroed with exactly this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+    }
+}
+
+/// One I/O in the making: what to do, on which file, where, and its result.
+pub struct IoUnit {
+    /// The unit's position in its pool; async engines use it as the request's tag.
+    pub index: u32,
+    /// What the I/O does.
+    pub ddir: Ddir,
+    /// The open file.
+    pub fd: RawFd,
+    /// Where in the file.
+    pub offset: u64,
+    /// How many bytes (at most the buffer's length).
+    pub len: usize,
+    /// The unit's buffer.
+    pub buf: AlignedBuf,
+    /// Bytes transferred, or a negated errno, once the I/O completed.
+    pub result: i64,
+}
+
+impl IoUnit {
+    /// A unit with a buffer of `buf_len` bytes aligned to `align`; `None` when memory is
+    /// exhausted.
+    pub fn new(index: u32, buf_len: usize, align: usize) -> Option<Self> {
+        Some(IoUnit {
+            index,
+            ddir: Ddir::Read,
+            fd: -1,
+            offset: 0,
+            len: 0,
+            buf: AlignedBuf::new(buf_len, align)?,
+            result: 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_aligned_and_zeroed() {
+        for align in [1, 512, 4096] {
+            let buf = AlignedBuf::new(8192, align).unwrap();
+            assert_eq!(buf.as_ptr() as usize % align, 0);
+            assert_eq!(buf.len(), 8192);
+            assert!(buf.as_slice().iter().all(|&b| b == 0));
+        }
+        assert!(AlignedBuf::new(16, 3).is_none());
+    }
+
+    #[test]
+    fn data_directions_index_per_direction_arrays() {
+        assert_eq!(Ddir::Read.data_index(), Some(0));
+        assert_eq!(Ddir::Trim.data_index(), Some(2));
+        assert_eq!(Ddir::Sync.data_index(), None);
+    }
+}

@@ -1,0 +1,88 @@
+//! Every synchronous engine writes and reads real files, and each reads back what the others
+//! wrote.
+
+use iomark_engine::{create, Ddir, EngineOptions, IoUnit, Queued, ENGINES};
+use std::os::fd::AsRawFd;
+
+const BLOCK: usize = 4096;
+
+fn unit(fd: i32, ddir: Ddir, offset: u64) -> IoUnit {
+    let mut u = IoUnit::new(0, BLOCK, 4096).unwrap();
+    u.fd = fd;
+    u.ddir = ddir;
+    u.offset = offset;
+    u.len = BLOCK;
+    u
+}
+
+fn run(engine: &str, u: &mut IoUnit) -> i64 {
+    let mut e = create(engine, EngineOptions::default()).unwrap();
+    assert_eq!(e.queue(u), Queued::Completed);
+    u.result
+}
+
+#[test]
+fn data_written_by_each_engine_reads_back_through_every_other() {
+    let file = tempfile::tempfile().unwrap();
+    file.set_len((BLOCK * ENGINES.len()) as u64).unwrap();
+    let fd = file.as_raw_fd();
+    let real: Vec<&str> = ENGINES.iter().copied().filter(|e| *e != "null").collect();
+    for (i, writer) in real.iter().enumerate() {
+        let mut w = unit(fd, Ddir::Write, (i * BLOCK) as u64);
+        w.buf.as_mut_slice().fill(i as u8 + 1);
+        assert_eq!(run(writer, &mut w), BLOCK as i64, "{writer} write");
+    }
+    for (i, writer) in real.iter().enumerate() {
+        for reader in &real {
+            let mut r = unit(fd, Ddir::Read, (i * BLOCK) as u64);
+            assert_eq!(run(reader, &mut r), BLOCK as i64, "{reader} read");
+            assert!(
+                r.buf.as_slice().iter().all(|&b| b == i as u8 + 1),
+                "{reader} read of {writer}'s block"
+            );
+        }
+    }
+}
+
+#[test]
+fn null_completes_without_touching_the_file() {
+    let mut u = unit(-1, Ddir::Write, 0);
+    assert_eq!(run("null", &mut u), BLOCK as i64);
+}
+
+#[test]
+fn errors_come_back_as_negated_errno() {
+    let mut u = unit(-1, Ddir::Read, 0);
+    assert_eq!(run("psync", &mut u), -i64::from(libc::EBADF));
+}
+
+#[test]
+fn a_read_past_the_end_is_short() {
+    let file = tempfile::tempfile().unwrap();
+    file.set_len(100).unwrap();
+    let mut u = unit(file.as_raw_fd(), Ddir::Read, 0);
+    assert_eq!(run("psync", &mut u), 100);
+}
+
+#[test]
+fn trim_punches_a_hole_and_sync_succeeds() {
+    let file = tempfile::tempfile().unwrap();
+    let fd = file.as_raw_fd();
+    let mut w = unit(fd, Ddir::Write, 0);
+    w.buf.as_mut_slice().fill(7);
+    assert_eq!(run("psync", &mut w), BLOCK as i64);
+    let mut t = unit(fd, Ddir::Trim, 0);
+    let trimmed = run("psync", &mut t);
+    if trimmed == -i64::from(libc::EOPNOTSUPP) {
+        eprintln!("skipped: this file system cannot punch holes");
+        return;
+    }
+    assert_eq!(trimmed, BLOCK as i64);
+    let mut r = unit(fd, Ddir::Read, 0);
+    assert_eq!(run("psync", &mut r), BLOCK as i64);
+    assert!(r.buf.as_slice().iter().all(|&b| b == 0));
+    for ddir in [Ddir::Sync, Ddir::Datasync] {
+        let mut s = unit(fd, ddir, 0);
+        assert_eq!(run("sync", &mut s), 0);
+    }
+}
