@@ -8,6 +8,7 @@
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
+pub mod file;
 pub mod null;
 pub mod sync;
 pub mod system;
