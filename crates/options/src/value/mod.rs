@@ -4,10 +4,24 @@
 //! job's `kb_base`), and each matches fio 3.33 for its case. [`parse`] picks the parser for an
 //! option's [`Kind`]. Keyword substitution (`$ncpus`, `$pagesize`, `$mb_memory`, `${ENV}`)
 //! and fio's small calculator happen before, on the whole line, in [`subst`].
+//!
+//! Where fio 3.33 silently misreads a value (it ignores unknown trailing text: `4kx` is
+//! 4096, `1.5k` is 1, `runtime=2sec` is 2 µs), iomark refuses it with a message that names
+//! the value; every such case is listed in the documentation of the parser concerned.
+//! Where iomark accepts more than the Debian build of fio 3.33, it is the arithmetic in
+//! parentheses that fio's HOWTO documents ([`expr`]).
 
+mod bc;
+pub mod bssplit;
+mod expr;
+pub mod lists;
+mod number;
+pub mod scalar;
+pub mod size;
 pub mod subst;
+pub mod time;
 
-use crate::table::{ChoiceArg, Kind};
+use crate::table::Kind;
 use std::time::Duration;
 
 /// What value parsing needs to know besides the text.
@@ -62,13 +76,22 @@ pub enum Value {
     Time(Duration),
     /// A duration range; both ends equal for a single duration.
     TimeRange(Duration, Duration),
-    /// Sizes per direction: reads, writes, trims; `None` where not given.
+    /// Sizes per direction: reads, writes, trims.
+    ///
+    /// The arrays of the per-direction variants hold fio's *effective* value for each
+    /// direction, so callers need no rule of their own: a single value is copied to all
+    /// three (`bs=4k`), with two values trims take the write value (`bs=4k,64k` is 4k, 64k,
+    /// 64k). `None` means the option's default applies to that direction: a blank entry
+    /// (`bs=,8k` gives `[None, Some(8k), Some(8k)]`, `bs=4k,,8k` gives
+    /// `[Some(4k), None, Some(8k)]`, `bs=4k,` gives `[Some(4k), None, None]`). See
+    /// [`lists`] for the full table.
     SizePerDir([Option<u64>; 3]),
-    /// Whole numbers per direction: reads, writes, trims.
+    /// Whole numbers per direction: reads, writes, trims; as [`Value::SizePerDir`].
     IntPerDir([Option<i64>; 3]),
-    /// Size ranges per direction: reads, writes, trims.
+    /// Size ranges `(min, max)` per direction: reads, writes, trims; as
+    /// [`Value::SizePerDir`].
     RangePerDir([Option<(u64, u64)>; 3]),
-    /// Block-size splits per direction: reads, writes, trims.
+    /// Block-size splits per direction: reads, writes, trims; as [`Value::SizePerDir`].
     BsSplit([Option<Vec<SplitEntry>>; 3]),
     /// Floating point numbers.
     Floats(Vec<f64>),
@@ -81,7 +104,8 @@ pub enum Value {
 pub enum SizeOrPercent {
     /// Bytes.
     Bytes(u64),
-    /// Percent of the file or device, `0 < p <= 100`.
+    /// Percent of the file or device, `0 <= p <= 100`, possibly fractional. fio 3.33 accepts
+    /// `0%`: as `offset` it means 0, as `size` it leaves the size unset (the whole file).
     Percent(f64),
 }
 
@@ -146,16 +170,58 @@ pub enum ValueError {
         /// What is wrong with it.
         why: String,
     },
+    /// A value that fio 3.33 would silently misread, refused with the reason:
+    /// `invalid time '5sec': units are d, h, m, s, …`.
+    #[error("invalid {what} '{value}': {why}")]
+    Explained {
+        /// What was expected: `time`, `size`, `boolean`, …
+        what: &'static str,
+        /// The value as written.
+        value: String,
+        /// Why it is refused, and what to write instead.
+        why: String,
+    },
     /// The option needs a value and none was given.
     #[error("missing value")]
     Missing,
 }
 
 /// Parses `raw` as a value of `kind`.
+///
+/// `raw` is the text after `=`, after keyword substitution ([`subst::substitute`]); an
+/// empty `raw` stands for an option written without `=`, which only [`Kind::Flag`] and
+/// [`Kind::Str`] accept.
 pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
-    let _ = (ChoiceArg::None, ctx);
-    match kind {
-        Kind::Str => Ok(Value::Str(raw.to_string())),
-        _ => Err(ValueError::Missing),
+    let needs_value = !matches!(kind, Kind::Flag | Kind::Str);
+    if needs_value && raw.trim().is_empty() {
+        return Err(ValueError::Missing);
     }
+    Ok(match *kind {
+        Kind::Str => Value::Str(raw.to_string()),
+        Kind::FileList => Value::Files(lists::parse_file_list(raw)),
+        Kind::Enum(choices) => scalar::parse_choice(raw, choices, ctx)?,
+        Kind::Bool => Value::Bool(scalar::parse_bool(raw)?),
+        Kind::Flag => Value::Bool(scalar::parse_flag(raw)?),
+        Kind::Int { min, max } => Value::Int(size::parse_int(raw, min, max, ctx)?),
+        Kind::Float { min, max } => Value::Float(size::parse_float(raw, min, max)?),
+        Kind::Size => Value::Size(size::parse_size(raw, ctx)?),
+        Kind::SizeOrPercent => Value::SizeOrPercent(size::parse_size_or_percent(raw, ctx)?),
+        Kind::Time { unit } => Value::Time(time::parse_time(raw, unit)?),
+        Kind::TimeRange { unit } => {
+            let (lo, hi) = time::parse_time_range(raw, unit)?;
+            Value::TimeRange(lo, hi)
+        }
+        Kind::SizePerDir => {
+            Value::SizePerDir(lists::per_dir(raw, b",:", |f| size::parse_size(f, ctx))?)
+        }
+        Kind::IntPerDir => {
+            Value::IntPerDir(lists::per_dir(raw, b",:", |f| size::parse_int(f, 0, i64::MAX, ctx))?)
+        }
+        Kind::RangePerDir => {
+            Value::RangePerDir(lists::per_dir(raw, b",", |f| lists::size_range(f, ctx))?)
+        }
+        Kind::BsSplit => Value::BsSplit(bssplit::parse_bssplit(raw, ctx)?),
+        Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
+        Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),
+    })
 }

@@ -1,0 +1,150 @@
+//! Booleans, flags and enum choices.
+//!
+//! fio 3.33 reads a boolean as an integer that must be 0 or 1: `direct=1`, `01` and `0x1`
+//! work; `true`, `yes`, `on` and their opposites, in any case, are refused ("failed
+//! parsing"), and so is `direct=2`. An empty value after `=` is refused too
+//! (`stonewall=` fails); a flag option written alone (`stonewall`) means true, which the
+//! job-file and command-line parsers express by passing an empty value for
+//! [`Kind::Flag`](crate::table::Kind::Flag).
+//!
+//! Enum choices are matched exactly and case-sensitively (`rw=RandRead` is refused); what
+//! follows the first `:` is the choice's argument (`rw=randread:8`).
+
+use super::{Value, ValueError};
+use crate::table::{Choice, ChoiceArg};
+
+/// Parses `0` or `1` (also written `01`, `0x1`); fio refuses every other spelling.
+pub fn parse_bool(raw: &str) -> Result<bool, ValueError> {
+    let text = raw.trim();
+    let digits = match text.get(..2) {
+        Some("0x" | "0X") => &text[2..],
+        _ => text,
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ValueError::Bool(raw.to_string()));
+    }
+    match digits.trim_start_matches('0') {
+        "" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(ValueError::Bool(raw.to_string())),
+    }
+}
+
+/// Parses a flag: empty (the option written alone) is true, otherwise a boolean.
+pub fn parse_flag(raw: &str) -> Result<bool, ValueError> {
+    if raw.is_empty() {
+        Ok(true)
+    } else {
+        parse_bool(raw)
+    }
+}
+
+/// Matches `raw` against `choices`, case-sensitively, and checks the `:` argument.
+pub fn parse_choice(
+    raw: &str,
+    choices: &'static [Choice],
+    ctx: &super::Ctx,
+) -> Result<Value, ValueError> {
+    let text = raw.trim();
+    let (name, arg) = match text.split_once(':') {
+        Some((name, arg)) => (name, Some(arg)),
+        None => (text, None),
+    };
+    let valid = || choices.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+    let choice = choices
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| ValueError::Choice { value: raw.to_string(), valid: valid() })?;
+    let arg = arg.filter(|a| !a.is_empty());
+    let arg_err = |why: &str| ValueError::Expr { value: raw.to_string(), why: why.to_string() };
+    match (choice.arg, arg) {
+        (ChoiceArg::None, Some(_)) => return Err(arg_err("this value takes no ':' argument")),
+        (ChoiceArg::Float, None) => return Err(arg_err("a number must follow ':'")),
+        (ChoiceArg::OptionalSize, Some(a)) => {
+            super::size::parse_size(a, ctx)?;
+        }
+        (ChoiceArg::OptionalFloat | ChoiceArg::Float, Some(a)) => {
+            super::size::float_literal(a).ok_or_else(|| ValueError::Number(a.to_string()))?;
+        }
+        _ => {}
+    }
+    Ok(Value::Choice { name: choice.name, arg: arg.map(str::to_string) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Ctx;
+
+    const CHOICES: &[Choice] = &[
+        Choice { name: "read", help: "", arg: ChoiceArg::OptionalSize },
+        Choice { name: "randread", help: "", arg: ChoiceArg::OptionalSize },
+        Choice { name: "zipf", help: "", arg: ChoiceArg::Float },
+        Choice { name: "normal", help: "", arg: ChoiceArg::OptionalFloat },
+        Choice { name: "zoned", help: "", arg: ChoiceArg::OptionalStr },
+        Choice { name: "null", help: "", arg: ChoiceArg::None },
+    ];
+
+    fn choice(raw: &str) -> Result<Value, ValueError> {
+        parse_choice(raw, CHOICES, &Ctx::default())
+    }
+
+    fn named(name: &'static str, arg: Option<&str>) -> Result<Value, ValueError> {
+        Ok(Value::Choice { name, arg: arg.map(str::to_string) })
+    }
+
+    #[test]
+    fn bool_zero_and_one() {
+        for (raw, want) in [("0", false), ("1", true), ("01", true), ("0x1", true), (" 1", true)] {
+            assert_eq!(parse_bool(raw), Ok(want), "{raw}");
+        }
+    }
+
+    #[test]
+    fn bool_refuses_words_and_other_numbers() {
+        for bad in ["true", "false", "yes", "no", "on", "off", "TRUE", "y", "2", "-1", "10", ""] {
+            assert_eq!(parse_bool(bad), Err(ValueError::Bool(bad.into())), "{bad}");
+        }
+        assert!(parse_bool("1k").is_err());
+    }
+
+    #[test]
+    fn flag_alone_is_true() {
+        assert_eq!(parse_flag(""), Ok(true));
+        assert_eq!(parse_flag("0"), Ok(false));
+        assert!(parse_flag("yes").is_err());
+    }
+
+    #[test]
+    fn choice_exact_match() {
+        assert_eq!(choice("randread"), named("randread", None));
+        assert_eq!(choice(" read "), named("read", None));
+    }
+
+    #[test]
+    fn choice_is_case_sensitive_and_lists_valid_values() {
+        let err = choice("RandRead").unwrap_err();
+        assert_eq!(
+            err,
+            ValueError::Choice {
+                value: "RandRead".into(),
+                valid: "read, randread, zipf, normal, zoned, null".into()
+            }
+        );
+        assert!(choice("rand").is_err());
+        assert!(choice("randreads").is_err());
+    }
+
+    #[test]
+    fn choice_arguments() {
+        assert_eq!(choice("randread:8"), named("randread", Some("8")));
+        assert_eq!(choice("read:4k"), named("read", Some("4k")));
+        assert_eq!(choice("randread:"), named("randread", None));
+        assert_eq!(choice("zipf:1.2"), named("zipf", Some("1.2")));
+        assert_eq!(choice("normal"), named("normal", None));
+        assert_eq!(choice("zoned:60/10:30/20:10/70"), named("zoned", Some("60/10:30/20:10/70")));
+        for bad in ["randread:x", "zipf", "zipf:x", "normal:x", "null:1"] {
+            assert!(choice(bad).is_err(), "{bad}");
+        }
+    }
+}
