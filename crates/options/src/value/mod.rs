@@ -11,11 +11,11 @@
 //! Where iomark accepts more than the Debian build of fio 3.33, it is the arithmetic in
 //! parentheses that fio's HOWTO documents ([`expr`]).
 
-mod bc;
+pub mod bc;
 pub mod bssplit;
-mod expr;
+pub mod expr;
 pub mod lists;
-mod number;
+pub mod number;
 pub mod scalar;
 pub mod size;
 pub mod subst;
@@ -224,4 +224,82 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
         Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
         Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{Choice, ChoiceArg};
+    use proptest::prelude::*;
+
+    const CHOICES: &[Choice] = &[Choice { name: "read", help: "", arg: ChoiceArg::OptionalSize }];
+
+    fn kinds() -> Vec<Kind> {
+        vec![
+            Kind::Str,
+            Kind::FileList,
+            Kind::Enum(CHOICES),
+            Kind::Bool,
+            Kind::Flag,
+            Kind::Int { min: -20, max: 100 },
+            Kind::Float { min: 0.0, max: 100.0 },
+            Kind::Size,
+            Kind::SizeOrPercent,
+            Kind::Time { unit: TimeUnit::Seconds },
+            Kind::TimeRange { unit: TimeUnit::Millis },
+            Kind::SizePerDir,
+            Kind::IntPerDir,
+            Kind::RangePerDir,
+            Kind::BsSplit,
+            Kind::FloatList,
+            Kind::CpuList,
+        ]
+    }
+
+    #[test]
+    fn dispatch_examples() {
+        let ctx = Ctx::default();
+        assert_eq!(parse(&Kind::Size, "4k", &ctx), Ok(Value::Size(4096)));
+        assert_eq!(parse(&Kind::Flag, "", &ctx), Ok(Value::Bool(true)));
+        assert_eq!(parse(&Kind::Bool, "", &ctx), Err(ValueError::Missing));
+        assert_eq!(parse(&Kind::Str, "", &ctx), Ok(Value::Str(String::new())));
+        assert_eq!(
+            parse(&Kind::Time { unit: TimeUnit::Seconds }, "1m", &ctx),
+            Ok(Value::Time(Duration::from_secs(60)))
+        );
+        assert_eq!(
+            parse(&Kind::IntPerDir, "5:6", &ctx),
+            Ok(Value::IntPerDir([Some(5), Some(6), Some(6)]))
+        );
+        assert_eq!(
+            parse(&Kind::RangePerDir, "1k-4k,,2k:3k", &ctx),
+            Ok(Value::RangePerDir([Some((1024, 4096)), None, Some((2048, 3072))]))
+        );
+        assert_eq!(
+            ValueError::Size("4kx".into()).to_string(),
+            "invalid size '4kx'",
+            "messages name the value"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn no_input_panics(raw in ".{0,64}", kb in prop_oneof![Just(1000u32), Just(1024u32)]) {
+            let ctx = Ctx { kb_base: kb };
+            for kind in kinds() {
+                let _ = parse(&kind, &raw, &ctx);
+            }
+            let kw = subst::Keywords { ncpus: 2, pagesize: 4096, mb_memory: u64::MAX };
+            let _ = subst::substitute(&raw, &kw, &|_| Some("$ncpus*".to_string()));
+        }
+
+        #[test]
+        fn no_expression_panics(raw in "[-+*/%^()0-9.kmsx $a-z]{0,48}") {
+            let ctx = Ctx::default();
+            for kind in kinds() {
+                let _ = parse(&kind, &format!("({raw})"), &ctx);
+            }
+            let _ = bc::calculate(&raw);
+        }
+    }
 }

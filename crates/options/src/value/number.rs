@@ -63,7 +63,7 @@ pub(crate) fn size_multiplier(suffix: &str, kb_base: u32) -> Option<u64> {
     let (prefix, rest) = match lower.as_bytes().first() {
         None => return Some(1),
         Some(b'b') if lower.len() == 1 => return Some(1),
-        Some(&c) => (c, &lower[1..]),
+        Some(&c) => (c, lower.get(1..)?),
     };
     let power = match prefix {
         b'k' => 1,
