@@ -133,6 +133,10 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
     }
     let value = match (&line.value, def.kind) {
         (None, table::Kind::Flag) => Value::Bool(true),
+        // fio refuses `stonewall=` with nothing after the `=`.
+        (Some(raw), table::Kind::Flag) if raw.trim().is_empty() => {
+            return Err(fail(ErrorKind::Value(value::ValueError::Missing)))
+        }
         (None, _) => return Err(fail(ErrorKind::Value(value::ValueError::Missing))),
         (Some(raw), kind) => {
             value::parse(&kind, raw, ctx).map_err(|e| fail(ErrorKind::Value(e)))?

@@ -101,10 +101,11 @@ impl JobSpec {
         }
     }
 
-    /// The options that were assigned, each once with its effective value, in table order.
+    /// The options that were assigned, each once with its effective value, in table order;
+    /// `name` is left out (it is [`JobSpec::name`]).
     pub fn effective(&self) -> Vec<(&'static OptionDef, Value)> {
         let mut out = Vec::new();
-        for def in table::all() {
+        for def in table::all().iter().filter(|d| d.name != "name") {
             if let Some(v) = self.value(def.name) {
                 out.push((def, v));
             }

@@ -1,4 +1,9 @@
 //! Turns `JobSpec`s into plans and threads: file layout, the submit/reap loop with all timing
-//! in one place, groups, stonewall, ramp, runtime, verify and signals.
+//! in one place, groups, stonewall, ramp, runtime and signals.
 //!
-//! Owns every clock read on the I/O path. Filled by the runner issue.
+//! Owns every clock read on the I/O path.
+#![forbid(unsafe_code)]
+
+mod get;
+pub mod layout;
+pub mod plan;

@@ -1,0 +1,175 @@
+//! Which files a job uses, and the region of each: fio's `filename`, `directory`,
+//! `filename_format`, `nrfiles`, `size`, `filesize`, `offset` and `offset_increment`.
+//!
+//! - `filename=a:b` names the files (inside `directory` when it is set and a name is
+//!   relative); otherwise `nrfiles` names come from `filename_format` (default
+//!   `$jobname.$jobnum.$filenum`), in `directory` (several directories, `:`-separated, are
+//!   dealt to the clones in turn).
+//! - Each file's size is `filesize`, else `size` divided among the files (`size=N%` is a
+//!   share of each existing file or device), else the size of the existing file or device.
+//! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
+//!   `offset_increment` times the clone number.
+
+use crate::get;
+use iomark_options::spec::expand_filename_format;
+use iomark_options::value::{SizeOrPercent, Value};
+use iomark_options::JobSpec;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+
+/// What is at a file's path before the job starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// Nothing: the job creates a regular file.
+    Missing,
+    /// A regular file of this many bytes.
+    Regular(u64),
+    /// A block device of this many bytes.
+    BlockDevice(u64),
+    /// A character device (`/dev/null`): no size of its own.
+    CharDevice,
+}
+
+/// One file of a job and the region the job covers in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilePlan {
+    /// The path.
+    pub path: PathBuf,
+    /// What is there now.
+    pub kind: FileKind,
+    /// Where the job's region starts.
+    pub offset: u64,
+    /// The region's length (the file's share of `size`).
+    pub len: u64,
+}
+
+impl FilePlan {
+    /// The size the file must have for the region: `offset + len` for files, the device's
+    /// size for devices.
+    pub fn needed_size(&self) -> u64 {
+        self.offset.saturating_add(self.len)
+    }
+
+    /// The size of the file once laid out: what is there, or what the region needs,
+    /// whichever is larger (devices have their own size).
+    pub fn real_size(&self) -> u64 {
+        match self.kind {
+            FileKind::Regular(n) => n.max(self.needed_size()),
+            FileKind::BlockDevice(n) => n,
+            FileKind::Missing | FileKind::CharDevice => self.needed_size(),
+        }
+    }
+}
+
+/// Resolves the files of clone `jobnum` of `spec`; `rw` says whether the job reads only.
+pub fn plan_files(spec: &JobSpec, jobnum: u64, rw: &str) -> Result<Vec<FilePlan>, String> {
+    let paths = paths(spec, jobnum);
+    let mut kinds = Vec::with_capacity(paths.len());
+    for path in &paths {
+        kinds.push(probe(path)?);
+    }
+    let _ = rw;
+    let nfiles = paths.len() as u64;
+    let size = if spec.value("size").is_some() { get::size_or_percent(spec, "size") } else { None };
+    let filesize = match spec.value("filesize") {
+        Some(Value::RangePerDir(r)) => r[0],
+        _ => None,
+    };
+    let mut plans = Vec::with_capacity(paths.len());
+    for (filenum, (path, kind)) in paths.into_iter().zip(kinds).enumerate() {
+        let own = match kind {
+            FileKind::Regular(n) | FileKind::BlockDevice(n) => Some(n),
+            FileKind::Missing | FileKind::CharDevice => None,
+        };
+        let share = |p: f64| own.map(|n| (n as f64 * p / 100.0) as u64);
+        let offset = match get::size_or_percent(spec, "offset") {
+            Some(SizeOrPercent::Bytes(n)) => n,
+            Some(SizeOrPercent::Percent(p)) => share(p).unwrap_or(0),
+            None => 0,
+        };
+        let increment = match get::size_or_percent(spec, "offset_increment") {
+            Some(SizeOrPercent::Bytes(n)) => n,
+            Some(SizeOrPercent::Percent(p)) => share(p).unwrap_or(0),
+            None => 0,
+        };
+        let offset = offset.saturating_add(increment.saturating_mul(jobnum));
+        let len = match (filesize, size) {
+            (Some((lo, hi)), _) => pick_in_range(lo, hi, filenum as u64),
+            (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
+            (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
+                format!("option 'size': {p}% of '{}', which does not exist yet", path.display())
+            })?,
+            (None, None) => match own {
+                Some(n) if n > offset => n - offset,
+                _ => {
+                    return Err(format!(
+                        "option 'size' is needed: '{}' {}",
+                        path.display(),
+                        if own.is_some() { "is too small" } else { "does not exist yet" }
+                    ))
+                }
+            },
+        };
+        if len == 0 {
+            return Err(format!("option 'size': the region in '{}' is empty", path.display()));
+        }
+        plans.push(FilePlan { path, kind, offset, len });
+    }
+    Ok(plans)
+}
+
+/// The paths of the job's files.
+fn paths(spec: &JobSpec, jobnum: u64) -> Vec<PathBuf> {
+    let dirs = get::files(spec, "directory");
+    let dir = (!dirs.is_empty()).then(|| PathBuf::from(&dirs[(jobnum as usize) % dirs.len()]));
+    let place = |name: &str| match &dir {
+        Some(d) if Path::new(name).is_relative() => d.join(name),
+        _ => PathBuf::from(name),
+    };
+    let names = get::files(spec, "filename");
+    if !names.is_empty() {
+        return names.iter().map(|n| place(n)).collect();
+    }
+    let format =
+        get::text(spec, "filename_format").unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
+    let nrfiles = get::int(spec, "nrfiles").unwrap_or(1).max(1);
+    (0..nrfiles)
+        .map(|filenum| place(&expand_filename_format(&format, &spec.name, jobnum, filenum)))
+        .collect()
+}
+
+/// What is at `path` now.
+fn probe(path: &Path) -> Result<FileKind, String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),
+        Err(e) => return Err(format!("cannot look at '{}': {e}", path.display())),
+    };
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok(FileKind::Regular(meta.len()));
+    }
+    if ft.is_char_device() {
+        return Ok(FileKind::CharDevice);
+    }
+    if ft.is_block_device() {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
+        let size = iomark_engine::file::block_device_size(std::os::fd::AsRawFd::as_raw_fd(&file))
+            .map_err(|e| format!("cannot read the size of '{}': {e}", path.display()))?;
+        return Ok(FileKind::BlockDevice(size));
+    }
+    Err(format!("'{}' is not a file or a device", path.display()))
+}
+
+/// A size in `lo..=hi`, the same for the same file number.
+fn pick_in_range(lo: u64, hi: u64, filenum: u64) -> u64 {
+    if hi <= lo {
+        return lo;
+    }
+    let mut x = filenum.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    lo + x % (hi - lo + 1)
+}

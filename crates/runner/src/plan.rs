@@ -1,0 +1,332 @@
+//! The plan: one running copy of a job, with every option resolved to what the job thread
+//! needs — engine, depth, block sizes, files and their regions, limits, sync and stats
+//! settings.
+//!
+//! This is the second parsing stage of STYLE.md: the `JobSpec` holds what the user wrote,
+//! the plan resolves it (looking at the files on disk) and checks rules that involve several
+//! options. Errors name the job and the option, and make iomark exit with code 2.
+
+use crate::get;
+use crate::layout::{self, FilePlan};
+use iomark_engine::file::Prealloc;
+use iomark_engine::EngineOptions;
+use iomark_options::value::{SplitEntry, Value};
+use iomark_options::JobSpec;
+use std::time::Duration;
+
+/// A configuration that cannot run, with the job it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("job '{job}': {message}")]
+pub struct PlanError {
+    /// The job's name.
+    pub job: String,
+    /// What is wrong, naming the option.
+    pub message: String,
+}
+
+/// How writes reach the disk (`sync`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncMode {
+    /// Buffered writes (`sync=none`, `sync=0`).
+    None,
+    /// `O_SYNC` (`sync=sync`, `sync=1`).
+    Sync,
+    /// `O_DSYNC` (`sync=dsync`).
+    Dsync,
+}
+
+/// Which statistics a job keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsPlan {
+    /// Percentiles of completion latency (`clat_percentiles`).
+    pub clat_percentiles: bool,
+    /// Percentiles of total latency (`lat_percentiles`).
+    pub lat_percentiles: bool,
+    /// Percentiles of submission latency (`slat_percentiles`).
+    pub slat_percentiles: bool,
+    /// Which percentiles (`percentile_list`).
+    pub percentile_list: Vec<f64>,
+    /// Bandwidth sample window in ms (`bwavgtime`).
+    pub bw_avg_ms: u64,
+    /// IOPS sample window in ms (`iopsavgtime`).
+    pub iops_avg_ms: u64,
+}
+
+/// One running copy of a job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobPlan {
+    /// The job's name.
+    pub name: String,
+    /// The job's `description`.
+    pub description: Option<String>,
+    /// The clone's number among `numjobs` copies, from 0.
+    pub jobnum: u64,
+    /// Whether the job waits for all earlier jobs (`stonewall`).
+    pub stonewall: bool,
+    /// Whether the job opens a new reporting group (`new_group`, or `stonewall`).
+    pub new_group: bool,
+    /// The job this one waits for (`wait_for`).
+    pub wait_for: Option<String>,
+    /// Whether jobs of the group are reported together (`group_reporting`).
+    pub group_reporting: bool,
+    /// The engine's name.
+    pub engine: String,
+    /// The engine's own options.
+    pub engine_options: EngineOptions,
+    /// I/O units in flight at most (`iodepth`).
+    pub iodepth: u32,
+    /// The `rw` pattern's name (`randread`) and its `:N` argument.
+    pub rw: (&'static str, Option<String>),
+    /// Share of reads in a mixed job, in percent.
+    pub rwmixread: u32,
+    /// Block size per direction.
+    pub bs: [u64; 3],
+    /// Block size range per direction (`bsrange`), overriding `bs`.
+    pub bsrange: [Option<(u64, u64)>; 3],
+    /// Block size split per direction (`bssplit`), overriding both.
+    pub bssplit: [Option<Vec<SplitEntry>>; 3],
+    /// Offset alignment per direction (`blockalign`), default the smallest block size.
+    pub blockalign: [u64; 3],
+    /// The files and the region of each this job covers.
+    pub files: Vec<FilePlan>,
+    /// Bytes to transfer per loop (`io_size`, default the size of the regions).
+    pub io_bytes: u64,
+    /// Stop after this many I/Os, 0 for no limit (`number_ios`).
+    pub number_ios: u64,
+    /// How many times to run the workload (`loops`).
+    pub loops: u64,
+    /// Stop after this long (`runtime`), if set.
+    pub runtime: Option<Duration>,
+    /// Keep going until `runtime` even when the I/O is done (`time_based`).
+    pub time_based: bool,
+    /// Run this long before measuring (`ramp_time`).
+    pub ramp_time: Duration,
+    /// Wait this long before starting (`startdelay`).
+    pub startdelay: Duration,
+    /// Open with `O_DIRECT`.
+    pub direct: bool,
+    /// Drop the files' cached pages before the job (`invalidate`).
+    pub invalidate: bool,
+    /// Buffer alignment in bytes (`iomem_align`, at least the page size with `direct`).
+    pub buffer_align: u64,
+    /// `fsync` after this many writes, 0 for never.
+    pub fsync_every: u64,
+    /// `fdatasync` after this many writes, 0 for never.
+    pub fdatasync_every: u64,
+    /// `fsync` each file when the job's writes are done (`end_fsync`).
+    pub end_fsync: bool,
+    /// `fsync` each file when it is closed (`fsync_on_close`).
+    pub fsync_on_close: bool,
+    /// How writes reach the disk (`sync`).
+    pub sync_mode: SyncMode,
+    /// Remove the files when the job is done (`unlink`).
+    pub unlink: bool,
+    /// How new files are preallocated (`fallocate`).
+    pub prealloc: Prealloc,
+    /// Open files only when first used (`create_on_open`).
+    pub create_on_open: bool,
+    /// Use a fixed random seed (`randrepeat`).
+    pub randrepeat: bool,
+    /// The random seed (`randseed`).
+    pub randseed: u64,
+    /// Random I/O without the map that visits each block once (`norandommap`).
+    pub norandommap: bool,
+    /// Share of random I/O per direction, in percent (`percentage_random`).
+    pub percentage_random: [u32; 3],
+    /// Fill buffers with zeros (`zero_buffers`).
+    pub zero_buffers: bool,
+    /// Refill buffers for every write (`refill_buffers`).
+    pub refill_buffers: bool,
+    /// Scramble buffers lightly for every write (`scramble_buffers`).
+    pub scramble_buffers: bool,
+    /// Which statistics to keep.
+    pub stats: StatsPlan,
+    /// The job's options as written, for the JSON report's "job options".
+    pub options_echo: Vec<(String, String)>,
+}
+
+impl JobPlan {
+    /// Resolves clone `jobnum` of `spec`; looks at the files on disk.
+    pub fn new(spec: &JobSpec, jobnum: u64) -> Result<JobPlan, PlanError> {
+        let fail = |message: String| PlanError { job: spec.name.clone(), message };
+        let bs = get::sizes(spec, "bs", [4096; 3]);
+        let bsrange = match spec.value("bsrange") {
+            Some(Value::RangePerDir(r)) => r,
+            _ => [None; 3],
+        };
+        let bssplit = match spec.value("bssplit") {
+            Some(Value::BsSplit(s)) => s,
+            _ => [None, None, None],
+        };
+        let min_bs = min_block_sizes(&bs, &bsrange, &bssplit);
+        let blockalign = get::sizes(spec, "ba", min_bs);
+        let rw = get::choice(spec, "rw").unwrap_or(("read", None));
+        let rwmixread = match (spec.value("rwmixread"), spec.value("rwmixwrite")) {
+            (_, Some(Value::Int(w))) if last_set(spec, "rwmixwrite", "rwmixread") => {
+                100 - w.clamp(0, 100) as u32
+            }
+            (Some(Value::Int(r)), _) => r.clamp(0, 100) as u32,
+            _ => 50,
+        };
+        let direct = if last_set(spec, "buffered", "direct") {
+            !get::flag(spec, "buffered")
+        } else {
+            get::flag(spec, "direct")
+        };
+        let page = iomark_engine::system::page_size();
+        let align = get::int(spec, "iomem_align").unwrap_or(0);
+        let buffer_align = align.max(page);
+        if !buffer_align.is_power_of_two() {
+            return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
+        }
+        let files = layout::plan_files(spec, jobnum, rw.0).map_err(fail)?;
+        let region_bytes: u64 = files.iter().map(|f| f.len).sum();
+        let io_bytes = match get::size_or_percent(spec, "io_size") {
+            Some(iomark_options::value::SizeOrPercent::Bytes(n))
+                if spec.value("io_size").is_some() =>
+            {
+                n
+            }
+            Some(iomark_options::value::SizeOrPercent::Percent(p))
+                if spec.value("io_size").is_some() =>
+            {
+                (region_bytes as f64 * p / 100.0) as u64
+            }
+            _ => region_bytes,
+        };
+        let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
+        let engine_options =
+            EngineOptions { hipri: get::flag(spec, "hipri"), nowait: get::flag(spec, "nowait") };
+        let sync_mode = match get::choice(spec, "sync").map(|c| c.0) {
+            Some("sync" | "1") => SyncMode::Sync,
+            Some("dsync") => SyncMode::Dsync,
+            _ => SyncMode::None,
+        };
+        let prealloc = match get::choice(spec, "fallocate").map(|c| c.0) {
+            Some("none" | "0") => Prealloc::None,
+            Some("posix") => Prealloc::Posix,
+            Some("keep") => Prealloc::KeepSize,
+            Some("truncate") => Prealloc::Truncate,
+            _ => Prealloc::Native,
+        };
+        let percentage_random = match spec.value_or_default("percentage_random") {
+            Some(Value::IntPerDir(v)) => v.map(|p| p.unwrap_or(100).clamp(0, 100) as u32),
+            _ => [100; 3],
+        };
+        let percentile_list = match spec.value_or_default("percentile_list") {
+            Some(Value::Floats(v)) => v,
+            _ => Vec::new(),
+        };
+        let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
+        let time_based = get::flag(spec, "time_based");
+        if time_based && runtime.is_none() {
+            return Err(fail("option 'time_based' needs 'runtime'".into()));
+        }
+        Ok(JobPlan {
+            name: spec.name.clone(),
+            description: get::text(spec, "description"),
+            jobnum,
+            stonewall: spec.stonewall(),
+            new_group: spec.stonewall() || get::flag(spec, "new_group"),
+            wait_for: get::text(spec, "wait_for"),
+            group_reporting: get::flag(spec, "group_reporting"),
+            engine,
+            engine_options,
+            iodepth: get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32,
+            rw,
+            rwmixread,
+            bs,
+            bsrange,
+            bssplit,
+            blockalign,
+            files,
+            io_bytes,
+            number_ios: get::int(spec, "number_ios").unwrap_or(0),
+            loops: get::int(spec, "loops").unwrap_or(1).max(1),
+            runtime,
+            time_based,
+            ramp_time: get::time(spec, "ramp_time").unwrap_or_default(),
+            startdelay: get::time(spec, "startdelay").unwrap_or_default(),
+            direct,
+            invalidate: get::flag(spec, "invalidate"),
+            buffer_align,
+            fsync_every: get::int(spec, "fsync").unwrap_or(0),
+            fdatasync_every: get::int(spec, "fdatasync").unwrap_or(0),
+            end_fsync: get::flag(spec, "end_fsync"),
+            fsync_on_close: get::flag(spec, "fsync_on_close"),
+            sync_mode,
+            unlink: get::flag(spec, "unlink"),
+            prealloc,
+            create_on_open: get::flag(spec, "create_on_open"),
+            randrepeat: get::flag(spec, "randrepeat"),
+            randseed: get::int(spec, "randseed").unwrap_or(0x89),
+            norandommap: get::flag(spec, "norandommap"),
+            percentage_random,
+            zero_buffers: get::flag(spec, "zero_buffers"),
+            refill_buffers: get::flag(spec, "refill_buffers"),
+            scramble_buffers: get::flag(spec, "scramble_buffers"),
+            stats: StatsPlan {
+                clat_percentiles: get::flag(spec, "clat_percentiles"),
+                lat_percentiles: get::flag(spec, "lat_percentiles"),
+                slat_percentiles: get::flag(spec, "slat_percentiles"),
+                percentile_list,
+                bw_avg_ms: get::int(spec, "bwavgtime").unwrap_or(500).max(1),
+                iops_avg_ms: get::int(spec, "iopsavgtime").unwrap_or(500).max(1),
+            },
+            options_echo: spec
+                .settings
+                .iter()
+                .filter(|s| s.place != iomark_options::Place::Implicit)
+                .map(|s| (s.def.name.to_string(), s.raw.clone().unwrap_or_default()))
+                .collect(),
+        })
+    }
+
+    /// The largest buffer any I/O of the job needs.
+    pub fn max_block_size(&self) -> u64 {
+        let mut max = 0;
+        for d in 0..3 {
+            max = max.max(self.bs[d]);
+            if let Some((_, hi)) = self.bsrange[d] {
+                max = max.max(hi);
+            }
+            if let Some(split) = &self.bssplit[d] {
+                max = split.iter().map(|e| e.bs).fold(max, u64::max);
+            }
+        }
+        max
+    }
+
+    /// Whether the job writes or trims.
+    pub fn writes(&self) -> bool {
+        !matches!(self.rw.0, "read" | "randread")
+    }
+}
+
+/// Whether `a` was assigned after `b` (or `b` never was).
+fn last_set(spec: &JobSpec, a: &str, b: &str) -> bool {
+    let pos = |n: &str| spec.settings.iter().rposition(|s| s.def.name == n);
+    match (pos(a), pos(b)) {
+        (Some(pa), Some(pb)) => pa > pb,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// The smallest block size per direction, the default `blockalign`.
+fn min_block_sizes(
+    bs: &[u64; 3],
+    bsrange: &[Option<(u64, u64)>; 3],
+    bssplit: &[Option<Vec<SplitEntry>>; 3],
+) -> [u64; 3] {
+    let mut out = *bs;
+    for d in 0..3 {
+        if let Some((lo, _)) = bsrange[d] {
+            out[d] = lo;
+        }
+        if let Some(split) = &bssplit[d] {
+            out[d] = split.iter().map(|e| e.bs).min().unwrap_or(out[d]);
+        }
+    }
+    out
+}
