@@ -4,6 +4,9 @@
 //! Owns every clock read on the I/O path.
 #![forbid(unsafe_code)]
 
+pub mod clock;
+pub mod files;
 mod get;
 pub mod layout;
 pub mod plan;
+pub mod schedule;

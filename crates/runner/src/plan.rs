@@ -297,6 +297,11 @@ impl JobPlan {
         max
     }
 
+    /// Whether the job reads.
+    pub fn reads(&self) -> bool {
+        matches!(self.rw.0, "read" | "randread" | "rw" | "readwrite" | "randrw")
+    }
+
     /// Whether the job writes or trims.
     pub fn writes(&self) -> bool {
         !matches!(self.rw.0, "read" | "randread")

@@ -1,0 +1,141 @@
+//! Laying out and opening a job's files, as fio does before a job starts.
+//!
+//! A missing file is created (unless `allow_file_create=0`) and extended to the size its
+//! region needs; a job that reads gets the region written first, so that reads hit real
+//! data ("Laying out IO file" in fio). New files are preallocated per `fallocate`. Before
+//! the job, the files' cached pages are dropped when `invalidate=1` (fio's default). Files
+//! are removed after the job only when `unlink=1`.
+
+use crate::layout::{FileKind, FilePlan};
+use crate::plan::{JobPlan, SyncMode};
+use iomark_engine::file::{self as sysfile, Prealloc};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+
+/// A failure to prepare a file, naming it.
+#[derive(Debug, thiserror::Error)]
+#[error("{action} '{path}': {source}")]
+pub struct FileError {
+    /// What was being done.
+    pub action: &'static str,
+    /// The file.
+    pub path: String,
+    /// Why it failed.
+    pub source: io::Error,
+}
+
+fn fail<'a>(action: &'static str, plan: &'a FilePlan) -> impl FnOnce(io::Error) -> FileError + 'a {
+    move |source| FileError { action, path: plan.path.display().to_string(), source }
+}
+
+/// Creates and extends the job's files as needed; `allow_create` is `allow_file_create`.
+pub fn lay_out(job: &JobPlan, allow_create: bool) -> Result<(), FileError> {
+    for plan in &job.files {
+        let (exists, size) = match plan.kind {
+            FileKind::Missing => (false, 0),
+            FileKind::Regular(n) => (true, n),
+            FileKind::BlockDevice(_) | FileKind::CharDevice => continue,
+        };
+        let needed = plan.needed_size();
+        if exists && size >= needed {
+            continue;
+        }
+        if !exists && !allow_create {
+            let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
+            return Err(fail("cannot create", plan)(source));
+        }
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&plan.path)
+            .map_err(fail("cannot create", plan))?;
+        if !exists && job.prealloc != Prealloc::None {
+            // Preallocation is advice: file systems without it still work.
+            let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
+        }
+        if job.reads() {
+            fill(&mut file, size, needed).map_err(fail("cannot lay out", plan))?;
+        }
+        file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
+        file.sync_all().map_err(fail("cannot sync", plan))?;
+    }
+    Ok(())
+}
+
+/// Writes bytes `from..to` of the file with a fixed pseudo-random pattern.
+fn fill(file: &mut File, from: u64, to: u64) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    const CHUNK: usize = 1 << 20;
+    let mut chunk = vec![0u8; CHUNK];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for b in chunk.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        b.copy_from_slice(&x.to_le_bytes()[..b.len()]);
+    }
+    file.seek(SeekFrom::Start(from))?;
+    let mut left = to.saturating_sub(from);
+    while left > 0 {
+        let n = left.min(CHUNK as u64) as usize;
+        file.write_all(&chunk[..n])?;
+        left -= n as u64;
+    }
+    Ok(())
+}
+
+/// Opens the job's files with its flags (`direct`, `sync`, read-only for read jobs).
+pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
+    let mut flags = 0;
+    if job.direct {
+        flags |= libc::O_DIRECT;
+    }
+    match job.sync_mode {
+        SyncMode::None => {}
+        SyncMode::Sync => flags |= libc::O_SYNC,
+        SyncMode::Dsync => flags |= libc::O_DSYNC,
+    }
+    let mut files = Vec::with_capacity(job.files.len());
+    for plan in &job.files {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(job.writes())
+            .custom_flags(flags)
+            .open(&plan.path)
+            .map_err(fail("cannot open", plan))?;
+        if job.invalidate {
+            invalidate(&file, plan);
+        }
+        files.push(file);
+    }
+    Ok(files)
+}
+
+/// Drops the file's cached pages; a device's buffers are flushed instead. Failures are
+/// ignored, as in fio: the cache is only advice.
+fn invalidate(file: &File, plan: &FilePlan) {
+    let fd = file.as_raw_fd();
+    let _ = match plan.kind {
+        FileKind::BlockDevice(_) => sysfile::flush_block_device(fd),
+        FileKind::CharDevice => Ok(()),
+        FileKind::Missing | FileKind::Regular(_) => sysfile::drop_cache(fd, 0, 0),
+    };
+}
+
+/// Removes the job's regular files (`unlink=1`).
+pub fn unlink(job: &JobPlan) -> Result<(), FileError> {
+    for plan in &job.files {
+        if matches!(plan.kind, FileKind::Missing | FileKind::Regular(_)) {
+            match std::fs::remove_file(&plan.path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(fail("cannot remove", plan)(e))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
