@@ -318,12 +318,13 @@ fn job_option(
     at: usize,
 ) -> Result<(), ParseError> {
     let place = Place::CommandLine { arg: at };
-    let job = cmd.jobs.last().map_or("global", |j| j.name.as_str()).to_string();
     let Some(def) = table::find(name) else {
         let suggestion = crate::suggest::option(name).or_else(|| program_suggestion(name));
-        return Err(ParseError::new(place, ErrorKind::UnknownOption { suggestion })
-            .in_job(job)
-            .for_option(name));
+        let e = ParseError::new(place, ErrorKind::UnknownOption { suggestion }).for_option(name);
+        return Err(match cmd.jobs.last() {
+            Some(job) => e.in_job(job.name.clone()),
+            None => e,
+        });
     };
     let value = match def.kind {
         Kind::Flag => inline,
