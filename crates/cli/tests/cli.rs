@@ -171,6 +171,17 @@ fn showcmd_lines_run_again_with_parse_only() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[test]
+fn second_job_file_starts_with_an_implicit_stonewall() {
+    let out = iomark(&[Path::new("--showcmd"), &good("minimal.fio"), &good("wait_for.fio")]);
+    let text = assert_prints(&out, "--showcmd with two files");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(!lines[0].contains("--stonewall"), "{}", lines[0]);
+    assert!(lines[1].starts_with("iomark --name=prepare ") && lines[1].contains("--stonewall"));
+    assert!(!lines[2].contains("--stonewall"), "{}", lines[2]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Command-line mistakes
 // ---------------------------------------------------------------------------------------
