@@ -1,9 +1,16 @@
 //! Histograms, running moments, samplers, per-job recorders, merging, and the immutable
 //! [`RunReport`] that every printer reads.
 //!
-//! Records and reduces, never formats.
+//! Records and reduces, never formats. The runner's completion point feeds a
+//! [`JobRecorder`] (which allocates everything when it is made, so recording never
+//! allocates); after the run, [`reduce::job_report`] and [`reduce::group_reports`] turn
+//! recorders into the report types.
 #![forbid(unsafe_code)]
 
+pub mod hist;
+pub mod moments;
 pub mod report;
 
+pub use hist::LatHistogram;
+pub use moments::Moments;
 pub use report::RunReport;
