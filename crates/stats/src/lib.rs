@@ -7,10 +7,13 @@
 //! recorders into the report types.
 #![forbid(unsafe_code)]
 
+pub mod dist;
 pub mod hist;
 pub mod moments;
 pub mod report;
+pub mod sampler;
 
 pub use hist::LatHistogram;
 pub use moments::Moments;
 pub use report::RunReport;
+pub use sampler::{RateSampler, RateUnit, SamplerError};
