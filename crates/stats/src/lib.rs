@@ -10,10 +10,14 @@
 pub mod dist;
 pub mod hist;
 pub mod moments;
+pub mod recorder;
+pub mod reduce;
 pub mod report;
 pub mod sampler;
 
 pub use hist::LatHistogram;
 pub use moments::Moments;
+pub use recorder::{Dir, DirRecorder, JobRecorder, LatRecorder, RecorderConfig};
+pub use reduce::{JobMeta, JobTimes, PercentileList, PercentileListError};
 pub use report::RunReport;
 pub use sampler::{RateSampler, RateUnit, SamplerError};

@@ -1,0 +1,452 @@
+//! [`JobRecorder`]: everything one job records while it runs, fed by the runner's single
+//! completion point, and merged for `group_reporting`.
+//!
+//! All memory is allocated by [`JobRecorder::new`]; the recording methods only add to
+//! counters, [`Moments`] and [`LatHistogram`]s, so the I/O path never allocates, locks or
+//! makes a system call here. A recorder belongs to one job thread; merging happens after
+//! the jobs have finished.
+
+use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
+use crate::hist::LatHistogram;
+use crate::moments::Moments;
+use crate::sampler::{RateSampler, RateUnit, SamplerError};
+
+/// A data direction, in fio's order. Its value indexes every per-direction array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Reads.
+    Read = 0,
+    /// Writes.
+    Write = 1,
+    /// Trims.
+    Trim = 2,
+}
+
+impl Dir {
+    /// All three, in order.
+    pub const ALL: [Dir; 3] = [Dir::Read, Dir::Write, Dir::Trim];
+}
+
+/// Which statistics a job keeps; decides what [`JobRecorder::new`] allocates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecorderConfig {
+    /// The directions the job performs (from `rw`); histograms exist only for these.
+    pub dirs: [bool; 3],
+    /// Whether the engine measures a separate submission latency (async engines). Sync
+    /// engines have none, and fio prints no slat line for them.
+    pub slat: bool,
+    /// fio's `clat_percentiles` (default on): a clat histogram per direction.
+    pub clat_percentiles: bool,
+    /// fio's `lat_percentiles` (default off): a lat histogram per direction.
+    pub lat_percentiles: bool,
+    /// fio's `slat_percentiles` (default off): a slat histogram per direction, if `slat`.
+    pub slat_percentiles: bool,
+    /// Whether the job issues `fsync`/`fdatasync`/`sync_file_range` I/Os; their latency
+    /// histogram exists when this and clat or lat percentiles are on, as fio reports it.
+    pub syncs: bool,
+    /// fio's `bwavgtime`, in milliseconds (default 500).
+    pub bw_avg_ms: u64,
+    /// fio's `iopsavgtime`, in milliseconds (default 500).
+    pub iops_avg_ms: u64,
+}
+
+impl Default for RecorderConfig {
+    /// A read-only sync-engine job with fio's defaults.
+    fn default() -> Self {
+        RecorderConfig {
+            dirs: [true, false, false],
+            slat: false,
+            clat_percentiles: true,
+            lat_percentiles: false,
+            slat_percentiles: false,
+            syncs: false,
+            bw_avg_ms: 500,
+            iops_avg_ms: 500,
+        }
+    }
+}
+
+/// One latency kind: its moments, and its histogram when percentiles are wanted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatRecorder {
+    /// Count, min, max, mean, deviation.
+    pub moments: Moments,
+    /// The histogram, if this latency's percentiles are reported.
+    pub hist: Option<LatHistogram>,
+}
+
+impl LatRecorder {
+    fn new(with_hist: bool) -> Self {
+        LatRecorder { moments: Moments::new(), hist: with_hist.then(LatHistogram::new) }
+    }
+
+    /// Records one latency.
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        self.moments.record(ns);
+        if let Some(h) = &mut self.hist {
+            h.record(ns);
+        }
+    }
+
+    /// Merges another recorder; a histogram only the other side has is copied (merging
+    /// runs after the jobs, where allocating is fine).
+    pub fn merge(&mut self, other: &LatRecorder) {
+        self.moments.merge(&other.moments);
+        match (&mut self.hist, &other.hist) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.hist = Some(theirs.clone()),
+            _ => {}
+        }
+    }
+
+    fn clear(&mut self) {
+        self.moments.clear();
+        if let Some(h) = &mut self.hist {
+            h.clear();
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.hist.as_ref().map_or(0, |_| LatHistogram::HEAP_BYTES)
+    }
+}
+
+/// What one direction of a job recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirRecorder {
+    /// Bytes transferred.
+    pub bytes: u64,
+    /// I/Os completed.
+    pub ios: u64,
+    /// I/Os that transferred less than requested.
+    pub short: u64,
+    /// I/Os dropped.
+    pub dropped: u64,
+    /// Submission latency.
+    pub slat: LatRecorder,
+    /// Completion latency.
+    pub clat: LatRecorder,
+    /// Total latency.
+    pub lat: LatRecorder,
+}
+
+impl DirRecorder {
+    fn new(cfg: &RecorderConfig, active: bool) -> Self {
+        DirRecorder {
+            bytes: 0,
+            ios: 0,
+            short: 0,
+            dropped: 0,
+            slat: LatRecorder::new(active && cfg.slat && cfg.slat_percentiles),
+            clat: LatRecorder::new(active && cfg.clat_percentiles),
+            lat: LatRecorder::new(active && cfg.lat_percentiles),
+        }
+    }
+
+    fn merge(&mut self, other: &DirRecorder) {
+        self.bytes += other.bytes;
+        self.ios += other.ios;
+        self.short += other.short;
+        self.dropped += other.dropped;
+        self.slat.merge(&other.slat);
+        self.clat.merge(&other.clat);
+        self.lat.merge(&other.lat);
+    }
+
+    fn clear(&mut self) {
+        (self.bytes, self.ios, self.short, self.dropped) = (0, 0, 0, 0);
+        self.slat.clear();
+        self.clat.clear();
+        self.lat.clear();
+    }
+}
+
+/// Everything one job records. See the module doc.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecorder {
+    config: RecorderConfig,
+    /// Reads, writes, trims.
+    pub dirs: [DirRecorder; 3],
+    /// `fsync`/`fdatasync` calls: their latency (fio's `sync` section).
+    pub sync: LatRecorder,
+    /// I/Os per issue depth ([`dist::depth_bucket`]).
+    pub depth: Buckets<MAP_BUCKETS>,
+    /// Submit calls per batch size ([`dist::batch_bucket`]).
+    pub submit: Buckets<MAP_BUCKETS>,
+    /// Reap calls per batch size ([`dist::batch_bucket`]).
+    pub complete: Buckets<MAP_BUCKETS>,
+    /// I/Os per completion-latency bucket ([`dist::latency_bucket`]).
+    pub latency: Buckets<LAT_BUCKETS>,
+    /// Bandwidth samples, KiB/s.
+    pub bw: RateSampler,
+    /// IOPS samples.
+    pub iops: RateSampler,
+}
+
+impl JobRecorder {
+    /// A recorder for one job whose clock starts at `start_ns`; allocates every histogram
+    /// the configuration asks for, and nothing after this.
+    pub fn new(config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+        let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
+        let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
+        Ok(JobRecorder {
+            config,
+            dirs,
+            sync: LatRecorder::new(sync_hist),
+            depth: Buckets::new(),
+            submit: Buckets::new(),
+            complete: Buckets::new(),
+            latency: Buckets::new(),
+            bw: RateSampler::new(RateUnit::KibPerSec, config.bw_avg_ms, start_ns)?,
+            iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
+        })
+    }
+
+    /// The configuration this recorder was made with.
+    pub fn config(&self) -> &RecorderConfig {
+        &self.config
+    }
+
+    /// Records one completed I/O: `bytes` transferred of `requested_bytes`, and its
+    /// latencies in nanoseconds (`None` when not measured: slat on sync engines, or fio's
+    /// `disable_slat`/`disable_clat`/`disable_lat`). The latency buckets count clat, as fio.
+    #[inline]
+    pub fn record_io(
+        &mut self,
+        dir: Dir,
+        bytes: u64,
+        requested_bytes: u64,
+        slat_ns: Option<u64>,
+        clat_ns: Option<u64>,
+        lat_ns: Option<u64>,
+    ) {
+        let d = &mut self.dirs[dir as usize];
+        d.bytes += bytes;
+        d.ios += 1;
+        if bytes < requested_bytes {
+            d.short += 1;
+        }
+        if let Some(ns) = slat_ns {
+            d.slat.record(ns);
+        }
+        if let Some(ns) = clat_ns {
+            d.clat.record(ns);
+            self.latency.add(dist::latency_bucket(ns), 1);
+        }
+        if let Some(ns) = lat_ns {
+            d.lat.record(ns);
+        }
+    }
+
+    /// Records an I/O that was dropped (fio's `dropped=` count).
+    #[inline]
+    pub fn record_drop(&mut self, dir: Dir) {
+        self.dirs[dir as usize].dropped += 1;
+    }
+
+    /// Records one completed `fsync`/`fdatasync`/`sync_file_range` and its latency.
+    #[inline]
+    pub fn record_sync(&mut self, lat_ns: u64) {
+        self.sync.record(lat_ns);
+    }
+
+    /// Records `ios` I/Os issued while `depth` I/Os were in flight (them included). fio
+    /// calls it with 1 for an I/O an engine completes at once, and with the number of
+    /// queued I/Os at each commit.
+    #[inline]
+    pub fn record_depth(&mut self, depth: u32, ios: u32) {
+        self.depth.add(dist::depth_bucket(depth), u64::from(ios));
+    }
+
+    /// Records one submit call that handed `ios` I/Os to the kernel.
+    #[inline]
+    pub fn record_submit(&mut self, ios: u32) {
+        self.submit.add(dist::batch_bucket(ios), 1);
+    }
+
+    /// Records one reap call that returned `ios` completions.
+    #[inline]
+    pub fn record_complete(&mut self, ios: u32) {
+        self.complete.add(dist::batch_bucket(ios), 1);
+    }
+
+    /// Called from the job's loop: takes bandwidth and IOPS samples when their windows
+    /// have passed (see [`RateSampler`]). One comparison per sampler otherwise.
+    #[inline]
+    pub fn tick(&mut self, now_ns: u64) {
+        let bytes = [0, 1, 2].map(|d| self.dirs[d].bytes);
+        self.bw.tick(now_ns, bytes);
+        let ios = [0, 1, 2].map(|d| self.dirs[d].ios);
+        self.iops.tick(now_ns, ios);
+    }
+
+    /// Forgets everything recorded and restarts the sample windows at `now_ns` (the end
+    /// of `ramp_time`). Keeps every allocation.
+    pub fn clear(&mut self, now_ns: u64) {
+        self.dirs.iter_mut().for_each(DirRecorder::clear);
+        self.sync.clear();
+        self.depth.clear();
+        self.submit.clear();
+        self.complete.clear();
+        self.latency.clear();
+        self.bw.clear();
+        self.iops.clear();
+        self.bw.restart(now_ns, [0; 3]);
+        self.iops.restart(now_ns, [0; 3]);
+    }
+
+    /// Adds another job's recording, for `group_reporting` (and later for hosts): counts
+    /// and histograms add exactly, latency moments combine by the parallel formula, and
+    /// bandwidth/IOPS samples add up as fio does ([`RateSampler::merge`]).
+    pub fn merge(&mut self, other: &JobRecorder) {
+        for (a, b) in self.dirs.iter_mut().zip(other.dirs.iter()) {
+            a.merge(b);
+        }
+        self.sync.merge(&other.sync);
+        self.depth.merge(&other.depth);
+        self.submit.merge(&other.submit);
+        self.complete.merge(&other.complete);
+        self.latency.merge(&other.latency);
+        self.bw.merge(&other.bw);
+        self.iops.merge(&other.iops);
+        for d in 0..3 {
+            self.config.dirs[d] |= other.config.dirs[d];
+        }
+    }
+
+    /// Heap bytes held by this recorder's histograms (everything else is inline).
+    pub fn heap_bytes(&self) -> usize {
+        let dirs: usize = self
+            .dirs
+            .iter()
+            .map(|d| d.slat.heap_bytes() + d.clat.heap_bytes() + d.lat.heap_bytes())
+            .sum();
+        dirs + self.sync.heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rw_config() -> RecorderConfig {
+        RecorderConfig { dirs: [true, true, false], slat: true, ..RecorderConfig::default() }
+    }
+
+    #[test]
+    fn only_the_histograms_asked_for_are_allocated() {
+        let r = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        assert!(r.dirs[0].clat.hist.is_some());
+        assert!(r.dirs[1].clat.hist.is_none() && r.dirs[0].lat.hist.is_none());
+        assert!(r.dirs[0].slat.hist.is_none() && r.sync.hist.is_none());
+        // A one-direction job with fio's defaults needs less than fio's 148 480 bytes.
+        assert_eq!(r.heap_bytes(), LatHistogram::HEAP_BYTES);
+        assert!(r.heap_bytes() < 148_480);
+
+        let all = RecorderConfig {
+            dirs: [true; 3],
+            slat: true,
+            slat_percentiles: true,
+            lat_percentiles: true,
+            syncs: true,
+            ..RecorderConfig::default()
+        };
+        assert_eq!(JobRecorder::new(all, 0).unwrap().heap_bytes(), 10 * LatHistogram::HEAP_BYTES);
+    }
+
+    #[test]
+    fn record_io_counts_bytes_shorts_and_latencies() {
+        let mut r = JobRecorder::new(rw_config(), 0).unwrap();
+        r.record_io(Dir::Write, 4096, 4096, Some(900), Some(4_500), Some(5_400));
+        r.record_io(Dir::Write, 1024, 4096, Some(1_100), Some(3_000), Some(4_100));
+        r.record_drop(Dir::Read);
+        let w = &r.dirs[1];
+        assert_eq!((w.bytes, w.ios, w.short, w.dropped), (5120, 2, 1, 0));
+        assert_eq!(r.dirs[0].dropped, 1);
+        assert_eq!(w.slat.moments.mean(), 1_000.0);
+        assert_eq!(w.clat.hist.as_ref().map(|h| h.count()), Some(2));
+        assert_eq!(w.lat.moments.max(), Some(5_400));
+        // Latency buckets count clat: 4.5 µs → µs "10", 3 µs → µs "4".
+        assert_eq!((r.latency.counts()[12], r.latency.counts()[11]), (1, 1));
+    }
+
+    #[test]
+    fn depth_submit_and_complete_are_bucketed() {
+        let mut r = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        r.record_depth(1, 1);
+        r.record_depth(4, 3);
+        r.record_submit(3);
+        r.record_complete(0);
+        r.record_complete(70);
+        assert_eq!(r.depth.counts(), &[1, 0, 3, 0, 0, 0, 0]);
+        assert_eq!(r.submit.counts()[1], 1);
+        assert_eq!((r.complete.counts()[0], r.complete.counts()[6]), (1, 1));
+    }
+
+    #[test]
+    fn tick_samples_from_the_recorded_totals() {
+        let mut r = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        for _ in 0..100 {
+            r.record_io(Dir::Read, 4096, 4096, None, Some(1_000), Some(1_000));
+        }
+        r.tick(100_000_000);
+        r.tick(500_000_000);
+        assert_eq!(r.bw.stats(0).mean(), (409_600 * 1000 / 500 / 1024) as f64);
+        assert_eq!(r.iops.stats(0).mean(), 200.0);
+    }
+
+    #[test]
+    fn clear_forgets_everything_and_restarts_windows() {
+        let mut r = JobRecorder::new(rw_config(), 0).unwrap();
+        r.record_io(Dir::Read, 10, 10, Some(1), Some(2), Some(3));
+        r.record_sync(5);
+        r.tick(600_000_000);
+        r.clear(1_000_000_000);
+        let fresh = {
+            let mut f = JobRecorder::new(rw_config(), 0).unwrap();
+            f.bw.restart(1_000_000_000, [0; 3]);
+            f.iops.restart(1_000_000_000, [0; 3]);
+            f
+        };
+        assert_eq!(r, fresh);
+    }
+
+    #[test]
+    fn merge_is_exact_for_counts_and_histograms() {
+        let (mut a, mut b, mut both) = (
+            JobRecorder::new(rw_config(), 0).unwrap(),
+            JobRecorder::new(rw_config(), 0).unwrap(),
+            JobRecorder::new(rw_config(), 0).unwrap(),
+        );
+        for i in 0..1000u64 {
+            let (r, dir) = if i % 3 == 0 { (&mut a, Dir::Read) } else { (&mut b, Dir::Write) };
+            let t = (Some(i), Some(i * 37 + 5), Some(i * 38 + 5));
+            r.record_io(dir, 4096, 4096, t.0, t.1, t.2);
+            both.record_io(dir, 4096, 4096, t.0, t.1, t.2);
+            r.record_depth(1, 1);
+            both.record_depth(1, 1);
+        }
+        a.merge(&b);
+        for d in 0..3 {
+            assert_eq!(a.dirs[d].clat.hist, both.dirs[d].clat.hist);
+            assert_eq!((a.dirs[d].bytes, a.dirs[d].ios), (both.dirs[d].bytes, both.dirs[d].ios));
+            assert_eq!(a.dirs[d].clat.moments.count(), both.dirs[d].clat.moments.count());
+        }
+        assert_eq!((a.depth, a.latency), (both.depth, both.latency));
+    }
+
+    #[test]
+    fn merge_copies_a_histogram_only_the_other_side_has() {
+        let mut a = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        let mut b = JobRecorder::new(
+            RecorderConfig { dirs: [false, true, false], ..RecorderConfig::default() },
+            0,
+        )
+        .unwrap();
+        b.record_io(Dir::Write, 1, 1, None, Some(77), Some(80));
+        a.merge(&b);
+        assert_eq!(a.dirs[1].clat.hist.as_ref().map(|h| h.count()), Some(1));
+        assert_eq!(a.config().dirs, [true, true, false]);
+    }
+}

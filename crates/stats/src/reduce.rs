@@ -1,0 +1,314 @@
+//! Reduction: from [`JobRecorder`]s and the runner's times to the [`JobReport`]s and
+//! [`GroupReport`]s of the [`RunReport`](crate::RunReport).
+//!
+//! The runner measures runtimes and CPU use; this module turns them and the recordings into
+//! fio's numbers with fio 3.33's arithmetic:
+//!
+//! - `bw_bytes = io_bytes · 1000 / runtime_ms` in integer arithmetic (truncating), `iops =
+//!   1000.0 · total_ios / runtime_ms` as a float, both 0 when the runtime is 0.
+//! - CPU: `usr_cpu = usr time · 100 / job runtime` (fio uses whole milliseconds of
+//!   `getrusage` time; iomark takes nanoseconds). Under `group_reporting` the runner passes
+//!   the sums of the jobs' CPU times and of their runtimes, which gives fio's average.
+//! - Percentiles: fio sorts `percentile_list` (at most 20 values, each in (0, 100]) and
+//!   reports them in increasing order; they and the json+ bins exist when the latency has a
+//!   histogram and at least one value.
+//! - Groups ("Run status group"), per direction, over the reports whose runtime in that
+//!   direction is not 0: `min_run`/`max_run` are the shortest and longest runtimes,
+//!   `min_bw`/`max_bw` the lowest and highest `bw_bytes`, `io_bytes` the sum, and the
+//!   aggregate `agg_bw = io_bytes · 1000 / max_run` (integer). Under `group_reporting` the
+//!   group has one merged report whose runtime is the longest job's, so fio prints
+//!   `run=max-max` and one bandwidth as both min and max.
+//! - A job's share of its group (`per=`, JSON `bw_agg`): `trunc(bw mean) · 100 / (agg_bw /
+//!   1024)`, at most 100; 100 when `agg_bw <= 1024`; 0 when the job has no bandwidth
+//!   samples. (fio's terse format divides by the integer `agg_bw / 1024` and does not
+//!   truncate the mean; the difference is in the last digits.)
+
+use std::collections::BTreeMap;
+
+use crate::dist::{LAT_FLOOR, MAP_FLOOR};
+use crate::moments::Moments;
+use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
+use crate::report::{
+    DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
+    SyncReport,
+};
+
+/// fio's default `percentile_list`.
+pub const FIO_DEFAULT_PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];
+
+/// The most percentiles fio reports.
+pub const MAX_PERCENTILES: usize = 20;
+
+/// A validated, sorted `percentile_list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PercentileList(Vec<f64>);
+
+/// Why a `percentile_list` was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PercentileListError {
+    /// The list was empty.
+    Empty,
+    /// More than [`MAX_PERCENTILES`] values.
+    TooMany(usize),
+    /// A value outside (0, 100], or not a number.
+    OutOfRange(f64),
+}
+
+impl std::fmt::Display for PercentileListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => write!(f, "the percentile list is empty"),
+            Self::TooMany(n) => write!(f, "{n} percentiles given, at most {MAX_PERCENTILES}"),
+            Self::OutOfRange(p) => write!(f, "percentile {p} is not in (0, 100]"),
+        }
+    }
+}
+
+impl std::error::Error for PercentileListError {}
+
+impl PercentileList {
+    /// Checks and sorts a list as fio does.
+    pub fn new(list: &[f64]) -> Result<Self, PercentileListError> {
+        if list.is_empty() {
+            return Err(PercentileListError::Empty);
+        }
+        if list.len() > MAX_PERCENTILES {
+            return Err(PercentileListError::TooMany(list.len()));
+        }
+        if let Some(&bad) = list.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+            return Err(PercentileListError::OutOfRange(bad));
+        }
+        let mut v = list.to_vec();
+        v.sort_by(f64::total_cmp);
+        Ok(PercentileList(v))
+    }
+
+    /// The values, in increasing order.
+    pub fn values(&self) -> &[f64] {
+        &self.0
+    }
+}
+
+impl Default for PercentileList {
+    /// [`FIO_DEFAULT_PERCENTILES`].
+    fn default() -> Self {
+        PercentileList(FIO_DEFAULT_PERCENTILES.to_vec())
+    }
+}
+
+/// What the runner measured for one job (or, under `group_reporting`, for its group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JobTimes {
+    /// Runtime per direction in milliseconds (fio's `runtime[ddir]`; 0 for a direction the
+    /// job did not perform). Under `group_reporting`, the longest job's.
+    pub runtime_ms: [u64; 3],
+    /// The job's whole run in milliseconds (fio's `job_runtime`); summed under
+    /// `group_reporting`.
+    pub total_run_ms: u64,
+    /// User CPU time in nanoseconds (summed under `group_reporting`).
+    pub usr_ns: u64,
+    /// System CPU time in nanoseconds (summed under `group_reporting`).
+    pub sys_ns: u64,
+    /// Context switches.
+    pub ctx: u64,
+    /// Major page faults.
+    pub majf: u64,
+    /// Minor page faults.
+    pub minf: u64,
+}
+
+/// The parts of a [`JobReport`] that are not statistics, copied through as given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobMeta {
+    /// The job's name.
+    pub name: String,
+    /// The job's `description`.
+    pub description: Option<String>,
+    /// The reporting group.
+    pub groupid: u32,
+    /// Jobs covered.
+    pub jobs: u32,
+    /// First error (errno), 0 if none.
+    pub error: i32,
+    /// What the error means.
+    pub error_text: String,
+    /// Thread id.
+    pub pid: u32,
+    /// Start time, `ctime` layout.
+    pub start_time: String,
+    /// Seconds from the start of the run to the end of the job.
+    pub elapsed_s: u64,
+    /// The job's options as written.
+    pub options: Vec<(String, String)>,
+    /// fio's header line.
+    pub header: JobHeader,
+    /// Latency-target results.
+    pub latency_target: LatencyTarget,
+}
+
+/// Latency statistics from a latency recorder.
+pub fn lat_stats(rec: &LatRecorder, pcts: &PercentileList) -> LatStats {
+    let m = &rec.moments;
+    let hist = rec.hist.as_ref().filter(|h| h.count() > 0);
+    LatStats {
+        n: m.count(),
+        min: m.min().unwrap_or(0),
+        max: m.max().unwrap_or(0),
+        mean: m.mean(),
+        stddev: m.stddev(),
+        percentiles: hist.map(|h| {
+            let values = h.percentiles(pcts.values());
+            pcts.values().iter().copied().zip(values).collect()
+        }),
+        bins: hist.map(|h| h.bins().collect()),
+    }
+}
+
+/// Sample statistics; the share of the group is filled in by [`group_reports`].
+pub fn sample_stats(m: &Moments) -> SampleStats {
+    SampleStats {
+        min: m.min().unwrap_or(0),
+        max: m.max().unwrap_or(0),
+        agg_pct: 0.0,
+        mean: m.mean(),
+        stddev: m.stddev(),
+        samples: m.count(),
+    }
+}
+
+/// One direction's report.
+pub fn dir_report(
+    rec: &DirRecorder,
+    bw: &Moments,
+    iops: &Moments,
+    runtime_ms: u64,
+    pcts: &PercentileList,
+) -> DirReport {
+    let (bw_bytes, iops_rate) = if runtime_ms == 0 {
+        (0, 0.0)
+    } else {
+        let bw = u128::from(rec.bytes) * 1000 / u128::from(runtime_ms);
+        let iops = 1000.0 * rec.ios as f64 / runtime_ms as f64;
+        (u64::try_from(bw).unwrap_or(u64::MAX), iops)
+    };
+    DirReport {
+        io_bytes: rec.bytes,
+        bw_bytes,
+        iops: iops_rate,
+        runtime_ms,
+        total_ios: rec.ios,
+        short_ios: rec.short,
+        drop_ios: rec.dropped,
+        slat: lat_stats(&rec.slat, pcts),
+        clat: lat_stats(&rec.clat, pcts),
+        lat: lat_stats(&rec.lat, pcts),
+        bw_samples: sample_stats(bw),
+        iops_samples: sample_stats(iops),
+    }
+}
+
+/// A job's report from its recorder, the runner's times and the job's metadata.
+pub fn job_report(
+    rec: &JobRecorder,
+    meta: JobMeta,
+    times: &JobTimes,
+    pcts: &PercentileList,
+) -> JobReport {
+    let dirs = [0, 1, 2].map(|d| {
+        dir_report(&rec.dirs[d], rec.bw.stats(d), rec.iops.stats(d), times.runtime_ms[d], pcts)
+    });
+    let ios: u64 = rec.dirs.iter().map(|d| d.ios).sum();
+    let lat = rec.latency.percentages(ios, LAT_FLOOR);
+    let cpu = |ns: u64| {
+        if times.total_run_ms == 0 {
+            0.0
+        } else {
+            ns as f64 * 100.0 / (times.total_run_ms as f64 * 1e6)
+        }
+    };
+    JobReport {
+        name: meta.name,
+        description: meta.description,
+        groupid: meta.groupid,
+        jobs: meta.jobs,
+        error: meta.error,
+        error_text: meta.error_text,
+        pid: meta.pid,
+        start_time: meta.start_time,
+        elapsed_s: meta.elapsed_s,
+        options: meta.options,
+        header: meta.header,
+        dirs,
+        sync: SyncReport { total_ios: rec.sync.moments.count(), lat: lat_stats(&rec.sync, pcts) },
+        runtime_ms: times.total_run_ms,
+        usr_cpu: cpu(times.usr_ns),
+        sys_cpu: cpu(times.sys_ns),
+        ctx: times.ctx,
+        majf: times.majf,
+        minf: times.minf,
+        iodepth_level: rec.depth.percentages(ios, MAP_FLOOR),
+        iodepth_submit: rec.submit.percentages(rec.submit.total(), MAP_FLOOR),
+        iodepth_complete: rec.complete.percentages(rec.complete.total(), MAP_FLOOR),
+        latency_ns: lat[0..10].try_into().unwrap_or([0.0; 10]),
+        latency_us: lat[10..20].try_into().unwrap_or([0.0; 10]),
+        latency_ms: lat[20..32].try_into().unwrap_or([0.0; 12]),
+        latency_target: meta.latency_target,
+    }
+}
+
+/// fio's "Run status group" numbers for every group in `jobs` (in increasing group id),
+/// and each job's share of its group's bandwidth (`bw_samples.agg_pct`).
+pub fn group_reports(jobs: &mut [JobReport]) -> Vec<GroupReport> {
+    let mut groups: BTreeMap<u32, GroupReport> = BTreeMap::new();
+    for job in jobs.iter() {
+        let g = groups
+            .entry(job.groupid)
+            .or_insert_with(|| GroupReport { groupid: job.groupid, dirs: Default::default() });
+        for (gd, jd) in g.dirs.iter_mut().zip(job.dirs.iter()) {
+            if jd.runtime_ms == 0 {
+                continue;
+            }
+            let first = gd.max_run_ms == 0;
+            if first || jd.runtime_ms < gd.min_run_ms {
+                gd.min_run_ms = jd.runtime_ms;
+            }
+            gd.max_run_ms = gd.max_run_ms.max(jd.runtime_ms);
+            if first || jd.bw_bytes < gd.min_bw {
+                gd.min_bw = jd.bw_bytes;
+            }
+            gd.max_bw = gd.max_bw.max(jd.bw_bytes);
+            gd.io_bytes += jd.io_bytes;
+        }
+    }
+    for g in groups.values_mut() {
+        for gd in g.dirs.iter_mut().filter(|gd| gd.max_run_ms > 0) {
+            let agg = u128::from(gd.io_bytes) * 1000 / u128::from(gd.max_run_ms);
+            gd.agg_bw = u64::try_from(agg).unwrap_or(u64::MAX);
+        }
+    }
+    for job in jobs.iter_mut() {
+        let Some(g) = groups.get(&job.groupid) else { continue };
+        for (jd, gd) in job.dirs.iter_mut().zip(g.dirs.iter()) {
+            jd.bw_samples.agg_pct = share_of_group(&jd.bw_samples, gd);
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// fio's `per=`: see the module doc.
+fn share_of_group(bw: &SampleStats, group: &GroupDir) -> f64 {
+    if bw.samples == 0 {
+        return 0.0;
+    }
+    if group.agg_bw <= 1024 {
+        return 100.0;
+    }
+    let mean = bw.mean.trunc();
+    (mean * 100.0 / (group.agg_bw as f64 / 1024.0)).min(100.0)
+}
+
+#[cfg(test)]
+mod tests;

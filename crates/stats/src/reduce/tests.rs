@@ -1,0 +1,164 @@
+//! Tests of the reduction, with numbers from real fio 3.33 runs where fio's rules matter.
+
+use super::*;
+use crate::recorder::{Dir, RecorderConfig};
+
+fn meta(groupid: u32) -> JobMeta {
+    JobMeta {
+        name: "j".into(),
+        description: None,
+        groupid,
+        jobs: 1,
+        error: 0,
+        error_text: String::new(),
+        pid: 1,
+        start_time: String::new(),
+        elapsed_s: 1,
+        options: Vec::new(),
+        header: JobHeader {
+            rw: "read".into(),
+            bs: [(4096, 4096); 3],
+            ioengine: "null".into(),
+            iodepth: 1,
+        },
+        latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
+    }
+}
+
+/// A job report with only what the group reduction reads.
+fn job(groupid: u32, dirs: [(u64, u64, f64, u64); 2]) -> JobReport {
+    let rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+    let mut r = job_report(&rec, meta(groupid), &JobTimes::default(), &PercentileList::default());
+    for (d, (io_bytes, runtime_ms, bw_mean, samples)) in dirs.into_iter().enumerate() {
+        r.dirs[d].io_bytes = io_bytes;
+        r.dirs[d].runtime_ms = runtime_ms;
+        r.dirs[d].bw_bytes = (io_bytes * 1000).checked_div(runtime_ms).unwrap_or(0);
+        r.dirs[d].bw_samples.mean = bw_mean;
+        r.dirs[d].bw_samples.samples = samples;
+    }
+    r
+}
+
+/// fio 3.33, `--ioengine=null --bs=4k`, three jobs in one group:
+/// j1 read rate=10m size=15m, j2 read rate=4m size=6m, j3 randrw rate=3m,1m size=4m.
+/// fio printed
+/// `READ: bw=16.0MiB/s, 3075KiB/s-10.0MiB/s, io=24.0MiB, run=999-1500msec`,
+/// `WRITE: bw=1025KiB/s, 1025KiB/s-1025KiB/s, io=1024KiB, run=999-999msec` and
+/// `bw_agg` 62.573242, 25.024414, 18.798828 (read) and 100.0 (write, capped).
+#[test]
+fn group_reports_match_fio_3_33() {
+    let mut jobs = vec![
+        job(0, [(15_728_640, 1500, 10252.0, 2), (0, 0, 0.0, 0)]),
+        job(0, [(6_291_456, 1500, 4100.0, 2), (0, 0, 0.0, 0)]),
+        job(0, [(3_145_728, 999, 3080.0, 1), (1_048_576, 999, 1032.0, 1)]),
+    ];
+    let groups = group_reports(&mut jobs);
+    assert_eq!(groups.len(), 1);
+    let [read, write, trim] = &groups[0].dirs;
+    assert_eq!(read.io_bytes, 25_165_824);
+    assert_eq!(read.agg_bw, 16 << 20);
+    assert_eq!((read.min_bw, read.max_bw), (3_148_876, 10_485_760));
+    assert_eq!((read.min_run_ms, read.max_run_ms), (999, 1500));
+    assert_eq!((write.agg_bw, write.min_bw, write.max_bw), (1_049_625, 1_049_625, 1_049_625));
+    assert_eq!((write.min_run_ms, write.max_run_ms), (999, 999));
+    assert_eq!(*trim, GroupDir::default());
+    let per: Vec<f64> = jobs.iter().map(|j| j.dirs[0].bw_samples.agg_pct).collect();
+    for (got, fio) in per.iter().zip([62.573242, 25.024414, 18.798828]) {
+        assert!((got - fio).abs() < 5e-7, "{got} vs {fio}");
+    }
+    assert_eq!(jobs[2].dirs[1].bw_samples.agg_pct, 100.0);
+    assert_eq!(jobs[0].dirs[1].bw_samples.agg_pct, 0.0);
+}
+
+#[test]
+fn groups_are_separate_and_ordered() {
+    let mut jobs = vec![
+        job(1, [(1000, 10, 1.0, 1), (0, 0, 0.0, 0)]),
+        job(0, [(4000, 20, 3.0, 1), (0, 0, 0.0, 0)]),
+    ];
+    let groups = group_reports(&mut jobs);
+    assert_eq!(groups.iter().map(|g| g.groupid).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!((groups[0].dirs[0].agg_bw, groups[1].dirs[0].agg_bw), (200_000, 100_000));
+}
+
+#[test]
+fn bandwidth_truncates_and_iops_is_a_float() {
+    let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+    for _ in 0..768 {
+        rec.record_io(Dir::Read, 4096, 4096, None, Some(2_000), Some(2_100));
+    }
+    let times = JobTimes {
+        runtime_ms: [999, 0, 0],
+        total_run_ms: 998,
+        usr_ns: 17_000_000,
+        ..JobTimes::default()
+    };
+    let r = job_report(&rec, meta(0), &times, &PercentileList::default());
+    // fio 3.33 printed bw_bytes 3148876 and iops 768.768769 for these numbers.
+    assert_eq!(r.dirs[0].bw_bytes, 3_148_876);
+    assert!((r.dirs[0].iops - 768.768769).abs() < 1e-6);
+    assert_eq!((r.dirs[1].bw_bytes, r.dirs[1].iops), (0, 0.0));
+    assert!((r.usr_cpu - 1.703407).abs() < 1e-6);
+    assert_eq!(r.runtime_ms, 998);
+}
+
+#[test]
+fn percentiles_follow_the_list_and_exist_only_with_a_histogram() {
+    let cfg = RecorderConfig { dirs: [true, true, false], slat: true, ..RecorderConfig::default() };
+    let mut rec = JobRecorder::new(cfg, 0).unwrap();
+    for i in 1..=100 {
+        rec.record_io(Dir::Read, 512, 512, Some(i), Some(i * 10), Some(i * 11));
+    }
+    let list = PercentileList::new(&[99.0, 50.0]).unwrap();
+    let r = job_report(&rec, meta(0), &JobTimes::default(), &list);
+    let read = &r.dirs[0];
+    assert_eq!(read.clat.percentiles, Some(vec![(50.0, 500), (99.0, 990)]));
+    assert_eq!(read.clat.bins.as_ref().map(Vec::len), Some(100));
+    assert_eq!((read.clat.n, read.clat.min, read.clat.max), (100, 10, 1000));
+    assert_eq!((read.slat.percentiles.clone(), read.slat.n), (None, 100));
+    assert_eq!(read.lat.percentiles, None);
+    // The write direction has a histogram but no values: no percentiles, as fio.
+    assert_eq!((r.dirs[1].clat.percentiles.clone(), r.dirs[1].clat.n), (None, 0));
+}
+
+#[test]
+fn distributions_become_fio_percentages() {
+    let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+    for i in 0..10_000u32 {
+        let clat = if i == 0 { 500 } else { 30_000 };
+        rec.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat));
+        rec.record_depth(if i < 2 { 1 } else { 4 }, 1);
+        rec.record_submit(1);
+        rec.record_complete(1);
+    }
+    let r = job_report(&rec, meta(0), &JobTimes::default(), &PercentileList::default());
+    assert_eq!(r.iodepth_level, [0.1, 0.0, 99.98, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(r.iodepth_submit, [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(r.latency_ns[8], 0.01);
+    assert_eq!(r.latency_us[4], 99.99);
+    assert_eq!(r.latency_ms, [0.0; 12]);
+}
+
+#[test]
+fn sync_latency_is_reported() {
+    let cfg = RecorderConfig { syncs: true, ..RecorderConfig::default() };
+    let mut rec = JobRecorder::new(cfg, 0).unwrap();
+    rec.record_sync(1_000);
+    rec.record_sync(3_000);
+    let r = job_report(&rec, meta(0), &JobTimes::default(), &PercentileList::default());
+    assert_eq!((r.sync.total_ios, r.sync.lat.mean), (2, 2_000.0));
+    assert_eq!(r.sync.lat.percentiles.as_ref().map(|p| p[0]), Some((1.0, 1_000)));
+}
+
+#[test]
+fn percentile_lists_are_checked() {
+    assert_eq!(PercentileList::new(&[]), Err(PercentileListError::Empty));
+    assert_eq!(PercentileList::new(&[50.0; 21]), Err(PercentileListError::TooMany(21)));
+    assert_eq!(PercentileList::new(&[0.0]), Err(PercentileListError::OutOfRange(0.0)));
+    assert!(matches!(PercentileList::new(&[f64::NAN]), Err(PercentileListError::OutOfRange(_))));
+    assert_eq!(
+        PercentileList::new(&[100.0, 0.5]).map(|l| l.values().to_vec()),
+        Ok(vec![0.5, 100.0])
+    );
+    assert_eq!(PercentileList::default().values().len(), 17);
+}
