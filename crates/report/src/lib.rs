@@ -1,3 +1,17 @@
-//! Printers over `&RunReport`: normal, terse, json, json+ and HTML.
+//! Printers over `&RunReport`: fio 3.33's `normal` and `json` output.
 //!
-//! Printers never compute statistics. Filled by the runner and report issues.
+//! A run's statistics are reduced once, into [`iomark_stats::RunReport`]; the printers here
+//! only format them, in fio's layouts, so that people and tools that read fio's reports read
+//! iomark's unchanged. [`normal`] prints the human report, [`json`] the JSON document, and
+//! [`job_header_line`] the line fio shows for each job before the run starts. Number and unit
+//! formatting (fio's scaled numbers, `kb_base`, `unit_base`, latency units) lives in
+//! [`units`].
+#![forbid(unsafe_code)]
+
+mod json;
+mod normal;
+pub mod units;
+
+pub use json::json;
+pub use normal::{job_header_line, normal};
+pub use units::PrintOptions;

@@ -1,0 +1,267 @@
+//! fio 3.33's `json` output, byte for byte: the same keys in the same order, the same value
+//! types, floats with six decimals, `" : "` between key and value and two spaces of
+//! indentation per level.
+//!
+//! Two differences are deliberate: `"fio version"` names iomark and the fio release it
+//! follows (`"iomark-0.1.0 (fio-3.33)"`), so that tools which look for `fio-3.33` in it still
+//! find it, and an `"iomark version"` key follows it with iomark's own version.
+//!
+//! The document is built as a small ordered tree and written by one function, so the layout
+//! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer.
+
+use std::fmt::Write as _;
+
+use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport};
+
+/// A JSON value as fio writes it.
+enum Value {
+    /// An integer.
+    Int(i128),
+    /// A float, written with six decimals (`%f`).
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// An object with its keys in order.
+    Object(Vec<(String, Value)>),
+    /// An array.
+    Array(Vec<Value>),
+}
+
+/// Builds an object from `(key, value)` pairs.
+fn object<K: Into<String>>(entries: impl IntoIterator<Item = (K, Value)>) -> Value {
+    Value::Object(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
+}
+
+fn int(v: impl Into<i128>) -> Value {
+    Value::Int(v.into())
+}
+
+fn float(v: f64) -> Value {
+    Value::Float(v)
+}
+
+fn string(v: &str) -> Value {
+    Value::Str(v.to_owned())
+}
+
+/// fio's JSON document for a run, ending with a newline.
+pub fn json(report: &RunReport) -> String {
+    let mut top: Vec<(String, Value)> = vec![
+        (
+            "fio version".into(),
+            Value::Str(format!("iomark-{} ({})", report.iomark_version, report.fio_compat)),
+        ),
+        ("iomark version".into(), string(&report.iomark_version)),
+        ("timestamp".into(), int(report.timestamp)),
+        ("timestamp_ms".into(), int(report.timestamp_ms)),
+        ("time".into(), string(&report.time)),
+    ];
+    if !report.global_options.is_empty() {
+        top.push(("global options".into(), options(&report.global_options)));
+    }
+    top.push(("jobs".into(), Value::Array(report.jobs.iter().map(job).collect())));
+    if !report.disks.is_empty() {
+        top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
+    }
+    let mut out = String::new();
+    write_value(&mut out, &Value::Object(top), 0);
+    out.push('\n');
+    out
+}
+
+fn options(list: &[(String, String)]) -> Value {
+    object(list.iter().map(|(k, v)| (k.clone(), string(v))))
+}
+
+/// fio reports a finished job's ETA as the largest `int`.
+const FINISHED_ETA: i32 = i32::MAX;
+
+fn job(job: &JobReport) -> Value {
+    let mut entries: Vec<(String, Value)> = vec![
+        ("jobname".into(), string(&job.name)),
+        ("groupid".into(), int(job.groupid)),
+        ("error".into(), int(job.error)),
+        ("eta".into(), int(FINISHED_ETA)),
+        ("elapsed".into(), int(job.elapsed_s)),
+    ];
+    if !job.options.is_empty() {
+        entries.push(("job options".into(), options(&job.options)));
+    }
+    for (name, dir) in iomark_stats::report::DIRECTIONS.iter().zip(&job.dirs) {
+        entries.push(((*name).into(), direction(dir)));
+    }
+    entries.push((
+        "sync".into(),
+        object([("total_ios", int(job.sync.total_ios)), ("lat_ns", lat(&job.sync.lat))]),
+    ));
+    let rest = [
+        ("job_runtime", int(job.runtime_ms)),
+        ("usr_cpu", float(job.usr_cpu)),
+        ("sys_cpu", float(job.sys_cpu)),
+        ("ctx", int(job.ctx)),
+        ("majf", int(job.majf)),
+        ("minf", int(job.minf)),
+        ("iodepth_level", shares(&DEPTH_KEYS, &job.iodepth_level)),
+        ("iodepth_submit", shares(&BATCH_KEYS, &job.iodepth_submit)),
+        ("iodepth_complete", shares(&BATCH_KEYS, &job.iodepth_complete)),
+        ("latency_ns", shares(&LAT_KEYS, &job.latency_ns)),
+        ("latency_us", shares(&LAT_KEYS, &job.latency_us)),
+        ("latency_ms", shares(&LAT_MS_KEYS, &job.latency_ms)),
+        ("latency_depth", int(job.latency_target.depth)),
+        ("latency_target", int(job.latency_target.target)),
+        ("latency_percentile", float(job.latency_target.percentile)),
+        ("latency_window", int(job.latency_target.window)),
+    ];
+    entries.extend(rest.into_iter().map(|(k, v)| (k.to_owned(), v)));
+    if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
+        entries.push(("desc".into(), string(description)));
+    }
+    Value::Object(entries)
+}
+
+const DEPTH_KEYS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
+const BATCH_KEYS: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
+const LAT_KEYS: [&str; 10] = ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"];
+const LAT_MS_KEYS: [&str; 12] =
+    ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"];
+
+fn shares(keys: &[&str], values: &[f64]) -> Value {
+    object(keys.iter().zip(values).map(|(k, v)| (*k, float(*v))))
+}
+
+/// One direction. `io_kbytes` and `bw` are the byte figures in KiB, truncated, whatever
+/// `kb_base` says.
+fn direction(dir: &DirReport) -> Value {
+    object([
+        ("io_bytes", int(dir.io_bytes)),
+        ("io_kbytes", int(dir.io_bytes / 1024)),
+        ("bw_bytes", int(dir.bw_bytes)),
+        ("bw", int(dir.bw_bytes / 1024)),
+        ("iops", float(dir.iops)),
+        ("runtime", int(dir.runtime_ms)),
+        ("total_ios", int(dir.total_ios)),
+        ("short_ios", int(dir.short_ios)),
+        ("drop_ios", int(dir.drop_ios)),
+        ("slat_ns", lat(&dir.slat)),
+        ("clat_ns", lat(&dir.clat)),
+        ("lat_ns", lat(&dir.lat)),
+        ("bw_min", int(dir.bw_samples.min)),
+        ("bw_max", int(dir.bw_samples.max)),
+        ("bw_agg", float(dir.bw_samples.agg_pct)),
+        ("bw_mean", float(dir.bw_samples.mean)),
+        ("bw_dev", float(dir.bw_samples.stddev)),
+        ("bw_samples", int(dir.bw_samples.samples)),
+        ("iops_min", int(dir.iops_samples.min)),
+        ("iops_max", int(dir.iops_samples.max)),
+        ("iops_mean", float(dir.iops_samples.mean)),
+        ("iops_stddev", float(dir.iops_samples.stddev)),
+        ("iops_samples", int(dir.iops_samples.samples)),
+    ])
+}
+
+/// A latency object; its `percentile` object appears only when there are samples and
+/// percentiles, keyed by the percentile with six decimals (`"99.900000"`).
+fn lat(stats: &LatStats) -> Value {
+    let mut entries = vec![
+        ("min", int(stats.min)),
+        ("max", int(stats.max)),
+        ("mean", float(stats.mean)),
+        ("stddev", float(stats.stddev)),
+        ("N", int(stats.n)),
+    ];
+    if let Some(list) = stats.percentiles.as_deref() {
+        if stats.n > 0 && !list.is_empty() {
+            let pct = list.iter().map(|(p, v)| (format!("{p:.6}"), int(*v)));
+            entries.push(("percentile", object(pct)));
+        }
+    }
+    object(entries)
+}
+
+fn disk(disk: &DiskReport) -> Value {
+    object([
+        ("name", string(&disk.name)),
+        ("read_ios", int(disk.ios[0])),
+        ("write_ios", int(disk.ios[1])),
+        ("read_merges", int(disk.merges[0])),
+        ("write_merges", int(disk.merges[1])),
+        ("read_ticks", int(disk.ticks[0])),
+        ("write_ticks", int(disk.ticks[1])),
+        ("in_queue", int(disk.in_queue)),
+        ("util", float(disk.util)),
+    ])
+}
+
+/// Writes `value` as fio does: a container opens on the current line, its members go one
+/// per line two spaces further in, separated by commas, and it closes on a line of its own.
+fn write_value(out: &mut String, value: &Value, indent: usize) {
+    match value {
+        Value::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Value::Float(v) => {
+            let _ = write!(out, "{v:.6}");
+        }
+        Value::Str(s) => write_string(out, s),
+        Value::Object(entries) => {
+            out.push('{');
+            for (i, (key, member)) in entries.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                push_indent(out, indent + 2);
+                write_string(out, key);
+                out.push_str(" : ");
+                write_value(out, member, indent + 2);
+            }
+            out.push('\n');
+            push_indent(out, indent);
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                push_indent(out, indent + 2);
+                write_value(out, item, indent + 2);
+            }
+            out.push('\n');
+            push_indent(out, indent);
+            out.push(']');
+        }
+    }
+}
+
+fn push_indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_fios() {
+        let value = object([
+            ("a", int(1)),
+            ("b", object([("c", float(0.5)), ("d", string("x\"y\\z"))])),
+            ("e", Value::Array(vec![object([("f", int(-2))])])),
+        ]);
+        let mut out = String::new();
+        write_value(&mut out, &value, 0);
+        assert_eq!(
+            out,
+            "{\n  \"a\" : 1,\n  \"b\" : {\n    \"c\" : 0.500000,\n    \"d\" : \"x\\\"y\\\\z\"\n  },\n  \
+             \"e\" : [\n    {\n      \"f\" : -2\n    }\n  ]\n}"
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! fio 3.33's `normal` output: the per-job blocks, the `Run status group` lines and the disk
+//! statistics, printed line for line as fio prints them.
+//!
+//! The layout, the units and when a line is left out were established by running fio 3.33 on
+//! many jobs; the rules are stated next to the code that follows them. The line that fio
+//! prints for each job when the run starts (`a: (g=0): rw=randrw, bs=(R) …`) is not part of
+//! the final report; [`job_header_line`] gives it to the runner.
+
+use std::fmt::Write as _;
+
+use iomark_stats::report::{
+    DirReport, DiskReport, GroupReport, JobReport, LatStats, RunReport, SampleStats,
+};
+
+use crate::units::{LatUnit, PrintOptions};
+
+mod percentiles;
+
+use percentiles::write_percentiles;
+
+/// Lowercase direction names as the job block shows them.
+const DIR_NAMES: [&str; 3] = ["read", "write", "trim"];
+/// Uppercase direction names as the group lines show them.
+const GROUP_DIR_NAMES: [&str; 3] = ["READ", "WRITE", "TRIM"];
+
+/// fio's normal report for a whole run: every job that did I/O, then every reporting group,
+/// then the disks.
+///
+/// fio prints the same wall-clock time on every job's first line (the time the report was
+/// made), so that line shows [`RunReport::time`].
+pub fn normal(report: &RunReport, opts: &PrintOptions) -> String {
+    let mut out = String::new();
+    for job in report.jobs.iter().filter(|job| did_io(job)) {
+        write_job(&mut out, job, &report.time, opts);
+    }
+    for group in &report.groups {
+        write_group(&mut out, group, opts);
+    }
+    if !report.disks.is_empty() {
+        out.push_str("\nDisk stats (read/write):\n");
+        for disk in &report.disks {
+            write_disk(&mut out, disk);
+        }
+    }
+    out
+}
+
+/// The line fio prints for a job when the run starts, before `fio-3.33` and `Starting N
+/// processes`, without a newline:
+/// `a: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync,
+/// iodepth=1`.
+///
+/// fio prints it once per job section; the further clones of `numjobs` get a line `...`
+/// instead, which is the runner's to print.
+pub fn job_header_line(job: &JobReport, opts: &PrintOptions) -> String {
+    let header = &job.header;
+    let mut line = format!("{}: (g={}): rw={}, bs=", job.name, job.groupid, header.rw);
+    for (i, (tag, (min, max))) in ["R", "W", "T"].iter().zip(header.bs).enumerate() {
+        if i > 0 {
+            line.push_str(", ");
+        }
+        let _ = write!(line, "({tag}) {}-{}", opts.size(min), opts.size(max));
+    }
+    let _ = write!(line, ", ioengine={}, iodepth={}", header.ioengine, header.iodepth);
+    line
+}
+
+/// fio leaves out jobs that neither moved a byte nor completed an I/O (a job that failed to
+/// start, for one).
+fn did_io(job: &JobReport) -> bool {
+    job.dirs.iter().any(|d| d.io_bytes > 0 || d.total_ios > 0)
+}
+
+fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions) {
+    let _ = write!(
+        out,
+        "{}: (groupid={}, jobs={}): err={:2}",
+        job.name, job.groupid, job.jobs, job.error
+    );
+    if job.error != 0 {
+        let _ = write!(out, " ({})", job.error_text);
+    }
+    let _ = writeln!(out, ": pid={}: {time}", job.pid);
+    if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
+        let _ = writeln!(out, "  Description  : [{description}]");
+    }
+    for (name, dir) in DIR_NAMES.iter().zip(&job.dirs) {
+        if dir.io_bytes > 0 {
+            write_dir(out, name, dir, opts);
+        }
+    }
+    write_lat_buckets(out, "nsec", &NSEC_LABELS, &job.latency_ns);
+    write_lat_buckets(out, "usec", &NSEC_LABELS, &job.latency_us);
+    write_lat_buckets(out, "msec", &MSEC_LABELS, &job.latency_ms);
+    if job.sync.lat.n > 0 {
+        out.push_str("  fsync/fdatasync/sync_file_range:\n");
+        write_lat_line(out, "sync", &job.sync.lat);
+        write_percentiles(out, "sync", &job.sync.lat);
+    }
+    let _ = writeln!(
+        out,
+        "  cpu          : usr={:3.2}%, sys={:3.2}%, ctx={}, majf={}, minf={}",
+        job.usr_cpu, job.sys_cpu, job.ctx, job.majf, job.minf
+    );
+    write_depths(out, "  IO depths    : ", &DEPTH_LABELS, &job.iodepth_level);
+    write_depths(out, "     submit    : ", &BATCH_LABELS, &job.iodepth_submit);
+    write_depths(out, "     complete  : ", &BATCH_LABELS, &job.iodepth_complete);
+    let [r, w, t] = &job.dirs;
+    let _ = writeln!(
+        out,
+        "     issued rwts: total={},{},{},{} short={},{},{},0 dropped={},{},{},0",
+        r.total_ios,
+        w.total_ios,
+        t.total_ios,
+        job.sync.total_ios,
+        r.short_ios,
+        w.short_ios,
+        t.short_ios,
+        r.drop_ios,
+        w.drop_ios,
+        t.drop_ios
+    );
+    let target = &job.latency_target;
+    let _ = writeln!(
+        out,
+        "     latency   : target={}, window={}, percentile={:.2}%, depth={}",
+        target.target, target.window, target.percentile, target.depth
+    );
+}
+
+/// One direction of a job: the rate line, the latency lines, the percentile blocks (after
+/// all latency lines), then the bandwidth and IOPS sample lines when samples were taken.
+fn write_dir(out: &mut String, name: &str, dir: &DirReport, opts: &PrintOptions) {
+    // fio's IOPS here is the integer part of I/Os per second.
+    let iops = opts.count(dir.iops as u64);
+    let (bw, bw_alt) = opts.rate_pair(dir.bw_bytes);
+    let _ = write!(
+        out,
+        "  {name}: IOPS={iops}, BW={bw} ({bw_alt})({}/{}msec)",
+        opts.size(dir.io_bytes),
+        dir.runtime_ms
+    );
+    // fio counts zone resets on zoned devices only; iomark does not drive zoned devices.
+    out.push_str(if name == "write" { "; 0 zone resets\n" } else { "\n" });
+    let lats = [("slat", &dir.slat), ("clat", &dir.clat), (" lat", &dir.lat)];
+    for (label, stats) in lats {
+        if stats.n > 0 {
+            write_lat_line(out, label, stats);
+        }
+    }
+    for (label, stats) in lats {
+        write_percentiles(out, label.trim_start(), stats);
+    }
+    write_bw_samples(out, &dir.bw_samples, opts);
+    write_iops_samples(out, &dir.iops_samples);
+}
+
+/// `    clat (usec): min=17, max=162, avg=67.01, stdev=11.31`: minimum and maximum are
+/// truncated to the unit and scaled to at most six figures.
+fn write_lat_line(out: &mut String, label: &str, stats: &LatStats) {
+    let unit = LatUnit::for_stats(stats.min, stats.max, stats.stddev);
+    let div = unit.divisor();
+    let scaled = |v: u64| crate::units::scaled(v, 6, false, crate::units::Unit::None);
+    let _ = writeln!(
+        out,
+        "    {label} ({}): min={}, max={}, avg={:5.2}, stdev={:5.2}",
+        unit.name(),
+        scaled(stats.min / div),
+        scaled(stats.max / div),
+        stats.mean / div as f64,
+        stats.stddev / div as f64
+    );
+}
+
+/// `   bw (  KiB/s): min=…`: the samples are in KiB/s and switch to MiB/s (divided by
+/// `kb_base`) when the mean exceeds `kb_base` squared. fio 3.33 shows this line in bytes
+/// even with `unit_base=1`.
+fn write_bw_samples(out: &mut String, bw: &SampleStats, opts: &PrintOptions) {
+    if bw.samples == 0 {
+        return;
+    }
+    let kb = f64::from(opts.kb_base);
+    let (mut min, mut max, mut mean, mut dev, mut unit) =
+        (bw.min, bw.max, bw.mean, bw.stddev, "KiB");
+    if mean > kb * kb {
+        min = (min as f64 / kb) as u64;
+        max = (max as f64 / kb) as u64;
+        mean /= kb;
+        dev /= kb;
+        unit = "MiB";
+    }
+    let _ = writeln!(
+        out,
+        "   bw ({unit:>5}/s): min={min:5}, max={max:5}, per={:3.2}%, avg={mean:5.2}, \
+         stdev={dev:5.2}, samples={}",
+        bw.agg_pct, bw.samples
+    );
+}
+
+fn write_iops_samples(out: &mut String, iops: &SampleStats) {
+    if iops.samples == 0 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "   iops        : min={:5}, max={:5}, avg={:5.2}, stdev={:5.2}, samples={}",
+        iops.min, iops.max, iops.mean, iops.stddev, iops.samples
+    );
+}
+
+const NSEC_LABELS: [&str; 10] = ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"];
+const MSEC_LABELS: [&str; 12] =
+    ["2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"];
+const DEPTH_LABELS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
+const BATCH_LABELS: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
+
+/// `  lat (usec)   : 4=43.95%, 10=8.79%`: only buckets above zero, five to a line, each
+/// line with its own prefix.
+fn write_lat_buckets(out: &mut String, unit: &str, labels: &[&str], shares: &[f64]) {
+    let shown = labels.iter().zip(shares).filter(|(_, share)| **share > 0.0);
+    for (i, (label, share)) in shown.enumerate() {
+        if i % 5 == 0 {
+            if i > 0 {
+                out.push('\n');
+            }
+            let _ = write!(out, "  lat ({unit})   : ");
+        } else {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{label}={share:3.2}%");
+    }
+    if shares.iter().any(|share| *share > 0.0) {
+        out.push('\n');
+    }
+}
+
+fn write_depths(out: &mut String, prefix: &str, labels: &[&str], shares: &[f64]) {
+    out.push_str(prefix);
+    for (i, (label, share)) in labels.iter().zip(shares).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{label}={share:3.1}%");
+    }
+    out.push('\n');
+}
+
+/// `Run status group 0 (all jobs):` and one line per direction that moved data. The group
+/// header is printed even when no job of the group did I/O.
+fn write_group(out: &mut String, group: &GroupReport, opts: &PrintOptions) {
+    let _ = writeln!(out, "\nRun status group {} (all jobs):", group.groupid);
+    for (name, dir) in GROUP_DIR_NAMES.iter().zip(&group.dirs) {
+        if dir.io_bytes == 0 {
+            continue;
+        }
+        let (agg, agg_alt) = opts.rate_pair(dir.agg_bw);
+        let (min, min_alt) = opts.rate_pair(dir.min_bw);
+        let (max, max_alt) = opts.rate_pair(dir.max_bw);
+        let (io, io_alt) = opts.size_pair(dir.io_bytes);
+        let _ = writeln!(
+            out,
+            "{name:>6}: bw={agg} ({agg_alt}), {min}-{max} ({min_alt}-{max_alt}), \
+             io={io} ({io_alt}), run={}-{}msec",
+            dir.min_run_ms, dir.max_run_ms
+        );
+    }
+}
+
+fn write_disk(out: &mut String, disk: &DiskReport) {
+    let _ = writeln!(
+        out,
+        "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2}%",
+        disk.name,
+        disk.ios[0],
+        disk.ios[1],
+        disk.merges[0],
+        disk.merges[1],
+        disk.ticks[0],
+        disk.ticks[1],
+        disk.in_queue,
+        disk.util
+    );
+}
