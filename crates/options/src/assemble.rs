@@ -46,7 +46,7 @@ pub fn build(sources: &Sources) -> Result<Vec<JobSpec>, ParseError> {
             ));
         }
     }
-    let cli_globals = settings("global", &[], &sources.cli_globals)?;
+    let cli_globals = globals("global", &[], &sources.cli_globals)?;
     let mut jobs = Vec::new();
     for section in &sources.cli_jobs {
         jobs.push(job(section, &cli_globals, false)?);
@@ -56,7 +56,7 @@ pub fn build(sources: &Sources) -> Result<Vec<JobSpec>, ParseError> {
         let mut first_in_file = true;
         for section in file {
             if section.global {
-                let added = settings(&section.name, &globals, &section.lines)?;
+                let added = self::globals(&section.name, &globals, &section.lines)?;
                 globals.extend(added);
                 continue;
             }
@@ -81,7 +81,13 @@ fn job(
     let mut all = globals.to_vec();
     if implicit_stonewall {
         if let Some(def) = table::find("stonewall") {
-            all.push(Setting { def, raw: None, value: Value::Bool(true), place: Place::Implicit });
+            all.push(Setting {
+                def,
+                raw: None,
+                value: Value::Bool(true),
+                place: Place::Implicit,
+                global: false,
+            });
         }
     }
     let own = settings(&section.name, &all, &section.lines)?;
@@ -93,6 +99,19 @@ fn job(
     let spec = JobSpec { name, place: section.place.clone(), settings: all };
     check_engine_options(&spec)?;
     Ok(spec)
+}
+
+/// Parses the lines of a global section; the settings are marked global.
+fn globals(
+    section: &str,
+    earlier: &[Setting],
+    lines: &[RawLine],
+) -> Result<Vec<Setting>, ParseError> {
+    let mut out = settings(section, earlier, lines)?;
+    for s in &mut out {
+        s.global = true;
+    }
+    Ok(out)
 }
 
 /// Parses `lines` in the context of the `earlier` settings (for `kb_base`).
@@ -145,7 +164,7 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
     if def.name == "ioengine" {
         check_engine(&value).map_err(fail)?;
     }
-    Ok(Setting { def, raw: line.value.clone(), value, place: line.place.clone() })
+    Ok(Setting { def, raw: line.value.clone(), value, place: line.place.clone(), global: false })
 }
 
 fn check_engine(value: &Value) -> Result<(), ErrorKind> {

@@ -143,8 +143,16 @@ pub fn cmdhelp_one(name: &str) -> Option<String> {
 /// What `--enghelp=ENGINE` prints: the engine's own options in fio's list layout, or fio's
 /// `IO engine X has no options`. With `ENGINE,OPTION`, fio's `--cmdhelp` block of that engine
 /// option. `None` when fio has no such engine (fio prints `IO engine X not found`), or the
-/// engine has no such option.
+/// engine has no such option. With no engine, the list of engines iomark runs, in fio's
+/// `Available IO engines:` layout.
 pub fn enghelp(engine: &str) -> Option<String> {
+    if engine.trim().is_empty() {
+        let mut out = String::from("Available IO engines:\n");
+        for name in crate::assemble::SUPPORTED_ENGINES {
+            out.push_str(&format!("\t{name}\n"));
+        }
+        return Some(out);
+    }
     let (engine, option) = match engine.split_once(',') {
         Some((e, o)) => (e.trim(), Some(o.trim())),
         None => (engine.trim(), None),

@@ -1,21 +1,24 @@
 //! `--showcmd`: each job written back as one command line.
 //!
-//! The line names the job first (`--name=`), then repeats every assignment that reached the
-//! job, globals included, in the order written, so that parsing the line again gives the same
-//! job. Arguments are quoted for a POSIX shell where needed.
+//! The line repeats every assignment that reached the job, in the order written: the
+//! inherited global options before `--name=`, the job's own after it, as fio's `--showcmd`
+//! does. Parsing the line again gives the same job (a job's own `kb_base` applies to its own
+//! options only, as in the job file). Arguments are quoted for a POSIX shell where needed.
 
 use crate::spec::JobSpec;
 
 /// The job as one command line, starting with `program`.
 pub fn command_line(program: &str, job: &JobSpec) -> String {
-    let mut words = vec![program.to_string(), quote(&format!("--name={}", job.name))];
-    for s in job.settings.iter().filter(|s| s.def.name != "name") {
-        let word = match &s.raw {
+    let word = |s: &crate::spec::Setting| {
+        quote(&match &s.raw {
             Some(raw) => format!("--{}={}", s.def.name, raw),
             None => format!("--{}", s.def.name),
-        };
-        words.push(quote(&word));
-    }
+        })
+    };
+    let mut words = vec![program.to_string()];
+    words.extend(job.settings.iter().filter(|s| s.global).map(word));
+    words.push(quote(&format!("--name={}", job.name)));
+    words.extend(job.settings.iter().filter(|s| !s.global && s.def.name != "name").map(word));
     words.join(" ")
 }
 

@@ -21,6 +21,8 @@ pub struct Setting {
     pub value: Value,
     /// Where the assignment was written.
     pub place: Place,
+    /// Whether it came from a global section (or the command line's global options).
+    pub global: bool,
 }
 
 impl PartialEq for Setting {
@@ -29,6 +31,7 @@ impl PartialEq for Setting {
             && self.raw == other.raw
             && self.value == other.value
             && self.place == other.place
+            && self.global == other.global
     }
 }
 
