@@ -198,6 +198,20 @@ mod tests {
         assert!(close(a.stddev(), (250.0f64 / 4.0).sqrt()));
     }
 
+    /// fio 3.33 with `group_reporting`, two null-engine jobs: one sampled 8192 and 8208 KiB/s,
+    /// the other 2056 KiB/s; fio printed `min=10248, max=10264, avg=10256.00, stdev= 8.00,
+    /// samples=3`.
+    #[test]
+    fn merge_sum_reproduces_a_fio_group_report() {
+        let (mut a, mut b) = (Moments::new(), Moments::new());
+        a.record(8192);
+        a.record(8208);
+        b.record(2056);
+        a.merge_sum(&b);
+        assert_eq!((a.min(), a.max(), a.count()), (Some(10248), Some(10264), 3));
+        assert!(close(a.mean(), 10256.0) && close(a.stddev(), 8.0));
+    }
+
     #[test]
     fn empty_and_single_value_report_zero_deviation() {
         let mut m = Moments::new();
