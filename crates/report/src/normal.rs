@@ -259,7 +259,7 @@ fn write_group(out: &mut String, group: &GroupReport, opts: &PrintOptions) {
         let (io, io_alt) = opts.size_pair(dir.io_bytes);
         let _ = writeln!(
             out,
-            "{name:>6}: bw={agg} ({agg_alt}), {min}-{max} ({min_alt}-{max_alt}), \
+            "{name:>7}: bw={agg} ({agg_alt}), {min}-{max} ({min_alt}-{max_alt}), \
              io={io} ({io_alt}), run={}-{}msec",
             dir.min_run_ms, dir.max_run_ms
         );

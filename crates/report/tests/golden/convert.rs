@@ -1,0 +1,254 @@
+//! Turns fio 3.33's JSON document (plus the few facts only its normal report carries) into a
+//! `RunReport`, so that our printers can be compared with fio's own output.
+//!
+//! This is test code: it stands in for the runner and the statistics crate, reading numbers
+//! that fio already reduced. The group totals, which fio's JSON lacks, are summed here from
+//! the jobs the way fio sums them.
+
+use iomark_report::PrintOptions;
+use iomark_stats::report::{
+    DirReport, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
+    RunReport, SampleStats, SyncReport, REPORT_VERSION,
+};
+use serde_json::{Map, Value};
+
+/// The report fio's run amounts to, and the print options its job options ask for.
+pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
+    let doc: Value = serde_json::from_str(json).expect("fio's JSON parses");
+    let global_options = options(doc.get("global options"));
+    let mut job_lines = normal.lines().filter(|line| line.contains(": (groupid="));
+    let jobs: Vec<JobReport> = doc["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|job| {
+            let mut report = job_report(job, &global_options, &doc["time"]);
+            if did_io(&report) {
+                let line = job_lines.next().expect("a normal block per job that did I/O");
+                (report.jobs, report.pid) = members_and_pid(line);
+            }
+            report
+        })
+        .collect();
+    let disks = doc
+        .get("disk_util")
+        .and_then(Value::as_array)
+        .map(|disks| disks.iter().map(disk).collect())
+        .unwrap_or_default();
+    let opts = print_options(
+        jobs.first().map(|job| job.options.as_slice()).unwrap_or_default(),
+        &global_options,
+    );
+    let report = RunReport {
+        version: REPORT_VERSION,
+        iomark_version: "0.1.0".into(),
+        fio_compat: "fio-3.33".into(),
+        timestamp: u(&doc["timestamp"]),
+        timestamp_ms: u(&doc["timestamp_ms"]),
+        time: s(&doc["time"]),
+        global_options,
+        groups: groups(&jobs),
+        jobs,
+        disks,
+    };
+    (report, opts)
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not an unsigned integer: {v}"))
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn s(v: &Value) -> String {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}")).to_owned()
+}
+
+fn options(v: Option<&Value>) -> Vec<(String, String)> {
+    v.and_then(Value::as_object)
+        .map(|map| map.iter().map(|(k, v)| (k.clone(), s(v))).collect())
+        .unwrap_or_default()
+}
+
+fn did_io(job: &JobReport) -> bool {
+    job.dirs.iter().any(|d| d.io_bytes > 0 || d.total_ios > 0)
+}
+
+/// `gr: (groupid=0, jobs=3): err= 0: pid=28001: Sun Nov 22 02:52:22 2026` → (3, 28001).
+fn members_and_pid(line: &str) -> (u32, u32) {
+    let after = |key: &str| -> u32 {
+        let rest = &line[line.find(key).expect(key) + key.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().expect("a number")
+    };
+    (after("jobs="), after(": pid="))
+}
+
+/// The option's value from the job's own options, else the global ones.
+fn option<'a>(
+    job: &'a [(String, String)],
+    global: &'a [(String, String)],
+    name: &str,
+) -> Option<&'a str> {
+    job.iter().chain(global).find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// A size as the fixtures write them (`4k`, `64k`, `4096`); `k` is `kb_base` bytes.
+fn size(text: &str, kb: u64) -> u64 {
+    let (digits, unit) =
+        text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let n: u64 = digits.parse().expect("a size");
+    n * match unit.to_ascii_lowercase().as_str() {
+        "" => 1,
+        "k" => kb,
+        "m" => kb * kb,
+        other => panic!("unit {other}"),
+    }
+}
+
+fn print_options(job: &[(String, String)], global: &[(String, String)]) -> PrintOptions {
+    let number = |name: &str, default: u32| {
+        option(job, global, name).map_or(default, |v| v.parse().expect(name))
+    };
+    PrintOptions {
+        kb_base: number("kb_base", 1024),
+        unit_base: number("unit_base", 0),
+        sig_figs: number("significant_figures", 4) as usize,
+    }
+}
+
+fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
+    let options = options(job.get("job options"));
+    let kb = option(&options, global, "kb_base").map_or(1024, |v| v.parse().expect("kb_base"));
+    let bs = option(&options, global, "bs").map_or(4096, |v| size(v, kb));
+    let header = JobHeader {
+        rw: option(&options, global, "rw").unwrap_or("read").to_owned(),
+        bs: [(bs, bs); 3],
+        ioengine: option(&options, global, "ioengine").unwrap_or("psync").to_owned(),
+        iodepth: option(&options, global, "iodepth").map_or(1, |v| v.parse().expect("iodepth")),
+    };
+    let shares =
+        |key: &str| -> Vec<f64> { job[key].as_object().expect(key).values().map(f).collect() };
+    JobReport {
+        name: s(&job["jobname"]),
+        description: job.get("desc").map(s),
+        groupid: u(&job["groupid"]) as u32,
+        jobs: 1,
+        error: job["error"].as_i64().expect("error") as i32,
+        error_text: String::new(),
+        pid: 0,
+        start_time: s(time),
+        elapsed_s: u(&job["elapsed"]),
+        options,
+        header,
+        dirs: ["read", "write", "trim"].map(|d| dir(&job[d])),
+        sync: SyncReport {
+            total_ios: u(&job["sync"]["total_ios"]),
+            lat: lat(&job["sync"]["lat_ns"]),
+        },
+        runtime_ms: u(&job["job_runtime"]),
+        usr_cpu: f(&job["usr_cpu"]),
+        sys_cpu: f(&job["sys_cpu"]),
+        ctx: u(&job["ctx"]),
+        majf: u(&job["majf"]),
+        minf: u(&job["minf"]),
+        iodepth_level: shares("iodepth_level").try_into().expect("7 depths"),
+        iodepth_submit: shares("iodepth_submit").try_into().expect("7 batches"),
+        iodepth_complete: shares("iodepth_complete").try_into().expect("7 batches"),
+        latency_ns: shares("latency_ns").try_into().expect("10 buckets"),
+        latency_us: shares("latency_us").try_into().expect("10 buckets"),
+        latency_ms: shares("latency_ms").try_into().expect("12 buckets"),
+        latency_target: LatencyTarget {
+            depth: u(&job["latency_depth"]) as u32,
+            target: u(&job["latency_target"]),
+            percentile: f(&job["latency_percentile"]),
+            window: u(&job["latency_window"]),
+        },
+    }
+}
+
+fn dir(v: &Value) -> DirReport {
+    let samples = |prefix: &str, dev: &str| SampleStats {
+        min: u(&v[format!("{prefix}_min")]),
+        max: u(&v[format!("{prefix}_max")]),
+        agg_pct: v.get("bw_agg").filter(|_| prefix == "bw").map_or(0.0, f),
+        mean: f(&v[format!("{prefix}_mean")]),
+        stddev: f(&v[dev]),
+        samples: u(&v[format!("{prefix}_samples")]),
+    };
+    DirReport {
+        io_bytes: u(&v["io_bytes"]),
+        bw_bytes: u(&v["bw_bytes"]),
+        iops: f(&v["iops"]),
+        runtime_ms: u(&v["runtime"]),
+        total_ios: u(&v["total_ios"]),
+        short_ios: u(&v["short_ios"]),
+        drop_ios: u(&v["drop_ios"]),
+        slat: lat(&v["slat_ns"]),
+        clat: lat(&v["clat_ns"]),
+        lat: lat(&v["lat_ns"]),
+        bw_samples: samples("bw", "bw_dev"),
+        iops_samples: samples("iops", "iops_stddev"),
+    }
+}
+
+fn lat(v: &Value) -> LatStats {
+    let percentiles =
+        v.get("percentile").and_then(Value::as_object).map(|map: &Map<String, Value>| {
+            map.iter().map(|(k, v)| (k.parse().expect("a percentile"), u(v))).collect()
+        });
+    LatStats {
+        n: u(&v["N"]),
+        min: u(&v["min"]),
+        max: u(&v["max"]),
+        mean: f(&v["mean"]),
+        stddev: f(&v["stddev"]),
+        percentiles,
+        bins: None,
+    }
+}
+
+fn disk(v: &Value) -> DiskReport {
+    DiskReport {
+        name: s(&v["name"]),
+        ios: [u(&v["read_ios"]), u(&v["write_ios"])],
+        merges: [u(&v["read_merges"]), u(&v["write_merges"])],
+        ticks: [u(&v["read_ticks"]), u(&v["write_ticks"])],
+        in_queue: u(&v["in_queue"]),
+        util: f(&v["util"]),
+    }
+}
+
+/// fio's group totals: per direction, over the group's jobs that ran in it, the summed
+/// bytes, the shortest and longest runtime, the lowest and highest job bandwidth, and the
+/// aggregate bandwidth of all bytes over the longest runtime.
+fn groups(jobs: &[JobReport]) -> Vec<GroupReport> {
+    let mut ids: Vec<u32> = jobs.iter().map(|job| job.groupid).collect();
+    ids.dedup();
+    ids.into_iter()
+        .map(|groupid| {
+            let members: Vec<&JobReport> = jobs.iter().filter(|j| j.groupid == groupid).collect();
+            let dirs = [0, 1, 2].map(|d| {
+                let ran: Vec<&DirReport> = members
+                    .iter()
+                    .map(|job| &job.dirs[d])
+                    .filter(|dir| dir.runtime_ms > 0)
+                    .collect();
+                let io_bytes = ran.iter().map(|dir| dir.io_bytes).sum();
+                let max_run_ms = ran.iter().map(|dir| dir.runtime_ms).max().unwrap_or(0);
+                let bw = |dir: &&DirReport| dir.io_bytes * 1000 / dir.runtime_ms;
+                GroupDir {
+                    io_bytes,
+                    agg_bw: (io_bytes * 1000).checked_div(max_run_ms).unwrap_or(0),
+                    min_bw: ran.iter().map(bw).min().unwrap_or(0),
+                    max_bw: ran.iter().map(bw).max().unwrap_or(0),
+                    min_run_ms: ran.iter().map(|dir| dir.runtime_ms).min().unwrap_or(0),
+                    max_run_ms,
+                }
+            });
+            GroupReport { groupid, dirs }
+        })
+        .collect()
+}
