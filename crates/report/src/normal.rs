@@ -281,3 +281,132 @@ fn write_disk(out: &mut String, disk: &DiskReport) {
         disk.util
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_stats::report::{JobHeader, LatencyTarget, SyncReport};
+
+    fn job(name: &str) -> JobReport {
+        JobReport {
+            name: name.into(),
+            description: None,
+            groupid: 0,
+            jobs: 1,
+            error: 0,
+            error_text: String::new(),
+            pid: 4609,
+            start_time: String::new(),
+            elapsed_s: 1,
+            options: Vec::new(),
+            header: JobHeader {
+                rw: "read".into(),
+                bs: [(4096, 4096); 3],
+                ioengine: "psync".into(),
+                iodepth: 1,
+            },
+            dirs: Default::default(),
+            sync: SyncReport::default(),
+            runtime_ms: 1,
+            usr_cpu: 0.0,
+            sys_cpu: 0.0,
+            ctx: 0,
+            majf: 0,
+            minf: 18,
+            iodepth_level: [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            iodepth_submit: [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            iodepth_complete: [0.0, 100.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            latency_ns: [0.0; 10],
+            latency_us: [0.0; 10],
+            latency_ms: [0.0; 12],
+            latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
+        }
+    }
+
+    fn report(jobs: Vec<JobReport>) -> RunReport {
+        RunReport {
+            version: 1,
+            iomark_version: "0.1.0".into(),
+            fio_compat: "fio-3.33".into(),
+            timestamp: 0,
+            timestamp_ms: 0,
+            time: "Sun Nov 22 02:46:37 2026".into(),
+            global_options: Vec::new(),
+            jobs,
+            groups: vec![GroupReport { groupid: 0, dirs: Default::default() }],
+            disks: Vec::new(),
+        }
+    }
+
+    const TAIL: &str = "  cpu          : usr=0.00%, sys=0.00%, ctx=0, majf=0, minf=18\n  \
+        IO depths    : 1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%\n     \
+        submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n     \
+        complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n";
+
+    #[test]
+    fn a_job_without_io_is_left_out_but_its_group_is_shown() {
+        let out = normal(&report(vec![job("x")]), &PrintOptions::default());
+        assert_eq!(out, "\nRun status group 0 (all jobs):\n");
+    }
+
+    /// fio's cpuio engine completes I/Os that move no bytes: no direction block.
+    #[test]
+    fn ios_without_bytes_show_the_job_but_no_direction() {
+        let mut cpu = job("c");
+        cpu.dirs[0].total_ios = 334;
+        cpu.latency_ms[1] = 100.0;
+        let out = normal(&report(vec![cpu]), &PrintOptions::default());
+        let expected = format!(
+            "c: (groupid=0, jobs=1): err= 0: pid=4609: Sun Nov 22 02:46:37 2026\n  \
+             lat (msec)   : 4=100.00%\n{TAIL}     \
+             issued rwts: total=334,0,0,0 short=0,0,0,0 dropped=0,0,0,0\n     \
+             latency   : target=0, window=0, percentile=100.00%, depth=1\n\n\
+             Run status group 0 (all jobs):\n"
+        );
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn error_and_description_lines() {
+        let mut failed = job("v");
+        failed.error = 84;
+        failed.error_text = "file:io_u.c:2152, func=io_u_sync_complete, error=Invalid or \
+                             incomplete multibyte or wide character"
+            .into();
+        failed.description = Some("verify".into());
+        failed.dirs[0].total_ios = 1;
+        let out = normal(&report(vec![failed]), &PrintOptions::default());
+        assert!(out.starts_with(
+            "v: (groupid=0, jobs=1): err=84 (file:io_u.c:2152, func=io_u_sync_complete, \
+             error=Invalid or incomplete multibyte or wide character): pid=4609: \
+             Sun Nov 22 02:46:37 2026\n  Description  : [verify]\n"
+        ));
+    }
+
+    #[test]
+    fn slow_latencies_show_in_msec() {
+        let mut out = String::new();
+        let stats = LatStats {
+            n: 6,
+            min: 149_000_123,
+            max: 160_500_000,
+            mean: 151_234_567.0,
+            stddev: 4_000_000.0,
+            ..LatStats::default()
+        };
+        write_lat_line(&mut out, "clat", &stats);
+        assert_eq!(out, "    clat (msec): min=149, max=160, avg=151.23, stdev= 4.00\n");
+    }
+
+    #[test]
+    fn header_line_scales_block_sizes() {
+        let mut w = job("w");
+        w.header.rw = "write".into();
+        w.header.bs = [(65536, 65536); 3];
+        assert_eq!(
+            job_header_line(&w, &PrintOptions::default()),
+            "w: (g=0): rw=write, bs=(R) 64.0KiB-64.0KiB, (W) 64.0KiB-64.0KiB, \
+             (T) 64.0KiB-64.0KiB, ioengine=psync, iodepth=1"
+        );
+    }
+}
