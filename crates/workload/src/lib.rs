@@ -1,5 +1,319 @@
-//! What a job does, as pure functions of (seed, job, step): offset generators, block size
-//! choice, the read/write mix, rate and think time, buffer contents and verify patterns.
+//! What a job does, as pure functions of (seed, job, step): which I/O comes next (file,
+//! direction, offset, length), block size choice, the read/write mix, and the contents of
+//! write buffers. No I/O, no clocks, no system calls.
 //!
-//! This crate performs no I/O. It is filled by the runner issue; until then it is only the
-//! place in the workspace's layering (options → workload → engine → runner → cli).
+//! The runner builds a [`WorkloadConfig`] from the parsed job, makes a [`Workload`] once,
+//! and calls [`Workload::next`] in its hot loop until it answers `None`. Everything
+//! `next` needs (random maps, split tables) is allocated in [`Workload::new`]; `next`
+//! itself never allocates.
+//!
+//! # How a job ends (fio 3.33, measured with `--write_iolog` on the null engine)
+//!
+//! A job is a series of *passes*. A pass opens every file fresh (sequential positions at
+//! the region start, random maps clear) and ends when every file's pass is over (see
+//! [`offsets`](crate) rules in `offsets.rs`: the region's end for sequential I/O, a full
+//! map for random I/O). Then:
+//!
+//! - Passes 1..=`loops` always start. Beyond them, a further pass starts only when
+//!   `io_size` was given, fewer than `io_size` bytes (trims included) were issued, and at
+//!   least the largest block size is still missing (`size=16k bs=4k io_size=20k` → 5 reads,
+//!   `io_size=19k` → 4; `loops=2 io_size=36k` → 12).
+//! - Throughout, the job stops before an I/O once `io_size × loops` bytes or
+//!   `number_ios × loops` I/Os were issued (`size=16k loops=2 io_size=12k` → 4 + 2 reads;
+//!   `loops=3 number_ios=3` → 4 + 4 + 1). The last I/O is never cut short (`io_size=42k
+//!   bs=4k` issues 11 I/Os, 44k).
+//! - `trimwrite`: each trim is followed by a write of the same extent; only the write
+//!   counts toward `io_size` and `number_ios` (`io_size=16k` → 4 trims and 4 writes).
+//! - `time_based`: passes repeat for ever; the runner stops at `runtime`.
+
+#![forbid(unsafe_code)]
+
+mod bs;
+mod buffers;
+mod config;
+mod mix;
+mod offsets;
+mod rng;
+
+pub use buffers::{BufferFiller, SCRAMBLE_SECTOR};
+pub use config::{
+    BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
+    Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
+};
+pub use rng::{Rng, Stream};
+
+use bs::BsChooser;
+use mix::Mix;
+use offsets::{Extent, FileCursor};
+
+/// How many I/Os the first file of a pass serves before the service first switches:
+/// round robin starts on file 0 with a full quota; random service draws a file first.
+fn first_quota(service: FileService) -> u32 {
+    match service {
+        FileService::RoundRobin(n) => n.max(1),
+        FileService::Sequential | FileService::Random(_) => 0,
+    }
+}
+
+/// One I/O to issue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IoRequest {
+    /// Read, write or trim.
+    pub dir: Direction,
+    /// Index into [`WorkloadConfig::files`].
+    pub file: usize,
+    /// Absolute offset in the file, in bytes (the region's offset included).
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+}
+
+/// The I/O sequence of one job: a deterministic function of its [`WorkloadConfig`].
+#[derive(Debug, Clone)]
+pub struct Workload {
+    mode: RwMode,
+    skip: u64,
+    sequencer: Sequencer,
+    loops: u64,
+    time_based: bool,
+    io_limit: u64,
+    io_size_given: bool,
+    byte_cap: u64,
+    ios_cap: Option<u64>,
+    max_bs: u64,
+    map_unit: u64,
+    align: [u64; 3],
+    bs: [BsChooser; 3],
+    files: Vec<FileCursor>,
+    service: FileService,
+    current: usize,
+    left_on_file: u32,
+    files_done: usize,
+    mix: Mix,
+    offsets_rng: Rng,
+    offsets_rng_start: Rng,
+    bs_rng: Rng,
+    files_rng: Rng,
+    pending: Option<IoRequest>,
+    pass: u64,
+    counted_bytes: u64,
+    counted_ios: u64,
+    total_bytes: u64,
+    finished: bool,
+    buffers: BufferFiller,
+}
+
+impl Workload {
+    /// Checks `cfg` and builds the generator, allocating all it will need.
+    pub fn new(cfg: &WorkloadConfig) -> Result<Workload, ConfigError> {
+        config::validate(cfg)?;
+        let loops = u64::from(cfg.loops.max(1));
+        let map_unit = cfg.min_bs();
+        let use_map = cfg.random_map && cfg.rw.is_random();
+        let bs = Direction::ALL.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
+        let align = Direction::ALL
+            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
+        let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        Ok(Workload {
+            mode: cfg.rw,
+            skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
+            sequencer: cfg.rw_sequencer,
+            loops,
+            time_based: cfg.time_based,
+            io_limit: cfg.io_limit,
+            io_size_given: cfg.io_size_given,
+            byte_cap: cfg.io_limit.saturating_mul(loops),
+            ios_cap: cfg.number_ios.map(|n| n.saturating_mul(loops)),
+            max_bs: cfg.max_bs(),
+            map_unit,
+            align,
+            bs,
+            files: cfg
+                .files
+                .iter()
+                .map(|r| FileCursor::new(*r, use_map.then_some(map_unit)))
+                .collect(),
+            service: cfg.file_service,
+            current: 0,
+            left_on_file: first_quota(cfg.file_service),
+            files_done: 0,
+            mix: Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed),
+            offsets_rng_start: offsets_rng.clone(),
+            offsets_rng,
+            bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
+            files_rng: Rng::for_stream(cfg.seed, Stream::Files),
+            pending: None,
+            pass: 1,
+            counted_bytes: 0,
+            counted_ios: 0,
+            total_bytes: 0,
+            finished: false,
+            buffers: BufferFiller::new(cfg.buffers, cfg.seed),
+        })
+    }
+
+    /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
+    pub fn next(&mut self) -> Option<IoRequest> {
+        if let Some(write) = self.pending.take() {
+            self.account(&write, true);
+            return Some(write);
+        }
+        while !self.finished {
+            if self.budget_spent() {
+                self.finished = true;
+                break;
+            }
+            if self.files_done == self.files.len() {
+                if !self.start_next_pass() {
+                    self.finished = true;
+                }
+                continue;
+            }
+            let file = self.pick_file();
+            match self.generate(file) {
+                Some(req) => {
+                    let counts = !matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite);
+                    if !counts {
+                        self.pending = Some(IoRequest { dir: Direction::Write, ..req });
+                    }
+                    self.account(&req, counts);
+                    return Some(req);
+                }
+                None => {
+                    self.files[file].done = true;
+                    self.files_done += 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// Which pass over the files the job is in (1 for the first).
+    pub fn pass(&self) -> u64 {
+        self.pass
+    }
+
+    /// Bytes issued so far, all directions.
+    pub fn bytes_issued(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).
+    pub fn initial_fill(&mut self, buf: &mut [u8]) {
+        self.buffers.initial_fill(buf);
+    }
+
+    /// Prepares a buffer for a write at `offset` (see [`BufferFiller::prepare_write`]).
+    pub fn prepare_write(&mut self, buf: &mut [u8], offset: u64) {
+        self.buffers.prepare_write(buf, offset);
+    }
+
+    fn account(&mut self, req: &IoRequest, counts: bool) {
+        self.total_bytes += req.len;
+        if counts {
+            self.counted_bytes += req.len;
+            self.counted_ios += 1;
+        }
+    }
+
+    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
+    fn budget_spent(&self) -> bool {
+        !self.time_based
+            && (self.counted_bytes >= self.byte_cap
+                || self.ios_cap.is_some_and(|cap| self.counted_ios >= cap))
+    }
+
+    /// Opens a new pass if fio would (see the crate note); false when the job is over.
+    fn start_next_pass(&mut self) -> bool {
+        let more = self.time_based
+            || self.pass < self.loops
+            || (self.io_size_given
+                && self.total_bytes < self.io_limit
+                && self.io_limit - self.total_bytes >= self.max_bs);
+        if !more {
+            return false;
+        }
+        self.pass += 1;
+        for f in &mut self.files {
+            f.reset();
+        }
+        self.files_done = 0;
+        self.current = 0;
+        self.left_on_file = first_quota(self.service);
+        self.mix.reset();
+        // fio restarts the offset sequence with each pass: every pass is the same order.
+        self.offsets_rng = self.offsets_rng_start.clone();
+        true
+    }
+
+    /// The first file at or after `from` (cyclically) whose pass is not over. Only called
+    /// while such a file exists.
+    fn next_open_file(&self, from: usize) -> usize {
+        let n = self.files.len();
+        (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
+    }
+
+    fn pick_file(&mut self) -> usize {
+        let switch = self.files[self.current].done || self.left_on_file == 0;
+        match self.service {
+            FileService::Sequential => {
+                if self.files[self.current].done {
+                    self.current = self.next_open_file(self.current + 1);
+                }
+            }
+            FileService::RoundRobin(n) => {
+                if switch {
+                    self.current = self.next_open_file(self.current + 1);
+                    self.left_on_file = n.max(1);
+                }
+                self.left_on_file -= 1;
+            }
+            FileService::Random(n) => {
+                if switch {
+                    let pick = self.files_rng.below(self.files.len() as u64) as usize;
+                    self.current = self.next_open_file(pick);
+                    self.left_on_file = n.max(1);
+                }
+                self.left_on_file -= 1;
+            }
+        }
+        self.current
+    }
+
+    /// The next I/O on `file`, or `None` when the file's pass is over.
+    fn generate(&mut self, file: usize) -> Option<IoRequest> {
+        let dir = self.mix.direction();
+        let d = dir.index();
+        let bs = &self.bs[d];
+        let want = bs.choose(&mut self.bs_rng);
+        let cursor = &mut self.files[file];
+        let ext: Extent = if !self.mode.is_random() {
+            cursor.sequential(d, self.skip, want, bs)?
+        } else {
+            if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
+                return None;
+            }
+            let follow = if self.mix.new_random_offset(dir) {
+                None
+            } else {
+                let from = match self.sequencer {
+                    Sequencer::Sequential => cursor.pos[d],
+                    Sequencer::Identical => cursor.last[d],
+                };
+                cursor.follow(from, want, bs)
+            };
+            match follow {
+                Some(ext) => ext,
+                None => {
+                    cursor.random(&mut self.offsets_rng, want, bs, self.map_unit, self.align[d])?
+                }
+            }
+        };
+        cursor.advance(d, ext);
+        if matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite) {
+            // trimwrite: the write of the pair continues from the same place.
+            cursor.advance(Direction::Write.index(), ext);
+        }
+        Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+}

@@ -1,0 +1,493 @@
+//! `WorkloadConfig`: the plain description of what one job does, built by the runner from
+//! the parsed job, and the errors for configurations that cannot run.
+//!
+//! Everything here is data with fio's meaning; the runner resolves what needs the system
+//! (file sizes, regions from `offset`/`offset_increment`/`size`/`filesize`/`nrfiles`, the
+//! seed when `randrepeat=0`) and the workload never looks further than this struct.
+
+use thiserror::Error;
+
+/// fio's default `randseed` (0x89), used when `randrepeat=1` (the default) and no
+/// `randseed` is given.
+pub const DEFAULT_SEED: u64 = 0x89;
+
+/// The direction of one I/O.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// A read.
+    Read,
+    /// A write.
+    Write,
+    /// A trim (discard).
+    Trim,
+}
+
+impl Direction {
+    /// The three directions in fio's order (reads, writes, trims).
+    pub const ALL: [Direction; 3] = [Direction::Read, Direction::Write, Direction::Trim];
+
+    /// 0, 1, 2 for reads, writes, trims (fio's `ddir` order).
+    pub fn index(self) -> usize {
+        match self {
+            Direction::Read => 0,
+            Direction::Write => 1,
+            Direction::Trim => 2,
+        }
+    }
+}
+
+/// One value per direction, in fio's order (the `bs=4k,8k,16k` convention).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerDir<T> {
+    /// The value for reads.
+    pub read: T,
+    /// The value for writes.
+    pub write: T,
+    /// The value for trims.
+    pub trim: T,
+}
+
+impl<T: Clone> PerDir<T> {
+    /// The same value for all three directions.
+    pub fn all(value: T) -> PerDir<T> {
+        PerDir { read: value.clone(), write: value.clone(), trim: value }
+    }
+}
+
+impl<T> PerDir<T> {
+    /// The value for `dir`.
+    pub fn get(&self, dir: Direction) -> &T {
+        match dir {
+            Direction::Read => &self.read,
+            Direction::Write => &self.write,
+            Direction::Trim => &self.trim,
+        }
+    }
+}
+
+/// fio's `rw` (`readwrite`) modes, without the `:N` modifier (see
+/// [`WorkloadConfig::rw_modifier`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RwMode {
+    /// `read`: sequential reads.
+    Read,
+    /// `write`: sequential writes.
+    Write,
+    /// `trim`: sequential trims.
+    Trim,
+    /// `randread`: random reads.
+    RandRead,
+    /// `randwrite`: random writes.
+    RandWrite,
+    /// `randtrim`: random trims.
+    RandTrim,
+    /// `rw` / `readwrite`: sequential mixed reads and writes; each direction keeps its own
+    /// position (fio 3.33: `rw=rw` over 32k gives reads at 0,4k,8k… and writes at 0,4k…).
+    ReadWrite,
+    /// `randrw`: random mixed reads and writes, one random map shared by both.
+    RandReadWrite,
+    /// `trimwrite`: sequential; each block is trimmed, then the same block written.
+    TrimWrite,
+    /// `randtrimwrite`: like `trimwrite` at random offsets.
+    RandTrimWrite,
+}
+
+impl RwMode {
+    /// True for the modes whose offsets are random (subject to `percentage_random`).
+    pub fn is_random(self) -> bool {
+        matches!(
+            self,
+            RwMode::RandRead
+                | RwMode::RandWrite
+                | RwMode::RandTrim
+                | RwMode::RandReadWrite
+                | RwMode::RandTrimWrite
+        )
+    }
+
+    /// True when `dir` is issued by this mode.
+    pub fn issues(self, dir: Direction) -> bool {
+        use Direction::*;
+        match self {
+            RwMode::Read | RwMode::RandRead => dir == Read,
+            RwMode::Write | RwMode::RandWrite => dir == Write,
+            RwMode::Trim | RwMode::RandTrim => dir == Trim,
+            RwMode::ReadWrite | RwMode::RandReadWrite => dir != Trim,
+            RwMode::TrimWrite | RwMode::RandTrimWrite => dir != Read,
+        }
+    }
+}
+
+/// fio's `rw_sequencer`: what the `:N` modifier of a *random* mode does with the N-1 I/Os
+/// that follow each random offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sequencer {
+    /// `sequential` (default): continue sequentially from the previous I/O.
+    #[default]
+    Sequential,
+    /// `identical`: repeat the previous offset.
+    Identical,
+}
+
+/// One `bssplit` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitEntry {
+    /// The block size in bytes.
+    pub size: u64,
+    /// Its share in percent; `None` is fio's blank share (`64k/`), which takes an equal
+    /// part of what the explicit shares leave of 100. Shares are weights: when they add up
+    /// to less than 100 (fio accepts `4k/30:8k/30`), each entry gets `share / sum`.
+    pub percent: Option<u32>,
+}
+
+/// How the block size of one direction is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockSizes {
+    /// `bs=N`: always N bytes.
+    Fixed(u64),
+    /// `bsrange=min-max`: uniform in the range, a multiple of `min` unless
+    /// [`WorkloadConfig::bs_unaligned`].
+    Range {
+        /// The smallest size in bytes.
+        min: u64,
+        /// The largest size in bytes.
+        max: u64,
+    },
+    /// `bssplit=...`: sizes drawn with the given shares.
+    Split(Vec<SplitEntry>),
+}
+
+impl BlockSizes {
+    /// The smallest size this choice can produce (0 for an empty split).
+    pub fn min(&self) -> u64 {
+        match self {
+            BlockSizes::Fixed(bs) => *bs,
+            BlockSizes::Range { min, .. } => *min,
+            BlockSizes::Split(entries) => entries.iter().map(|e| e.size).min().unwrap_or(0),
+        }
+    }
+
+    /// The largest size this choice can produce (0 for an empty split).
+    pub fn max(&self) -> u64 {
+        match self {
+            BlockSizes::Fixed(bs) => *bs,
+            BlockSizes::Range { max, .. } => *max,
+            BlockSizes::Split(entries) => entries.iter().map(|e| e.size).max().unwrap_or(0),
+        }
+    }
+}
+
+/// One file of the job and the region of it the job works in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileRegion {
+    /// Where the region starts in the file, in bytes (fio's `offset`, plus
+    /// `offset_increment` × job number; the runner computes it).
+    pub offset: u64,
+    /// The region's length in bytes: fio's per-file size (`size` / `nrfiles`, or
+    /// `filesize`, or the file's size less `offset`). A tail shorter than the smallest
+    /// block size is never touched (fio 3.33: `size=18k bs=4k` reads 4 blocks, 16k).
+    pub len: u64,
+}
+
+/// fio's `file_service_type`: which file serves the next I/O.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileService {
+    /// `roundrobin[:N]` (default, N=1): N I/Os on a file, then the next file that is not
+    /// done (fio 3.33: `nrfiles=2 rw=read` alternates files every I/O).
+    RoundRobin(u32),
+    /// `sequential`: finish one file before moving to the next.
+    Sequential,
+    /// `random[:N]`: N I/Os on a file chosen uniformly among those not done.
+    Random(u32),
+}
+
+/// Buffer content options for writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferOptions {
+    /// `zero_buffers`: buffers hold zeros.
+    pub zero_buffers: bool,
+    /// `refill_buffers`: fresh random data for every write.
+    pub refill_buffers: bool,
+    /// `scramble_buffers` (fio default true): lightly modify each write's buffer so that
+    /// no two written blocks are identical. Ignored with `zero_buffers` or
+    /// `refill_buffers`, as in fio.
+    pub scramble_buffers: bool,
+}
+
+impl Default for BufferOptions {
+    fn default() -> Self {
+        BufferOptions { zero_buffers: false, refill_buffers: false, scramble_buffers: true }
+    }
+}
+
+/// What one job does: the plain data the runner builds from a parsed job.
+///
+/// [`Default`] gives fio's defaults with no files: `rw=read`, `bs=4k`, `rwmixread=50`,
+/// `loops=1`, seed 0x89, the random map on, fully random random modes, round-robin file
+/// service, scrambled random buffers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkloadConfig {
+    /// The `rw` mode.
+    pub rw: RwMode,
+    /// The `:N` of `rw=mode:N` (0 when absent). For sequential modes it is a byte count
+    /// *added* between I/Os (`rw=read:4k` reads 0, 8k, 16k… with 4k bs); for random modes
+    /// it is an I/O count: a new random offset every N I/Os, the others following
+    /// [`WorkloadConfig::rw_sequencer`].
+    pub rw_modifier: u64,
+    /// `rw_sequencer`, used with a random mode's `:N`.
+    pub rw_sequencer: Sequencer,
+    /// `rwmixread` in percent (0..=100); writes are the rest. Used by `rw`/`randrw` only.
+    pub rwmixread: u32,
+    /// Block sizes per direction (`bs`, `bsrange` or `bssplit`).
+    pub bs: PerDir<BlockSizes>,
+    /// `bs_unaligned`: `bsrange` sizes need not be multiples of the minimum.
+    pub bs_unaligned: bool,
+    /// `blockalign` per direction: random offsets are multiples of this (relative to the
+    /// region start); `None` means the direction's minimum block size. fio turns the
+    /// random map off whenever `blockalign` is given ("Any use of blockalign= turns off
+    /// randommap"); the runner applies that to [`WorkloadConfig::random_map`].
+    pub blockalign: PerDir<Option<u64>>,
+    /// The files, in the job's order, each with its region.
+    pub files: Vec<FileRegion>,
+    /// `file_service_type`.
+    pub file_service: FileService,
+    /// The byte budget: fio's `io_size` when given, else fio's `size` (the total over all
+    /// files, before any tail is dropped).
+    pub io_limit: u64,
+    /// True when the job set `io_size` explicitly. Then, once every loop has passed over
+    /// the files, further passes start until `io_limit` is reached (`size=16k
+    /// io_size=40k` reads the region 2.5 times). Without it the job ends after `loops`
+    /// passes even when the tails left `io_limit` unreached.
+    pub io_size_given: bool,
+    /// `number_ios`: stop after this many I/Os per loop (`None`: no limit).
+    pub number_ios: Option<u64>,
+    /// `loops` (0 is taken as 1).
+    pub loops: u32,
+    /// `time_based`: passes repeat for ever; the runner stops the job at `runtime`
+    /// (fio 3.33 then ignores `io_size` and `number_ios`, and so does [`crate::Workload`]).
+    pub time_based: bool,
+    /// The random map (`norandommap` turns it off): random I/O touches every block of a
+    /// region once per pass.
+    pub random_map: bool,
+    /// The seed of every random stream. The runner resolves it: `randseed` if given, else
+    /// [`DEFAULT_SEED`] when `randrepeat=1` (fio's default), else a fresh random value.
+    pub seed: u64,
+    /// `percentage_random` per direction, 0..=100 (default 100): in random modes, the share
+    /// of I/Os at a random offset; the others continue sequentially.
+    pub percentage_random: PerDir<u32>,
+    /// Buffer content options.
+    pub buffers: BufferOptions,
+}
+
+impl Default for WorkloadConfig {
+    fn default() -> Self {
+        WorkloadConfig {
+            rw: RwMode::Read,
+            rw_modifier: 0,
+            rw_sequencer: Sequencer::Sequential,
+            rwmixread: 50,
+            bs: PerDir::all(BlockSizes::Fixed(4096)),
+            bs_unaligned: false,
+            blockalign: PerDir::all(None),
+            files: Vec::new(),
+            file_service: FileService::RoundRobin(1),
+            io_limit: 0,
+            io_size_given: false,
+            number_ios: None,
+            loops: 1,
+            time_based: false,
+            random_map: true,
+            seed: DEFAULT_SEED,
+            percentage_random: PerDir::all(100),
+            buffers: BufferOptions::default(),
+        }
+    }
+}
+
+impl WorkloadConfig {
+    /// A one-file job over `[0, size)` with fixed block size `bs` and `io_limit = size`:
+    /// the common case, and a convenient start for tests.
+    pub fn single_file(rw: RwMode, bs: u64, size: u64) -> WorkloadConfig {
+        WorkloadConfig {
+            rw,
+            bs: PerDir::all(BlockSizes::Fixed(bs)),
+            files: vec![FileRegion { offset: 0, len: size }],
+            io_limit: size,
+            ..WorkloadConfig::default()
+        }
+    }
+
+    /// The directions this job issues.
+    pub fn directions(&self) -> impl Iterator<Item = Direction> + '_ {
+        Direction::ALL.into_iter().filter(|d| self.rw.issues(*d))
+    }
+
+    /// The largest block size over the directions this job issues (fio's `max_bs`).
+    pub fn max_bs(&self) -> u64 {
+        self.directions().map(|d| self.bs.get(d).max()).max().unwrap_or(0)
+    }
+
+    /// The smallest block size over the directions this job issues: the random map's
+    /// block.
+    pub fn min_bs(&self) -> u64 {
+        self.directions().map(|d| self.bs.get(d).min()).min().unwrap_or(0)
+    }
+}
+
+/// Why a [`WorkloadConfig`] cannot run. Each message names the fio option at fault.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// The job has no file to work on.
+    #[error("no files: the job needs at least one file (options 'filename', 'nrfiles')")]
+    NoFiles,
+    /// A block size is zero or a range is upside down.
+    #[error("option '{option}': invalid block size for {dir:?}: {why}")]
+    BadBlockSize {
+        /// The option at fault (`bs`, `bsrange` or `bssplit`).
+        option: &'static str,
+        /// The direction.
+        dir: Direction,
+        /// What is wrong.
+        why: String,
+    },
+    /// A file's region cannot hold a single block.
+    #[error(
+        "option '{option}': block size {bs} for {dir:?} is larger than the region of file \
+         {file} ({len} bytes; see 'size', 'filesize', 'offset')"
+    )]
+    BlockLargerThanRegion {
+        /// The option at fault (`bs`, `bsrange` or `bssplit`).
+        option: &'static str,
+        /// The direction.
+        dir: Direction,
+        /// The smallest block size of that direction.
+        bs: u64,
+        /// The file's index in [`WorkloadConfig::files`].
+        file: usize,
+        /// The region's length.
+        len: u64,
+    },
+    /// A percentage is above 100.
+    #[error("option '{option}': {value} is not a percentage in 0..=100")]
+    BadPercentage {
+        /// The option (`rwmixread`, `percentage_random`).
+        option: &'static str,
+        /// The value given.
+        value: u32,
+    },
+    /// `blockalign` is zero.
+    #[error("option 'blockalign': alignment for {dir:?} must be at least 1 byte")]
+    ZeroAlignment {
+        /// The direction.
+        dir: Direction,
+    },
+}
+
+/// The option name behind a [`BlockSizes`] value, for error messages.
+pub(crate) fn bs_option(bs: &BlockSizes) -> &'static str {
+    match bs {
+        BlockSizes::Fixed(_) => "bs",
+        BlockSizes::Range { .. } => "bsrange",
+        BlockSizes::Split(_) => "bssplit",
+    }
+}
+
+/// Checks the parts of `cfg` that every generator relies on.
+pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
+    if cfg.files.is_empty() {
+        return Err(ConfigError::NoFiles);
+    }
+    if cfg.rwmixread > 100 {
+        return Err(ConfigError::BadPercentage { option: "rwmixread", value: cfg.rwmixread });
+    }
+    for dir in cfg.directions() {
+        let bs = cfg.bs.get(dir);
+        let option = bs_option(bs);
+        let bad = |why: String| ConfigError::BadBlockSize { option, dir, why };
+        match bs {
+            BlockSizes::Fixed(0) => return Err(bad("zero".into())),
+            BlockSizes::Range { min, max } if *min == 0 || min > max => {
+                return Err(bad(format!("range {min}-{max}")))
+            }
+            BlockSizes::Split(entries) => {
+                if entries.is_empty() || entries.iter().any(|e| e.size == 0) {
+                    return Err(bad("empty split or zero size".into()));
+                }
+                let sum: u32 = entries.iter().filter_map(|e| e.percent).sum();
+                if sum > 100 {
+                    return Err(bad(format!("shares add up to {sum}, more than 100")));
+                }
+            }
+            _ => {}
+        }
+        if *cfg.percentage_random.get(dir) > 100 {
+            return Err(ConfigError::BadPercentage {
+                option: "percentage_random",
+                value: *cfg.percentage_random.get(dir),
+            });
+        }
+        if *cfg.blockalign.get(dir) == Some(0) {
+            return Err(ConfigError::ZeroAlignment { dir });
+        }
+        let min = bs.min();
+        for (file, region) in cfg.files.iter().enumerate() {
+            if region.len < min {
+                return Err(ConfigError::BlockLargerThanRegion {
+                    option,
+                    dir,
+                    bs: min,
+                    file,
+                    len: region.len,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bs_larger_than_region_names_the_option() {
+        let cfg = WorkloadConfig::single_file(RwMode::Read, 8192, 4096);
+        let err = validate(&cfg).unwrap_err();
+        assert!(matches!(err, ConfigError::BlockLargerThanRegion { option: "bs", .. }));
+        assert!(err.to_string().contains("'bs'"), "{err}");
+    }
+
+    #[test]
+    fn only_issued_directions_are_checked() {
+        // A trim size that would not fit does not matter to a read job.
+        let mut cfg = WorkloadConfig::single_file(RwMode::Read, 4096, 16384);
+        cfg.bs.trim = BlockSizes::Fixed(1 << 20);
+        assert!(validate(&cfg).is_ok());
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let mut cfg = WorkloadConfig::single_file(RwMode::RandReadWrite, 4096, 16384);
+        cfg.rwmixread = 101;
+        assert!(validate(&cfg).is_err());
+        let mut cfg = WorkloadConfig::single_file(RwMode::Read, 4096, 16384);
+        cfg.bs.read = BlockSizes::Range { min: 8192, max: 4096 };
+        assert!(validate(&cfg).unwrap_err().to_string().contains("bsrange"));
+        cfg.bs.read = BlockSizes::Split(vec![
+            SplitEntry { size: 4096, percent: Some(60) },
+            SplitEntry { size: 8192, percent: Some(50) },
+        ]);
+        assert!(validate(&cfg).unwrap_err().to_string().contains("bssplit"));
+        let cfg = WorkloadConfig { files: vec![], ..WorkloadConfig::default() };
+        assert_eq!(validate(&cfg), Err(ConfigError::NoFiles));
+    }
+
+    #[test]
+    fn min_and_max_bs_follow_the_directions_used() {
+        let mut cfg = WorkloadConfig::single_file(RwMode::ReadWrite, 4096, 1 << 20);
+        cfg.bs.write = BlockSizes::Range { min: 8192, max: 65536 };
+        cfg.bs.trim = BlockSizes::Fixed(512);
+        assert_eq!(cfg.min_bs(), 4096);
+        assert_eq!(cfg.max_bs(), 65536);
+    }
+}

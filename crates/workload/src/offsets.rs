@@ -1,0 +1,270 @@
+//! Offsets within one file's region: the sequential cursor (with fio's `:N` holes), random
+//! offsets, and the random map that makes a random pass touch every block once.
+//!
+//! Positions here are relative to the region start; [`crate::Workload`] adds the region's
+//! offset. The rules are fio 3.33's, measured with `--write_iolog` on the null engine:
+//!
+//! - Sequential: each direction keeps its own position (the end of its previous I/O). The
+//!   next offset is that position, plus the `:N` skip unless the position is the region
+//!   start. A pass over the file is over when the position has reached the region end, or
+//!   when the next block does not fit in what is left (a tail shorter than the block is
+//!   never touched: `size=18k bs=4k` gives 4 reads). With a skip, an offset that lands at
+//!   or past the end wraps to the region start (`size=31k bs=4k rw=read:4k` reads 0, 8k,
+//!   16k, 24k, 0, 8k…), but one that lands inside the tail ends the pass (`size=26k`: 0,
+//!   8k, 16k, done).
+//! - Random with the map: the region is cut into blocks of the job's smallest block size;
+//!   a random block is drawn and, if already done, the next free block after it (wrapping)
+//!   is taken. The I/O's length is shrunk to the run of free blocks there, so with
+//!   `bsrange`/`bssplit` no byte is touched twice in a pass (fio 3.33 does the same:
+//!   `bsrange=4k-16k` over 64k issues 7 I/Os totalling exactly 64k). The pass is over when
+//!   every block is done.
+//! - Random without the map: any aligned offset at which the smallest block fits; a pass
+//!   never ends by itself (the byte budget ends it).
+
+use crate::bs::BsChooser;
+use crate::config::FileRegion;
+use crate::rng::Rng;
+
+/// One bit per block of a region: set once the block has been done in this pass.
+#[derive(Debug, Clone)]
+pub(crate) struct RandomMap {
+    words: Vec<u64>,
+    blocks: u64,
+    used: u64,
+}
+
+impl RandomMap {
+    /// A clear map of `blocks` blocks (allocated here, once).
+    pub(crate) fn new(blocks: u64) -> RandomMap {
+        RandomMap { words: vec![0; blocks.div_ceil(64) as usize], blocks, used: 0 }
+    }
+
+    /// How many blocks the map covers.
+    pub(crate) fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// Clears every block (a new pass).
+    pub(crate) fn reset(&mut self) {
+        self.words.fill(0);
+        self.used = 0;
+    }
+
+    /// True when every block is done.
+    pub(crate) fn is_full(&self) -> bool {
+        self.used >= self.blocks
+    }
+
+    fn is_free(&self, b: u64) -> bool {
+        self.words[(b / 64) as usize] & (1 << (b % 64)) == 0
+    }
+
+    /// The first free block at or after `from`, wrapping to the start; `None` when full.
+    pub(crate) fn next_free(&self, from: u64) -> Option<u64> {
+        if self.is_full() {
+            return None;
+        }
+        let from = from % self.blocks;
+        self.free_in(from, self.blocks).or_else(|| self.free_in(0, from))
+    }
+
+    /// The first free block in `lo..hi`, a word at a time.
+    fn free_in(&self, lo: u64, hi: u64) -> Option<u64> {
+        let mut b = lo;
+        while b < hi {
+            let word = self.words[(b / 64) as usize] | ((1u64 << (b % 64)) - 1);
+            if word != u64::MAX {
+                let found = (b / 64) * 64 + u64::from((!word).trailing_zeros());
+                return (found < hi).then_some(found);
+            }
+            b = (b / 64 + 1) * 64;
+        }
+        None
+    }
+
+    /// How many free blocks follow from `b` (itself included), at most `max`.
+    pub(crate) fn free_run(&self, b: u64, max: u64) -> u64 {
+        let mut n = 0;
+        while n < max && b + n < self.blocks && self.is_free(b + n) {
+            n += 1;
+        }
+        n
+    }
+
+    /// Marks `n` blocks from `b` as done (they must be free).
+    pub(crate) fn mark(&mut self, b: u64, n: u64) {
+        let end = (b + n).min(self.blocks);
+        for i in b..end {
+            self.words[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        self.used += end.saturating_sub(b);
+    }
+}
+
+/// Where one file stands in the current pass.
+#[derive(Debug, Clone)]
+pub(crate) struct FileCursor {
+    /// The file's region.
+    pub(crate) region: FileRegion,
+    /// Per direction: the end of the previous I/O (the next sequential offset).
+    pub(crate) pos: [u64; 3],
+    /// Per direction: the offset of the previous I/O (`rw_sequencer=identical`).
+    pub(crate) last: [u64; 3],
+    /// The random map, when the job uses one.
+    pub(crate) map: Option<RandomMap>,
+    /// True once this pass is over for the file.
+    pub(crate) done: bool,
+}
+
+/// An offset and length relative to the region start.
+pub(crate) type Extent = (u64, u64);
+
+impl FileCursor {
+    /// A cursor at the start of `region`; `map_unit` is the map's block size, or `None`
+    /// for no map.
+    pub(crate) fn new(region: FileRegion, map_unit: Option<u64>) -> FileCursor {
+        FileCursor {
+            region,
+            pos: [0; 3],
+            last: [0; 3],
+            map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
+            done: false,
+        }
+    }
+
+    /// Back to the region start with a clear map (a new pass).
+    pub(crate) fn reset(&mut self) {
+        self.pos = [0; 3];
+        self.last = [0; 3];
+        if let Some(map) = &mut self.map {
+            map.reset();
+        }
+        self.done = false;
+    }
+
+    /// Records an I/O of direction `dir` at `ext`.
+    pub(crate) fn advance(&mut self, dir: usize, ext: Extent) {
+        self.last[dir] = ext.0;
+        self.pos[dir] = ext.0 + ext.1;
+    }
+
+    /// The next sequential I/O of direction `dir` with the `:N` skip, or `None` when the
+    /// pass is over (see the module note for fio's rules).
+    pub(crate) fn sequential(
+        &self,
+        dir: usize,
+        skip: u64,
+        want: u64,
+        bs: &BsChooser,
+    ) -> Option<Extent> {
+        let len = self.region.len;
+        let pos = self.pos[dir];
+        if pos >= len {
+            return None;
+        }
+        let mut off = if pos == 0 { 0 } else { pos + skip };
+        if off >= len {
+            off = 0;
+        }
+        bs.fit(want, len - off, bs.min()).map(|l| (off, l))
+    }
+
+    /// An I/O continuing from `from` (a follow-up of a random mode's `:N`, or a
+    /// sequential pick of `percentage_random`), or `None` if it would not fit. Neither
+    /// consults nor marks the map, as in fio.
+    pub(crate) fn follow(&self, from: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
+        let room = self.region.len.checked_sub(from)?;
+        bs.fit(want, room, bs.min()).map(|l| (from, l))
+    }
+
+    /// A random I/O. With the map: a free block and the free run after it, marked done;
+    /// `None` when the map is full. Without: any `align`-aligned offset where the
+    /// direction's smallest block fits.
+    pub(crate) fn random(
+        &mut self,
+        rng: &mut Rng,
+        want: u64,
+        bs: &BsChooser,
+        unit: u64,
+        align: u64,
+    ) -> Option<Extent> {
+        let len = self.region.len;
+        match &mut self.map {
+            Some(map) => {
+                let b = map.next_free(rng.below(map.blocks()))?;
+                let run = map.free_run(b, want.div_ceil(unit));
+                let off = b * unit;
+                let l = bs.fit(want, (run * unit).min(len - off), unit)?;
+                map.mark(b, l.div_ceil(unit));
+                Some((off, l))
+            }
+            None => {
+                let positions = (len - bs.min()) / align + 1;
+                let off = rng.below(positions) * align;
+                bs.fit(want, len - off, bs.min()).map(|l| (off, l))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::BlockSizes;
+
+    fn fixed(bs: u64) -> BsChooser {
+        BsChooser::new(&BlockSizes::Fixed(bs), false)
+    }
+
+    #[test]
+    fn map_finds_free_blocks_and_wraps() {
+        let mut m = RandomMap::new(130);
+        m.mark(0, 129);
+        assert_eq!(m.next_free(5), Some(129));
+        assert_eq!(m.free_run(129, 4), 1);
+        m.mark(129, 1);
+        assert!(m.is_full());
+        assert_eq!(m.next_free(0), None);
+        m.reset();
+        assert_eq!(m.next_free(77), Some(77));
+        m.mark(100, 30);
+        assert_eq!(m.next_free(100), Some(0));
+    }
+
+    #[test]
+    fn sequential_skips_and_wraps_like_fio() {
+        // fio 3.33, rw=read:4k bs=4k: size=31k gives 0,8k,16k,24k,0,...; size=26k stops
+        // after 16k; size=28k stops after 24k.
+        let bs = fixed(4096);
+        let walk = |len: u64, steps: usize| {
+            let mut c = FileCursor::new(FileRegion { offset: 0, len }, None);
+            let mut offs = Vec::new();
+            for _ in 0..steps {
+                match c.sequential(0, 4096, 4096, &bs) {
+                    Some(ext) => {
+                        offs.push(ext.0 / 1024);
+                        c.advance(0, ext);
+                    }
+                    None => break,
+                }
+            }
+            offs
+        };
+        assert_eq!(walk(31 * 1024, 6), [0, 8, 16, 24, 0, 8]);
+        assert_eq!(walk(26 * 1024, 6), [0, 8, 16]);
+        assert_eq!(walk(28 * 1024, 6), [0, 8, 16, 24]);
+    }
+
+    #[test]
+    fn random_with_map_shrinks_to_the_free_run() {
+        let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
+        let mut c = FileCursor::new(FileRegion { offset: 0, len: 65536 }, Some(4096));
+        let mut rng = Rng::from_seed(3);
+        let mut total = 0;
+        while let Some((off, len)) = c.random(&mut rng, 16384, &bs, 4096, 4096) {
+            assert!(off + len <= 65536 && len % 4096 == 0);
+            total += len;
+        }
+        assert_eq!(total, 65536);
+    }
+}
