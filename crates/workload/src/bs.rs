@@ -36,7 +36,7 @@ enum Kind {
 pub(crate) fn split_weights(entries: &[SplitEntry]) -> Vec<u64> {
     let explicit: u64 = entries.iter().filter_map(|e| e.percent).map(u64::from).sum();
     let blanks = entries.iter().filter(|e| e.percent.is_none()).count() as u64;
-    let blank_share = if blanks == 0 { 0 } else { 100u64.saturating_sub(explicit) / blanks };
+    let blank_share = 100u64.saturating_sub(explicit).checked_div(blanks).unwrap_or(0);
     let weights: Vec<u64> =
         entries.iter().map(|e| e.percent.map_or(blank_share, u64::from)).collect();
     if weights.iter().all(|&w| w == 0) {

@@ -10,9 +10,9 @@
 //! # How a job ends (fio 3.33, measured with `--write_iolog` on the null engine)
 //!
 //! A job is a series of *passes*. A pass opens every file fresh (sequential positions at
-//! the region start, random maps clear) and ends when every file's pass is over (see
-//! [`offsets`](crate) rules in `offsets.rs`: the region's end for sequential I/O, a full
-//! map for random I/O). Then:
+//! the region start, random maps clear) and ends when every file's pass is over (the
+//! region's end for sequential I/O, a full map for random I/O; `offsets.rs` has the exact
+//! rules). Then:
 //!
 //! - Passes 1..=`loops` always start. Beyond them, a further pass starts only when
 //!   `io_size` was given, fewer than `io_size` bytes (trims included) were issued, and at
@@ -152,42 +152,6 @@ impl Workload {
         })
     }
 
-    /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
-    pub fn next(&mut self) -> Option<IoRequest> {
-        if let Some(write) = self.pending.take() {
-            self.account(&write, true);
-            return Some(write);
-        }
-        while !self.finished {
-            if self.budget_spent() {
-                self.finished = true;
-                break;
-            }
-            if self.files_done == self.files.len() {
-                if !self.start_next_pass() {
-                    self.finished = true;
-                }
-                continue;
-            }
-            let file = self.pick_file();
-            match self.generate(file) {
-                Some(req) => {
-                    let counts = !matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite);
-                    if !counts {
-                        self.pending = Some(IoRequest { dir: Direction::Write, ..req });
-                    }
-                    self.account(&req, counts);
-                    return Some(req);
-                }
-                None => {
-                    self.files[file].done = true;
-                    self.files_done += 1;
-                }
-            }
-        }
-        None
-    }
-
     /// Which pass over the files the job is in (1 for the first).
     pub fn pass(&self) -> u64 {
         self.pass
@@ -315,5 +279,46 @@ impl Workload {
             cursor.advance(Direction::Write.index(), ext);
         }
         Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+}
+
+/// The I/O sequence: `next` is the runner's hot-path call.
+impl Iterator for Workload {
+    type Item = IoRequest;
+
+    /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
+    fn next(&mut self) -> Option<IoRequest> {
+        if let Some(write) = self.pending.take() {
+            self.account(&write, true);
+            return Some(write);
+        }
+        while !self.finished {
+            if self.budget_spent() {
+                self.finished = true;
+                break;
+            }
+            if self.files_done == self.files.len() {
+                if !self.start_next_pass() {
+                    self.finished = true;
+                }
+                continue;
+            }
+            let file = self.pick_file();
+            match self.generate(file) {
+                Some(req) => {
+                    let counts = !matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite);
+                    if !counts {
+                        self.pending = Some(IoRequest { dir: Direction::Write, ..req });
+                    }
+                    self.account(&req, counts);
+                    return Some(req);
+                }
+                None => {
+                    self.files[file].done = true;
+                    self.files_done += 1;
+                }
+            }
+        }
+        None
     }
 }
