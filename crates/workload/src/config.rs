@@ -259,7 +259,9 @@ pub struct WorkloadConfig {
     /// io_size=40k` reads the region 2.5 times). Without it the job ends after `loops`
     /// passes even when the tails left `io_limit` unreached.
     pub io_size_given: bool,
-    /// `number_ios`: stop after this many I/Os per loop (`None`: no limit).
+    /// `number_ios`: the job stops once `number_ios × loops` I/Os were issued, whatever
+    /// the passes (fio 3.33: `loops=3 number_ios=3` over 4 blocks → 4 + 4 + 1). `None` or
+    /// `Some(0)`: no limit.
     pub number_ios: Option<u64>,
     /// `loops` (0 is taken as 1).
     pub loops: u32,

@@ -123,7 +123,7 @@ impl Workload {
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
             byte_cap: cfg.io_limit.saturating_mul(loops),
-            ios_cap: cfg.number_ios.map(|n| n.saturating_mul(loops)),
+            ios_cap: cfg.number_ios.filter(|&n| n > 0).map(|n| n.saturating_mul(loops)),
             max_bs: cfg.max_bs(),
             map_unit,
             align,

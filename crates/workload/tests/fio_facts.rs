@@ -419,3 +419,27 @@ fn impossible_configs_name_the_option() {
     cfg.bs.read = BlockSizes::Range { min: 32 * K, max: 64 * K };
     assert!(Workload::new(&cfg).unwrap_err().to_string().contains("'bsrange'"));
 }
+
+#[test]
+fn bsrange_sequential_tail_and_extra_passes() {
+    // fio: size=22k bsrange=4k-8k rw=read → 20k read for every seed tried (1, 2, 3): a
+    // block that does not fit is shrunk to a multiple of 4k, a 2k tail is skipped.
+    let range = BlockSizes::Range { min: 4 * K, max: 8 * K };
+    for seed in 1..20 {
+        let mut cfg = job(RwMode::Read, 4 * K, 22 * K);
+        cfg.bs = PerDir::all(range.clone());
+        cfg.seed = seed;
+        let ios = run(&cfg);
+        assert_eq!(ios.iter().map(|io| io.len).sum::<u64>(), 20 * K);
+        assert!(ios.iter().all(|io| io.len == 4 * K || io.len == 8 * K));
+    }
+    // fio: size=16k bsrange=4k-8k io_size=20k → 16k (4k missing < max bs 8k: no extra
+    // pass); io_size=24k → 28k (an extra pass, its last I/O not cut short).
+    let mut cfg = with_io_size(job(RwMode::Read, 4 * K, 16 * K), 20 * K);
+    cfg.bs = PerDir::all(range);
+    let total = |cfg: &WorkloadConfig| run(cfg).iter().map(|io| io.len).sum::<u64>();
+    assert_eq!(total(&cfg), 16 * K);
+    cfg.io_limit = 24 * K;
+    let t = total(&cfg);
+    assert!(t >= 24 * K && t < 32 * K, "{t}");
+}
