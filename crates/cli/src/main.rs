@@ -5,12 +5,18 @@
 //! option and the value.
 #![forbid(unsafe_code)]
 
+mod execute;
 mod loader;
+mod suite;
 mod usage;
 
 use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C or SIGTERM: the jobs finish their in-flight I/O and stop.
+static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The fio release whose options, formats and behaviour iomark follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
@@ -96,14 +102,33 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     if p.parse_only {
         return Ok(ExitCode::SUCCESS);
     }
+    // A second Ctrl-C exits at once.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    drop(out);
+    let mut out: Box<dyn Write> = match &p.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
     if jobs.is_empty() && cmd.files.is_empty() {
-        return Err(Failure::Usage(
-            "no jobs given; the default suite arrives with the runner (run with --help)".into(),
-        ));
+        return suite::run(p, &cmd.globals, &STOP, &mut out);
     }
-    Err(Failure::Usage(
-        "running jobs arrives with the runner; for now use --parse-only or --showcmd".into(),
-    ))
+    match execute::execute(&jobs, p, &STOP, &mut out) {
+        Ok((_, execute::Outcome::Ok)) => Ok(ExitCode::SUCCESS),
+        Ok((_, execute::Outcome::JobFailed)) => Ok(ExitCode::from(1)),
+        Err(execute::Failure::Config(m)) => Err(Failure::Usage(m)),
+        Err(execute::Failure::Run(m)) => {
+            eprintln!("iomark: {m}");
+            Ok(ExitCode::from(1))
+        }
+        Err(execute::Failure::Output(e)) => Err(Failure::Output(e)),
+    }
 }
 
 /// `--max-jobs` and `--readonly`, which look at all jobs at once.

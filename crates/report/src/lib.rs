@@ -13,5 +13,5 @@ mod normal;
 pub mod units;
 
 pub use json::json;
-pub use normal::{job_header_line, normal};
+pub use normal::{job_header_line, normal, start_line};
 pub use units::PrintOptions;

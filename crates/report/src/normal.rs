@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use iomark_stats::report::{
-    DirReport, DiskReport, GroupReport, JobReport, LatStats, RunReport, SampleStats,
+    DirReport, DiskReport, GroupReport, JobHeader, JobReport, LatStats, RunReport, SampleStats,
 };
 
 use crate::units::{LatUnit, PrintOptions};
@@ -53,8 +53,13 @@ pub fn normal(report: &RunReport, opts: &PrintOptions) -> String {
 /// fio prints it once per job section; the further clones of `numjobs` get a line `...`
 /// instead, which is the runner's to print.
 pub fn job_header_line(job: &JobReport, opts: &PrintOptions) -> String {
-    let header = &job.header;
-    let mut line = format!("{}: (g={}): rw={}, bs=", job.name, job.groupid, header.rw);
+    start_line(&job.name, job.groupid, &job.header, opts)
+}
+
+/// [`job_header_line`] from a job's name, group and header alone, for the runner, which
+/// prints it before the job has a report.
+pub fn start_line(name: &str, groupid: u32, header: &JobHeader, opts: &PrintOptions) -> String {
+    let mut line = format!("{name}: (g={groupid}): rw={}, bs=", header.rw);
     for (i, (tag, (min, max))) in ["R", "W", "T"].iter().zip(header.bs).enumerate() {
         if i > 0 {
             line.push_str(", ");

@@ -65,6 +65,14 @@ pub fn lay_out(job: &JobPlan, allow_create: bool) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Creates (or truncates) the file at `path` and writes `len` bytes of data into it, so that
+/// reads hit real blocks rather than holes.
+pub fn write_out(path: &std::path::Path, len: u64) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path)?;
+    fill(&mut file, 0, len)?;
+    file.sync_all()
+}
+
 /// Writes bytes `from..to` of the file with a fixed pseudo-random pattern.
 fn fill(file: &mut File, from: u64, to: u64) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};

@@ -7,6 +7,9 @@
 pub mod clock;
 pub mod files;
 mod get;
+pub mod job;
 pub mod layout;
 pub mod plan;
+pub mod run;
 pub mod schedule;
+mod workload_config;

@@ -67,6 +67,9 @@ pub struct JobPlan {
     pub new_group: bool,
     /// The job this one waits for (`wait_for`).
     pub wait_for: Option<String>,
+    /// Whether the job asked for thread mode (`thread`); iomark always runs jobs as
+    /// threads, and this only changes fio's "Starting N processes" wording.
+    pub thread: bool,
     /// Whether jobs of the group are reported together (`group_reporting`).
     pub group_reporting: bool,
     /// The engine's name.
@@ -87,10 +90,14 @@ pub struct JobPlan {
     pub bssplit: [Option<Vec<SplitEntry>>; 3],
     /// Offset alignment per direction (`blockalign`), default the smallest block size.
     pub blockalign: [u64; 3],
+    /// Whether `blockalign` was given (fio then turns the random map off).
+    pub blockalign_given: bool,
     /// The files and the region of each this job covers.
     pub files: Vec<FilePlan>,
     /// Bytes to transfer per loop (`io_size`, default the size of the regions).
     pub io_bytes: u64,
+    /// Whether `io_size` was given.
+    pub io_size_given: bool,
     /// Stop after this many I/Os, 0 for no limit (`number_ios`).
     pub number_ios: u64,
     /// How many times to run the workload (`loops`).
@@ -229,6 +236,7 @@ impl JobPlan {
             stonewall: spec.stonewall(),
             new_group: spec.stonewall() || get::flag(spec, "new_group"),
             wait_for: get::text(spec, "wait_for"),
+            thread: get::flag(spec, "thread"),
             group_reporting: get::flag(spec, "group_reporting"),
             engine,
             engine_options,
@@ -239,8 +247,10 @@ impl JobPlan {
             bsrange,
             bssplit,
             blockalign,
+            blockalign_given: spec.value("ba").is_some(),
             files,
             io_bytes,
+            io_size_given: spec.value("io_size").is_some(),
             number_ios: get::int(spec, "number_ios").unwrap_or(0),
             loops: get::int(spec, "loops").unwrap_or(1).max(1),
             runtime,

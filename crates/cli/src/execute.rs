@@ -1,0 +1,126 @@
+//! Running parsed jobs and printing what fio prints: the start lines, then the reports in
+//! the formats asked for.
+
+use iomark_options::cmdline::ProgramOptions;
+use iomark_options::JobSpec;
+use iomark_report::PrintOptions;
+use iomark_runner::plan::JobPlan;
+use iomark_runner::run::{self, RunError, RunOptions};
+use iomark_stats::report::{JobHeader, RunReport};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+/// How a run ended, for the exit code.
+pub enum Outcome {
+    /// Every job ran without error.
+    Ok,
+    /// A job failed (exit code 1).
+    JobFailed,
+}
+
+/// Why running stopped before any report.
+pub enum Failure {
+    /// A configuration error: exit code 2.
+    Config(String),
+    /// A run-time error: exit code 1.
+    Run(String),
+    /// Writing the output failed.
+    Output(std::io::Error),
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
+/// Runs `jobs` and writes the reports to `out` (the terminal, or `--output`).
+pub fn execute(
+    jobs: &[JobSpec],
+    program: &ProgramOptions,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<(RunReport, Outcome), Failure> {
+    let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    let print = print_options(jobs);
+    let normal = program.formats.normal;
+    let groups = iomark_runner::schedule::group_ids(&plans);
+    if normal {
+        write_start_lines(out, &plans, &groups, &print)?;
+        writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
+        let n = plans.len();
+        let noun = match (plans.iter().any(|p| p.thread), n == 1) {
+            (true, true) => "thread",
+            (true, false) => "threads",
+            (false, true) => "process",
+            (false, false) => "processes",
+        };
+        writeln!(out, "Starting {n} {noun}")?;
+        out.flush()?;
+    }
+    let report = run::run(&plans, &RunOptions::default(), stop, |_| {}).map_err(|e| match e {
+        RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
+        RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
+    })?;
+    write_reports(out, &report, program, &print)?;
+    let failed = report.jobs.iter().any(|j| j.error != 0);
+    Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
+}
+
+/// The reports in the formats asked for, in fio's order: JSON first, then the normal report.
+pub fn write_reports(
+    out: &mut dyn Write,
+    report: &RunReport,
+    program: &ProgramOptions,
+    print: &PrintOptions,
+) -> std::io::Result<()> {
+    let f = &program.formats;
+    if f.json || f.json_plus {
+        out.write_all(iomark_report::json(report).as_bytes())?;
+        if f.normal {
+            writeln!(out)?;
+        }
+    }
+    if f.normal {
+        writeln!(out)?;
+        out.write_all(iomark_report::normal(report, print).as_bytes())?;
+    }
+    out.flush()
+}
+
+/// fio's start lines: one per job section, `...` for its further clones.
+fn write_start_lines(
+    out: &mut dyn Write,
+    plans: &[JobPlan],
+    groups: &[u32],
+    print: &PrintOptions,
+) -> std::io::Result<()> {
+    for (plan, &group) in plans.iter().zip(groups) {
+        if plan.jobnum > 0 {
+            if plan.jobnum == 1 {
+                writeln!(out, "...")?;
+            }
+            continue;
+        }
+        let header = JobHeader {
+            rw: plan.rw.0.to_string(),
+            bs: run::block_size_ranges(plan),
+            ioengine: plan.engine.clone(),
+            iodepth: plan.iodepth,
+        };
+        writeln!(out, "{}", iomark_report::start_line(&plan.name, group, &header, print))?;
+    }
+    Ok(())
+}
+
+/// The print options of the run: `kb_base` and `unit_base` of the first job.
+fn print_options(jobs: &[JobSpec]) -> PrintOptions {
+    let mut print = PrintOptions::default();
+    if let Some(job) = jobs.first() {
+        print.kb_base = job.ctx().kb_base;
+        if let Some(iomark_options::value::Value::Choice { name, .. }) = job.value("unit_base") {
+            print.unit_base = name.parse().unwrap_or(0);
+        }
+    }
+    print
+}

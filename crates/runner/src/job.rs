@@ -1,0 +1,378 @@
+//! One job thread: the submit/reap loop, with all timing at one single place.
+//!
+//! The loop is fio's: take a free unit, ask the workload for the next I/O, stamp the unit's
+//! start time, fill it, stamp its issue time and queue it. A synchronous engine completes the
+//! unit at once; an asynchronous one queues it, and queued units are committed and reaped.
+//! Every completion goes through [`Loop::complete`], which reads the clock once and records
+//! slat, clat and lat as fio defines them:
+//!
+//! - slat: from the unit's start to the end of its submission (async engines only);
+//! - clat: from submission (sync engines: from issue) to completion;
+//! - lat: from the unit's start to completion.
+//!
+//! The loop allocates nothing, takes no lock and makes no system call but the I/O and the
+//! clock (a relaxed atomic load checks for a stop request).
+
+use crate::clock::JobClock;
+use crate::plan::JobPlan;
+use crate::workload_config;
+use iomark_engine::file::{thread_id, ThreadUsage};
+use iomark_engine::{Ddir, Engine, IoUnit, Queued};
+use iomark_stats::recorder::{Dir, JobRecorder, RecorderConfig};
+use iomark_stats::reduce::JobTimes;
+use iomark_workload::Workload;
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What a finished job hands back for the report.
+pub struct JobOutcome {
+    /// Everything recorded.
+    pub recorder: JobRecorder,
+    /// Runtimes and CPU usage.
+    pub times: JobTimes,
+    /// The first error (an errno), 0 if none.
+    pub error: i32,
+    /// What the error was doing, empty if none.
+    pub error_text: String,
+    /// The job thread's id.
+    pub pid: u32,
+    /// Wall-clock start, ms since the epoch (0 under the fake clock).
+    pub start_wall_ms: u64,
+}
+
+/// Why a job could not run at all.
+#[derive(Debug, thiserror::Error)]
+#[error("job '{job}': {message}")]
+pub struct JobError {
+    /// The job's name.
+    pub job: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Runs one job to its end; `stop` asks it to finish early.
+pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutcome, JobError> {
+    let fail = |message: String| JobError { job: plan.name.clone(), message };
+    let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
+    let engine = iomark_engine::create(&plan.engine, plan.engine_options)
+        .ok_or_else(|| fail(format!("option 'ioengine': no engine '{}'", plan.engine)))?;
+    let mut workload =
+        Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
+    let buf_len = plan.max_block_size() as usize;
+    let mut units = Vec::with_capacity(plan.iodepth as usize);
+    for index in 0..plan.iodepth {
+        let mut unit = IoUnit::new(index, buf_len, plan.buffer_align as usize)
+            .ok_or_else(|| fail(format!("cannot allocate {buf_len} bytes of I/O buffer")))?;
+        workload.initial_fill(unit.buf.as_mut_slice());
+        units.push(unit);
+    }
+    let mut clock = clock;
+    if !plan.startdelay.is_zero() && !clock.is_fake() {
+        std::thread::sleep(plan.startdelay);
+    }
+    let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
+    let config = recorder_config(plan, engine.is_sync());
+    let now = clock.now_ns();
+    let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    let usage_before = ThreadUsage::now();
+    let mut l = Loop {
+        plan,
+        engine,
+        workload,
+        units,
+        fds: files.iter().map(AsRawFd::as_raw_fd).collect(),
+        clock,
+        recorder,
+        free: Vec::with_capacity(plan.iodepth as usize),
+        done: Vec::with_capacity(plan.iodepth as usize),
+        in_flight: 0,
+        writes_since_sync: 0,
+        error: 0,
+        error_text: String::new(),
+        measure_from: now,
+        last_now: now,
+        active: [false; 3],
+        stamps: vec![(0, 0); plan.iodepth as usize],
+        pending: Vec::with_capacity(plan.iodepth as usize),
+    };
+    l.free.extend((0..plan.iodepth).rev());
+    l.run(stop);
+    let end = l.last_now;
+    l.finish(&files);
+    let usage = ThreadUsage::now().since(usage_before);
+    let run_ms = end.saturating_sub(l.measure_from) / 1_000_000;
+    let run_ms = if l.recorder.dirs.iter().any(|d| d.ios > 0) { run_ms.max(1) } else { run_ms };
+    let times = JobTimes {
+        runtime_ms: l.active.map(|a| if a { run_ms } else { 0 }),
+        total_run_ms: run_ms,
+        usr_ns: usage.user_us * 1000,
+        sys_ns: usage.system_us * 1000,
+        ctx: usage.ctx,
+        majf: usage.majflt,
+        minf: usage.minflt,
+    };
+    drop(files);
+    if plan.unlink {
+        crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(JobOutcome {
+        recorder: l.recorder,
+        times,
+        error: l.error,
+        error_text: l.error_text,
+        pid: thread_id(),
+        start_wall_ms,
+    })
+}
+
+/// Which statistics the job keeps.
+fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
+    let (r, w, t) = match plan.rw.0 {
+        "read" | "randread" => (true, false, false),
+        "write" | "randwrite" => (false, true, false),
+        "trim" | "randtrim" => (false, false, true),
+        "trimwrite" | "randtrimwrite" => (false, true, true),
+        _ => (true, true, false),
+    };
+    RecorderConfig {
+        dirs: [r, w, t],
+        slat: !sync_engine,
+        clat_percentiles: plan.stats.clat_percentiles,
+        lat_percentiles: plan.stats.lat_percentiles,
+        slat_percentiles: plan.stats.slat_percentiles,
+        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.end_fsync,
+        bw_avg_ms: plan.stats.bw_avg_ms,
+        iops_avg_ms: plan.stats.iops_avg_ms,
+    }
+}
+
+/// The state of the submit/reap loop.
+struct Loop<'a> {
+    plan: &'a JobPlan,
+    engine: Box<dyn Engine>,
+    workload: Workload,
+    units: Vec<IoUnit>,
+    fds: Vec<i32>,
+    clock: JobClock,
+    recorder: JobRecorder,
+    /// Indexes of units not in flight.
+    free: Vec<u32>,
+    /// Room for the indexes `reap` returns.
+    done: Vec<u32>,
+    in_flight: u32,
+    writes_since_sync: u64,
+    error: i32,
+    error_text: String,
+    /// When measurement began (after `ramp_time`).
+    measure_from: u64,
+    /// The last clock reading.
+    last_now: u64,
+    /// The directions that did I/O.
+    active: [bool; 3],
+    /// Start and submission stamps per unit.
+    stamps: Vec<(u64, u64)>,
+    /// Units queued since the last commit.
+    pending: Vec<u32>,
+}
+
+impl Loop<'_> {
+    fn run(&mut self, stop: &AtomicBool) {
+        let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
+        let mut ramping = ramp_ns > 0;
+        let runtime_ns = self.plan.runtime.map(|d| d.as_nanos() as u64);
+        let mut ios_done = 0u64;
+        loop {
+            let now = self.last_now;
+            if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
+                ramping = false;
+                self.recorder.clear(now);
+                self.measure_from = now;
+                ios_done = 0;
+            }
+            let elapsed = now.saturating_sub(self.measure_from);
+            let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
+            let enough_ios = self.plan.number_ios > 0 && ios_done >= self.plan.number_ios;
+            if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some(index) = self.free.pop() else {
+                self.reap(1);
+                continue;
+            };
+            let Some(req) = self.next_request() else {
+                self.free.push(index);
+                break;
+            };
+            let start = self.clock.now_ns();
+            let unit = &mut self.units[index as usize];
+            unit.ddir = req.0;
+            unit.fd = self.fds[req.1];
+            unit.offset = req.2;
+            unit.len = req.3;
+            if unit.ddir == Ddir::Write {
+                self.workload.prepare_write(unit.buf.as_mut_slice(), unit.offset);
+            }
+            let issue = self.clock.now_ns();
+            self.stamps[index as usize] = (start, issue);
+            match self.engine.queue(unit) {
+                Queued::Completed => {
+                    // fio counts an I/O completed inside queue as one submit and one reap.
+                    self.recorder.record_depth(self.in_flight + 1, 1);
+                    self.recorder.record_submit(1);
+                    self.recorder.record_complete(1);
+                    self.complete(index, start, issue, None);
+                    ios_done += 1;
+                }
+                Queued::Queued => {
+                    self.pending.push(index);
+                    self.in_flight += 1;
+                    self.recorder.record_depth(self.in_flight, 1);
+                    self.commit();
+                }
+                Queued::Busy => {
+                    self.free.push(index);
+                    self.reap(1);
+                }
+            }
+        }
+        while self.in_flight > 0 {
+            self.reap(self.in_flight as usize);
+        }
+    }
+
+    /// The next I/O: direction, file index, offset, length (`time_based` workloads never
+    /// end by themselves).
+    fn next_request(&mut self) -> Option<(Ddir, usize, u64, usize)> {
+        let req = self.workload.next()?;
+        let ddir = match req.dir {
+            iomark_workload::Direction::Read => Ddir::Read,
+            iomark_workload::Direction::Write => Ddir::Write,
+            iomark_workload::Direction::Trim => Ddir::Trim,
+        };
+        Some((ddir, req.file, req.offset, req.len as usize))
+    }
+
+    fn commit(&mut self) {
+        match self.engine.commit() {
+            Ok(n) if n > 0 => {
+                self.recorder.record_submit(n as u32);
+                // The submission of the units queued since the last commit ends now.
+                let now = self.clock.now_ns();
+                for &index in &self.pending {
+                    self.stamps[index as usize].1 = now;
+                }
+                self.pending.clear();
+            }
+            Ok(_) => {}
+            Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "commit"),
+        }
+    }
+
+    fn reap(&mut self, min: usize) {
+        if self.in_flight == 0 {
+            return;
+        }
+        let mut done = std::mem::take(&mut self.done);
+        done.clear();
+        let max = self.in_flight as usize;
+        match self.engine.reap(min, max, &mut done) {
+            Ok(n) => {
+                self.recorder.record_complete(n as u32);
+                for &index in &done {
+                    self.in_flight -= 1;
+                    let (start, submitted) = self.stamps[index as usize];
+                    self.complete(index, start, submitted, Some(submitted - start));
+                }
+            }
+            Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),
+        }
+        self.done = done;
+    }
+
+    /// The single completion point: one clock read, then the recorder.
+    fn complete(&mut self, index: u32, start: u64, issue: u64, slat: Option<u64>) {
+        let now = self.clock.now_ns();
+        self.last_now = now;
+        let unit = &self.units[index as usize];
+        self.free.push(index);
+        if unit.result < 0 {
+            let errno = (-unit.result) as i32;
+            self.set_error(errno, ddir_name(unit.ddir));
+            return;
+        }
+        let Some(d) = unit.ddir.data_index() else {
+            self.recorder.record_sync(now - start);
+            return;
+        };
+        self.active[d] = true;
+        let dir = [Dir::Read, Dir::Write, Dir::Trim][d];
+        let bytes = unit.result as u64;
+        self.recorder.record_io(
+            dir,
+            bytes,
+            unit.len as u64,
+            slat,
+            Some(now - issue),
+            Some(now - start),
+        );
+        self.recorder.tick(now);
+        if unit.ddir == Ddir::Write {
+            self.writes_since_sync += 1;
+            self.sync_if_due(unit.fd);
+        }
+    }
+
+    /// `fsync`/`fdatasync` after every N writes, timed as a sync I/O.
+    fn sync_if_due(&mut self, fd: i32) {
+        let (every, ddir) = match (self.plan.fsync_every, self.plan.fdatasync_every) {
+            (n, _) if n > 0 => (n, Ddir::Sync),
+            (_, n) if n > 0 => (n, Ddir::Datasync),
+            _ => return,
+        };
+        if self.writes_since_sync < every {
+            return;
+        }
+        self.writes_since_sync = 0;
+        self.sync_file(fd, ddir);
+    }
+
+    fn sync_file(&mut self, fd: i32, ddir: Ddir) {
+        let start = self.clock.now_ns();
+        let r = iomark_engine::sync::sync_file(fd, ddir == Ddir::Datasync);
+        let now = self.clock.now_ns();
+        self.last_now = now;
+        if r < 0 {
+            self.set_error((-r) as i32, "fsync");
+        } else {
+            self.recorder.record_sync(now - start);
+        }
+    }
+
+    /// `end_fsync` and `fsync_on_close`.
+    fn finish(&mut self, files: &[File]) {
+        if self.plan.end_fsync || (self.plan.fsync_on_close && self.plan.writes()) {
+            for f in files {
+                self.sync_file(f.as_raw_fd(), Ddir::Sync);
+            }
+        }
+    }
+
+    fn set_error(&mut self, errno: i32, during: &str) {
+        if self.error == 0 {
+            self.error = errno;
+            let text = std::io::Error::from_raw_os_error(errno);
+            self.error_text = format!("{during}: {text}");
+        }
+    }
+}
+
+fn ddir_name(d: Ddir) -> &'static str {
+    match d {
+        Ddir::Read => "read",
+        Ddir::Write => "write",
+        Ddir::Trim => "trim",
+        Ddir::Sync => "fsync",
+        Ddir::Datasync => "fdatasync",
+    }
+}

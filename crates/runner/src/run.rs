@@ -1,0 +1,275 @@
+//! A whole run: plans for every clone of every job, file layout, the waves of job threads,
+//! and the one [`RunReport`] at the end.
+
+use crate::clock::{self, JobClock};
+use crate::job::{self, JobOutcome};
+use crate::plan::JobPlan;
+use crate::schedule;
+use iomark_options::JobSpec;
+use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
+use iomark_stats::report::{JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Condvar, Mutex};
+
+/// The fio release whose formats the report follows.
+pub const FIO_COMPAT: &str = "fio-3.33";
+
+/// How to run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Use the fake clock moving this many nanoseconds per read (golden tests).
+    pub fake_clock_step_ns: Option<u64>,
+}
+
+/// Why a run could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A configuration that cannot run (exit code 2).
+    #[error(transparent)]
+    Plan(#[from] crate::plan::PlanError),
+    /// Scheduling options that do not fit together (exit code 2).
+    #[error("{0}")]
+    Schedule(String),
+    /// Preparing a file failed (exit code 1).
+    #[error("job '{job}': {source}")]
+    Layout {
+        /// The job.
+        job: String,
+        /// What failed.
+        source: crate::files::FileError,
+    },
+    /// A job could not start (exit code 1).
+    #[error(transparent)]
+    Job(#[from] job::JobError),
+}
+
+/// Every clone of every job, in order.
+pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
+    let mut plans = Vec::new();
+    for spec in specs {
+        for jobnum in 0..spec.numjobs() {
+            plans.push(JobPlan::new(spec, jobnum)?);
+        }
+    }
+    Ok(plans)
+}
+
+/// Runs `plans` to the end (or until `stop`), calling `starting` as each wave starts, and
+/// reduces everything into the run's report.
+pub fn run(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    mut starting: impl FnMut(&[JobPlan]),
+) -> Result<RunReport, RunError> {
+    let groups = schedule::group_ids(plans);
+    let allow_create = true;
+    for plan in plans {
+        crate::files::lay_out(plan, allow_create)
+            .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
+    }
+    let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
+    let mut outcomes: Vec<Option<JobOutcome>> = (0..plans.len()).map(|_| None).collect();
+    for wave in schedule::waves(plans) {
+        let waits = schedule::waits(plans, wave.clone()).map_err(RunError::Schedule)?;
+        starting(&plans[wave.clone()]);
+        let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
+            Arc::new(wave.clone().map(|_| (Mutex::new(false), Condvar::new())).collect());
+        let results = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (k, i) in wave.clone().enumerate() {
+                let plan = &plans[i];
+                let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
+                let done = Arc::clone(&done);
+                let clock = match options.fake_clock_step_ns {
+                    Some(step) => JobClock::fake(step),
+                    None => JobClock::real(),
+                };
+                handles.push(scope.spawn(move || {
+                    for w in waits {
+                        let (lock, cv) = &done[w];
+                        let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while !*finished {
+                            finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
+                        }
+                    }
+                    let outcome = job::run(plan, clock, stop);
+                    let (lock, cv) = &done[k];
+                    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                    cv.notify_all();
+                    outcome
+                }));
+            }
+            handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+        });
+        for (i, result) in wave.zip(results) {
+            let outcome = result.map_err(|_| {
+                RunError::Schedule(format!("job '{}': its thread panicked", plans[i].name))
+            })??;
+            outcomes[i] = Some(outcome);
+        }
+    }
+    let outcomes: Vec<JobOutcome> = outcomes.into_iter().flatten().collect();
+    Ok(report(plans, &groups, outcomes, run_start_ms, options.fake_clock_step_ns.is_some()))
+}
+
+/// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.
+fn report(
+    plans: &[JobPlan],
+    groups: &[u32],
+    outcomes: Vec<JobOutcome>,
+    run_start_ms: u64,
+    fake: bool,
+) -> RunReport {
+    let mut jobs: Vec<JobReport> = Vec::new();
+    // Under group_reporting, the group's first job stands for the group: its outcome
+    // absorbs the others' recordings and times.
+    let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
+    for (i, outcome) in outcomes.into_iter().enumerate() {
+        let plan = &plans[i];
+        if plan.group_reporting {
+            if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
+                m.2.recorder.merge(&outcome.recorder);
+                m.2.times = add_times(&m.2.times, &outcome.times);
+                if m.2.error == 0 {
+                    m.2.error = outcome.error;
+                    m.2.error_text = outcome.error_text;
+                }
+                m.3 += 1;
+                continue;
+            }
+            merged.push((groups[i], i, outcome, 1));
+            continue;
+        }
+        let pcts = percentiles(plan);
+        let meta = meta(plan, groups[i], 1, &outcome, run_start_ms, fake);
+        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+    }
+    for (group, first, outcome, count) in merged {
+        let plan = &plans[first];
+        let pcts = percentiles(plan);
+        let meta = meta(plan, group, count, &outcome, run_start_ms, fake);
+        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+    }
+    jobs.sort_by_key(|j| j.groupid);
+    let groups = reduce::group_reports(&mut jobs);
+    let end_ms = clock::wall_ms(fake);
+    RunReport {
+        version: REPORT_VERSION,
+        iomark_version: env!("CARGO_PKG_VERSION").to_string(),
+        fio_compat: FIO_COMPAT.to_string(),
+        timestamp: end_ms / 1000,
+        timestamp_ms: end_ms,
+        time: ctime(end_ms),
+        global_options: Vec::new(),
+        jobs,
+        groups,
+        disks: Vec::new(),
+    }
+}
+
+fn percentiles(plan: &JobPlan) -> PercentileList {
+    PercentileList::new(&plan.stats.percentile_list).unwrap_or_default()
+}
+
+fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
+    JobTimes {
+        runtime_ms: [0, 1, 2].map(|d| a.runtime_ms[d].max(b.runtime_ms[d])),
+        total_run_ms: a.total_run_ms + b.total_run_ms,
+        usr_ns: a.usr_ns + b.usr_ns,
+        sys_ns: a.sys_ns + b.sys_ns,
+        ctx: a.ctx + b.ctx,
+        majf: a.majf + b.majf,
+        minf: a.minf + b.minf,
+    }
+}
+
+fn meta(
+    plan: &JobPlan,
+    groupid: u32,
+    jobs: u32,
+    outcome: &JobOutcome,
+    run_start_ms: u64,
+    fake: bool,
+) -> JobMeta {
+    let bs = block_size_ranges(plan);
+    let end_ms = clock::wall_ms(fake);
+    JobMeta {
+        name: plan.name.clone(),
+        description: plan.description.clone(),
+        groupid,
+        jobs,
+        error: outcome.error,
+        error_text: outcome.error_text.clone(),
+        pid: outcome.pid,
+        start_time: ctime(outcome.start_wall_ms),
+        elapsed_s: end_ms.saturating_sub(run_start_ms).div_ceil(1000),
+        options: plan.options_echo.clone(),
+        header: JobHeader {
+            rw: plan.rw.0.to_string(),
+            bs,
+            ioengine: plan.engine.clone(),
+            iodepth: plan.iodepth,
+        },
+        latency_target: LatencyTarget {
+            depth: plan.iodepth,
+            target: 0,
+            percentile: 100.0,
+            window: 0,
+        },
+    }
+}
+
+/// The smallest and largest block size per direction, as fio's start line shows them.
+pub fn block_size_ranges(plan: &JobPlan) -> [(u64, u64); 3] {
+    [0, 1, 2].map(|d| {
+        let (min, max) = plan.bsrange[d].unwrap_or((plan.bs[d], plan.bs[d]));
+        match &plan.bssplit[d] {
+            Some(s) => (
+                s.iter().map(|e| e.bs).min().unwrap_or(min),
+                s.iter().map(|e| e.bs).max().unwrap_or(max),
+            ),
+            None => (min, max),
+        }
+    })
+}
+
+/// Wall-clock milliseconds as `ctime(3)` writes them (UTC), without the newline:
+/// `Sun Nov 22 02:41:06 2026`.
+pub fn ctime(ms: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] =
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let secs = ms / 1000;
+    let days = secs / 86_400;
+    let (h, m, s) = ((secs / 3600) % 24, (secs / 60) % 60, secs % 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{} {} {:2} {:02}:{:02}:{:02} {}",
+        DAYS[(days % 7) as usize],
+        MONTHS[(month - 1) as usize],
+        day,
+        h,
+        m,
+        s,
+        year
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ctime_matches_the_c_library_layout() {
+        assert_eq!(super::ctime(0), "Thu Jan  1 00:00:00 1970");
+        assert_eq!(super::ctime(1_795_315_266_361), "Sun Nov 22 02:41:06 2026");
+    }
+}
