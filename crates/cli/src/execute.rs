@@ -58,13 +58,21 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let report = run::run(&plans, &RunOptions::default(), stop, |_| {}).map_err(|e| match e {
+    let report = run::run(&plans, &run_options(), stop, |_| {}).map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
     let failed = report.jobs.iter().any(|j| j.error != 0);
     Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
+}
+
+/// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake
+/// clock (moving that many nanoseconds per read), which makes reports byte-stable for the
+/// golden tests.
+pub fn run_options() -> RunOptions {
+    let step = std::env::var("IOMARK_FAKE_CLOCK_NS").ok().and_then(|v| v.parse().ok());
+    RunOptions { fake_clock_step_ns: step }
 }
 
 /// The reports in the formats asked for, in fio's order: JSON first, then the normal report.

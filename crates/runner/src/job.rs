@@ -100,7 +100,10 @@ pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutc
     l.run(stop);
     let end = l.last_now;
     l.finish(&files);
-    let usage = ThreadUsage::now().since(usage_before);
+    // Under the fake clock everything measured from the system is left out, so that a
+    // report is the same on every run.
+    let fake = l.clock.is_fake();
+    let usage = if fake { ThreadUsage::default() } else { ThreadUsage::now().since(usage_before) };
     let run_ms = end.saturating_sub(l.measure_from) / 1_000_000;
     let run_ms = if l.recorder.dirs.iter().any(|d| d.ios > 0) { run_ms.max(1) } else { run_ms };
     let times = JobTimes {
@@ -121,7 +124,7 @@ pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutc
         times,
         error: l.error,
         error_text: l.error_text,
-        pid: thread_id(),
+        pid: if fake { 0 } else { thread_id() },
         start_wall_ms,
     })
 }
