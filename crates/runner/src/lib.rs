@@ -11,5 +11,6 @@ pub mod job;
 pub mod layout;
 pub mod plan;
 pub mod run;
+pub mod safety;
 pub mod schedule;
 mod workload_config;

@@ -130,6 +130,10 @@ pub struct JobPlan {
     pub unlink: bool,
     /// How new files are preallocated (`fallocate`).
     pub prealloc: Prealloc,
+    /// Create missing files (`allow_file_create`).
+    pub allow_file_create: bool,
+    /// Write to block devices even when they are in use (`allow_mounted_write`).
+    pub allow_mounted_write: bool,
     /// Open files only when first used (`create_on_open`).
     pub create_on_open: bool,
     /// Use a fixed random seed (`randrepeat`).
@@ -267,6 +271,8 @@ impl JobPlan {
             sync_mode,
             unlink: get::flag(spec, "unlink"),
             prealloc,
+            allow_file_create: get::flag(spec, "allow_file_create"),
+            allow_mounted_write: get::flag(spec, "allow_mounted_write"),
             create_on_open: get::flag(spec, "create_on_open"),
             randrepeat: get::flag(spec, "randrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),

@@ -43,12 +43,35 @@ pub enum RunError {
     Job(#[from] job::JobError),
 }
 
-/// Every clone of every job, in order.
+/// Refuses a job that would write to a block device in use (see [`crate::safety`]).
+fn check_devices(plan: &JobPlan) -> Result<(), RunError> {
+    if !plan.writes() || plan.allow_mounted_write {
+        return Ok(());
+    }
+    for file in &plan.files {
+        if !matches!(file.kind, crate::layout::FileKind::BlockDevice(_)) {
+            continue;
+        }
+        if let Some(why) = crate::safety::device_in_use(&file.path) {
+            return Err(RunError::Schedule(format!(
+                "job '{}': refusing to write to {}: {why} (set allow_mounted_write=1 to \
+                 write anyway)",
+                plan.name,
+                file.path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every clone of every job, in order; refuses writes to block devices in use.
 pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
     let mut plans = Vec::new();
     for spec in specs {
         for jobnum in 0..spec.numjobs() {
-            plans.push(JobPlan::new(spec, jobnum)?);
+            let plan = JobPlan::new(spec, jobnum)?;
+            check_devices(&plan)?;
+            plans.push(plan);
         }
     }
     Ok(plans)
@@ -63,9 +86,8 @@ pub fn run(
     mut starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
-    let allow_create = true;
     for plan in plans {
-        crate::files::lay_out(plan, allow_create)
+        crate::files::lay_out(plan, plan.allow_file_create)
             .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
     }
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
