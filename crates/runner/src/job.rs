@@ -3,7 +3,7 @@
 //! The loop is fio's: take a free unit, ask the workload for the next I/O, stamp the unit's
 //! start time, fill it, stamp its issue time and queue it. A synchronous engine completes the
 //! unit at once; an asynchronous one queues it, and queued units are committed and reaped.
-//! Every completion goes through [`Loop::complete`], which reads the clock once and records
+//! Every completion goes through one function (`Loop::complete`), which reads the clock once and records
 //! slat, clat and lat as fio defines them:
 //!
 //! - slat: from the unit's start to the end of its submission (async engines only);
