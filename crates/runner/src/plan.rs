@@ -292,7 +292,7 @@ impl JobPlan {
             options_echo: spec
                 .settings
                 .iter()
-                .filter(|s| s.place != iomark_options::Place::Implicit)
+                .filter(|s| s.place != iomark_options::Place::Implicit && s.raw.is_some())
                 .map(|s| (s.def.name.to_string(), s.raw.clone().unwrap_or_default()))
                 .collect(),
         })
