@@ -36,3 +36,31 @@ mod tests {
         assert!(mb_memory() > 0);
     }
 }
+
+/// The CPU's time-stamp counter (`rdtsc`), where the architecture has one.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn tsc() -> Option<u64> {
+    // SAFETY: rdtsc only reads the time-stamp counter; every x86_64 CPU has it.
+    Some(unsafe { core::arch::x86_64::_rdtsc() })
+}
+
+/// The CPU's time-stamp counter, where the architecture has one.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+pub fn tsc() -> Option<u64> {
+    None
+}
+
+/// Whether the kernel trusts the TSC as its clock (`current_clocksource` is `tsc`) and the
+/// CPU says it ticks at a constant rate that never stops (`constant_tsc`, `nonstop_tsc`):
+/// then the TSC is a clock, the same on every CPU.
+pub fn tsc_is_stable() -> bool {
+    let source =
+        std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+            .unwrap_or_default();
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags = cpuinfo.lines().find(|l| l.starts_with("flags")).unwrap_or("");
+    let has = |f: &str| flags.split_whitespace().any(|w| w == f);
+    tsc().is_some() && source.trim() == "tsc" && has("constant_tsc") && has("nonstop_tsc")
+}
