@@ -25,17 +25,6 @@ pub fn mb_memory() -> u64 {
     pages.saturating_mul(page_size()) / (1024 * 1024)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn machine_facts_are_plausible() {
-        assert!(online_cpus() >= 1);
-        assert!(page_size().is_power_of_two());
-        assert!(mb_memory() > 0);
-    }
-}
 
 /// The CPU's time-stamp counter (`rdtsc`), where the architecture has one.
 #[cfg(target_arch = "x86_64")]
@@ -63,4 +52,16 @@ pub fn tsc_is_stable() -> bool {
     let flags = cpuinfo.lines().find(|l| l.starts_with("flags")).unwrap_or("");
     let has = |f: &str| flags.split_whitespace().any(|w| w == f);
     tsc().is_some() && source.trim() == "tsc" && has("constant_tsc") && has("nonstop_tsc")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_facts_are_plausible() {
+        assert!(online_cpus() >= 1);
+        assert!(page_size().is_power_of_two());
+        assert!(mb_memory() > 0);
+    }
 }
