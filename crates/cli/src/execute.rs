@@ -41,6 +41,7 @@ pub fn execute(
     stop: &AtomicBool,
     out: &mut dyn Write,
 ) -> Result<(RunReport, Outcome), Failure> {
+    refuse_unsupported(program)?;
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
     let print = print_options(jobs);
     let normal = program.formats.normal;
@@ -65,6 +66,22 @@ pub fn execute(
     write_reports(out, &report, program, &print)?;
     let failed = report.jobs.iter().any(|j| j.error != 0);
     Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
+}
+
+/// Program options that iomark parses but cannot act on yet are refused before running,
+/// never ignored.
+pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
+    let not_yet = |what: &str| Err(Failure::Config(format!("{what} is not supported yet")));
+    if program.formats.terse {
+        return not_yet("--output-format=terse (and --minimal)");
+    }
+    if program.formats.json_plus {
+        return not_yet("--output-format=json+");
+    }
+    if program.status_interval.is_some() {
+        return not_yet("--status-interval");
+    }
+    Ok(())
 }
 
 /// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake

@@ -73,6 +73,10 @@ pub fn run(
         .and_then(|l| l.value.clone())
         .map_or_else(|| PathBuf::from("."), PathBuf::from);
     let path = dir.join(format!(".iomark-suite-{}.tmp", std::process::id()));
+    crate::execute::refuse_unsupported(program).map_err(|e| match e {
+        crate::execute::Failure::Config(m) | crate::execute::Failure::Run(m) => Failure::Usage(m),
+        crate::execute::Failure::Output(e) => Failure::Output(e),
+    })?;
     let result = run_rows(program, globals, &path, stop, out);
     let _ = std::fs::remove_file(&path);
     result
