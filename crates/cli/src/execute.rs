@@ -101,10 +101,8 @@ pub fn write_reports(
 ) -> std::io::Result<()> {
     let f = &program.formats;
     if f.json || f.json_plus {
+        // fio: the document's closing brace, one blank line, then the normal report.
         out.write_all(iomark_report::json(report).as_bytes())?;
-        if f.normal {
-            writeln!(out)?;
-        }
     }
     if f.normal {
         writeln!(out)?;
