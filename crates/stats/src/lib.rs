@@ -14,6 +14,7 @@ pub mod recorder;
 pub mod reduce;
 pub mod report;
 pub mod sampler;
+pub mod sums;
 
 pub use hist::LatHistogram;
 pub use moments::Moments;

@@ -1,7 +1,8 @@
 //! [`Moments`]: count, minimum, maximum, mean and standard deviation of a stream of values,
 //! kept in constant space.
 //!
-//! Latencies (slat, clat, lat, sync) and the bandwidth and IOPS samples all use it. The mean
+//! The bandwidth and IOPS samples use it (latencies use the division-free
+//! [`SumMoments`](crate::sums::SumMoments) instead, being recorded on the I/O path). The mean
 //! and the sum of squared deviations are updated by Welford's method, as fio does, so that a
 //! long run of large, close values loses no precision; two sets are combined by the parallel
 //! formula of Chan, Golub and LeVeque, as fio does for `group_reporting`.

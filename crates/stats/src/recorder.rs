@@ -8,8 +8,8 @@
 
 use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
 use crate::hist::LatHistogram;
-use crate::moments::Moments;
 use crate::sampler::{RateSampler, RateUnit, SamplerError};
+use crate::sums::SumMoments;
 
 /// A data direction, in fio's order. Its value indexes every per-direction array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,14 +70,14 @@ impl Default for RecorderConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LatRecorder {
     /// Count, min, max, mean, deviation.
-    pub moments: Moments,
+    pub moments: SumMoments,
     /// The histogram, if this latency's percentiles are reported.
     pub hist: Option<LatHistogram>,
 }
 
 impl LatRecorder {
     fn new(with_hist: bool) -> Self {
-        LatRecorder { moments: Moments::new(), hist: with_hist.then(LatHistogram::new) }
+        LatRecorder { moments: SumMoments::new(), hist: with_hist.then(LatHistogram::new) }
     }
 
     /// Records one latency.

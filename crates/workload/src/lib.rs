@@ -214,6 +214,9 @@ impl Workload {
     /// while such a file exists.
     fn next_open_file(&self, from: usize) -> usize {
         let n = self.files.len();
+        if n == 1 {
+            return 0;
+        }
         (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
     }
 

@@ -76,7 +76,7 @@ impl RandomMap {
         if self.is_full() {
             return None;
         }
-        let from = from % self.blocks;
+        let from = if from < self.blocks { from } else { from % self.blocks };
         self.free_in(from, self.blocks).or_else(|| self.free_in(0, from))
     }
 

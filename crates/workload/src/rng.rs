@@ -92,13 +92,15 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        // Only a low part below n can be biased; the division is needed only then (Lemire).
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u64
     }
 
     /// True with probability `percent`/100 (`percent` ≥ 100 is always true, 0 never).
