@@ -5,11 +5,13 @@
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod disk;
 pub mod files;
 mod get;
 pub mod job;
 pub mod layout;
 pub mod plan;
+pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
