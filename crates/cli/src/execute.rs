@@ -1,14 +1,20 @@
 //! Running parsed jobs and printing what fio prints: the start lines, then the reports in
 //! the formats asked for.
 
+use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
+use iomark_report::units::{scaled, Unit};
 use iomark_report::PrintOptions;
 use iomark_runner::plan::JobPlan;
+use iomark_runner::progress::{EtaThread, NumberFormat, Progress};
 use iomark_runner::run::{self, RunError, RunOptions};
 use iomark_stats::report::{JobHeader, RunReport};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How a run ended, for the exit code.
 pub enum Outcome {
@@ -42,6 +48,7 @@ pub fn execute(
     out: &mut dyn Write,
 ) -> Result<(RunReport, Outcome), Failure> {
     refuse_unsupported(program)?;
+    let eta_interval = eta_interval(program)?;
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
     let print = print_options(jobs);
     let normal = program.formats.normal;
@@ -59,7 +66,18 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let report = run::run(&plans, &run_options(), stop, |_| {}).map_err(|e| match e {
+    let progress = Arc::new(Progress::new(&plans));
+    let options = RunOptions {
+        readonly: program.readonly,
+        progress: Some(Arc::clone(&progress)),
+        ..run_options()
+    };
+    let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
+    let result = run::run(&plans, &options, stop, |_| {});
+    if let Some(eta) = eta {
+        eta.stop();
+    }
+    let report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
@@ -89,7 +107,51 @@ pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
 /// golden tests.
 pub fn run_options() -> RunOptions {
     let step = std::env::var("IOMARK_FAKE_CLOCK_NS").ok().and_then(|v| v.parse().ok());
-    RunOptions { fake_clock_step_ns: step }
+    RunOptions { fake_clock_step_ns: step, ..RunOptions::default() }
+}
+
+/// `--eta-interval`, 1 s by default; fio refuses less than 250 ms.
+fn eta_interval(program: &ProgramOptions) -> Result<Duration, Failure> {
+    let interval = program.eta_interval.unwrap_or(Duration::from_secs(1));
+    if interval < Duration::from_millis(250) {
+        return Err(Failure::Config("--eta-interval: too short (250msec min)".into()));
+    }
+    Ok(interval)
+}
+
+/// Starts the ETA line on standard output, as fio does: only with the normal format, and
+/// with `--eta=auto` only when standard output is a terminal; never under the fake clock.
+fn start_eta(
+    program: &ProgramOptions,
+    progress: &Arc<Progress>,
+    interval: Duration,
+    fake: bool,
+) -> Result<Option<EtaThread>, Failure> {
+    let stdout = std::io::stdout();
+    let wanted = match program.eta {
+        Eta::Always => true,
+        Eta::Never => false,
+        Eta::Auto => stdout.is_terminal(),
+    };
+    if !wanted || !program.formats.normal || fake {
+        return Ok(None);
+    }
+    // The report holds the stdout lock; the ETA thread writes through its own descriptor.
+    let out = std::fs::File::from(stdout.as_fd().try_clone_to_owned()?);
+    let format = NumberFormat { rate: eta_rate, count: |n| scaled(n, 4, false, Unit::None) };
+    let line = progress.eta_line(format, program.eta_newline);
+    Ok(Some(EtaThread::spawn(Arc::clone(progress), line, interval, Box::new(out))))
+}
+
+/// A rate on the ETA line: fio shows it in KiB/s scaled to four figures (`5124KiB/s`,
+/// `92.3MiB/s`).
+fn eta_rate(bytes_per_sec: u64) -> String {
+    let kib = bytes_per_sec / 1024;
+    if kib < 10_000 {
+        format!("{kib}KiB/s")
+    } else {
+        scaled(kib * 1024, 4, true, Unit::BytePerSec)
+    }
 }
 
 /// The reports in the formats asked for, in fio's order: JSON first, then the normal report.

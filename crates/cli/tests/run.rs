@@ -566,7 +566,6 @@ fn same_io_counts_groups_and_keys_as_fio() {
 /// With a `[global]` section fio prints its options once, as "global options", and each
 /// job's "job options" hold only the job's own.
 #[test]
-#[ignore = "bug: iomark prints no \"global options\" and repeats the [global] options in every job's \"job options\""]
 fn global_options_are_echoed_apart_as_fio_does() {
     if !fio_installed() {
         return;
@@ -582,7 +581,6 @@ fn global_options_are_echoed_apart_as_fio_does() {
 
 /// fio's null engine does no file I/O and lays out no file.
 #[test]
-#[ignore = "bug: iomark lays out (creates and, for readers, fills) files for null-engine jobs"]
 fn null_engine_lays_out_no_files() {
     let dir = tempdir();
     let out = iomark_in(
@@ -645,8 +643,6 @@ fn a_read_job_without_size_or_file_is_a_configuration_error() {
 
 /// fio: "size too small, must not be less than minimum block size", before any job runs.
 #[test]
-#[ignore = "bug: bs > size is found only when the job thread starts (Workload::new), so \
-            iomark prints the start lines and exits 1 instead of 2"]
 fn a_block_size_larger_than_size_is_a_configuration_error() {
     let dir = tempdir();
     let out = iomark_in(
@@ -743,7 +739,6 @@ fn readonly_runs_a_read_job_and_leaves_its_file_alone() {
 /// fio with `--readonly` refuses to create a missing file ("refusing extend of file due to
 /// read-only"), and the job fails.
 #[test]
-#[ignore = "bug: with --readonly iomark still creates and fills the missing file of a read job"]
 fn readonly_creates_no_file() {
     let dir = tempdir();
     let out = iomark_in(

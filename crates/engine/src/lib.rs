@@ -35,6 +35,12 @@ pub trait Engine: Send {
     /// Whether every `queue` completes the unit (no submission or reaping stage).
     fn is_sync(&self) -> bool;
 
+    /// Whether the submit and complete distributions count this engine's I/Os (fio's null
+    /// engine reports none).
+    fn counts_batches(&self) -> bool {
+        true
+    }
+
     /// Starts (or, for a synchronous engine, does) the unit's I/O.
     fn queue(&mut self, unit: &mut IoUnit) -> Queued;
 

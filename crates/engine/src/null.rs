@@ -17,6 +17,10 @@ impl Engine for NullEngine {
         true
     }
 
+    fn counts_batches(&self) -> bool {
+        false
+    }
+
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;
         Queued::Completed

@@ -25,7 +25,6 @@ pub fn mb_memory() -> u64 {
     pages.saturating_mul(page_size()) / (1024 * 1024)
 }
 
-
 /// The CPU's time-stamp counter (`rdtsc`), where the architecture has one.
 #[cfg(target_arch = "x86_64")]
 #[inline]

@@ -31,7 +31,12 @@ fn fail<'a>(action: &'static str, plan: &'a FilePlan) -> impl FnOnce(io::Error) 
 }
 
 /// Creates and extends the job's files as needed; `allow_create` is `allow_file_create`.
-pub fn lay_out(job: &JobPlan, allow_create: bool) -> Result<(), FileError> {
+/// With `readonly` (`--readonly`) a file that would have to be created or extended is an
+/// error. The null engine touches no file, as in fio.
+pub fn lay_out(job: &JobPlan, allow_create: bool, readonly: bool) -> Result<(), FileError> {
+    if job.engine == "null" {
+        return Ok(());
+    }
     for plan in &job.files {
         let (exists, size) = match plan.kind {
             FileKind::Missing => (false, 0),
@@ -45,6 +50,13 @@ pub fn lay_out(job: &JobPlan, allow_create: bool) -> Result<(), FileError> {
         if !exists && !allow_create {
             let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
             return Err(fail("cannot create", plan)(source));
+        }
+        if readonly {
+            let source = io::Error::new(io::ErrorKind::PermissionDenied, "--readonly is set");
+            return Err(fail(
+                if exists { "refusing to extend" } else { "refusing to create" },
+                plan,
+            )(source));
         }
         let mut file = OpenOptions::new()
             .write(true)
@@ -95,8 +107,12 @@ fn fill(file: &mut File, from: u64, to: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// Opens the job's files with its flags (`direct`, `sync`, read-only for read jobs).
+/// Opens the job's files with its flags (`direct`, `sync`, read-only for read jobs); the
+/// null engine opens none.
 pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
+    if job.engine == "null" {
+        return Ok(Vec::new());
+    }
     let mut flags = 0;
     if job.direct {
         flags |= libc::O_DIRECT;

@@ -19,6 +19,7 @@
 
 use crate::clock::JobClock;
 use crate::plan::JobPlan;
+use crate::progress::{JobProgress, JobState, Publisher};
 use crate::workload_config;
 use iomark_engine::file::{thread_id, ThreadUsage};
 use iomark_engine::{Ddir, Engine, IoUnit, Queued};
@@ -56,7 +57,12 @@ pub struct JobError {
 }
 
 /// Runs one job to its end; `stop` asks it to finish early.
-pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutcome, JobError> {
+pub fn run(
+    plan: &JobPlan,
+    clock: JobClock,
+    stop: &AtomicBool,
+    progress: &JobProgress,
+) -> Result<JobOutcome, JobError> {
     let fail = |message: String| JobError { job: plan.name.clone(), message };
     let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
     let engine = iomark_engine::create(&plan.engine, plan.engine_options)
@@ -75,6 +81,7 @@ pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutc
     if !plan.startdelay.is_zero() && !clock.is_fake() {
         std::thread::sleep(plan.startdelay);
     }
+    progress.start(files.len() as u32, !plan.ramp_time.is_zero());
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
@@ -85,7 +92,11 @@ pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutc
         engine,
         workload,
         units,
-        fds: files.iter().map(AsRawFd::as_raw_fd).collect(),
+        fds: if files.is_empty() {
+            vec![-1; plan.files.len()]
+        } else {
+            files.iter().map(AsRawFd::as_raw_fd).collect()
+        },
         clock,
         recorder,
         free: Vec::with_capacity(plan.iodepth as usize),
@@ -99,11 +110,15 @@ pub fn run(plan: &JobPlan, clock: JobClock, stop: &AtomicBool) -> Result<JobOutc
         active: [false; 3],
         stamps: vec![(0, 0); plan.iodepth as usize],
         pending: Vec::with_capacity(plan.iodepth as usize),
+        published: Publisher::new(progress),
     };
     l.free.extend((0..plan.iodepth).rev());
     l.run(stop);
     let end = l.last_now;
+    l.published.flush();
+    progress.set_state(JobState::Fsync);
     l.finish(&files);
+    progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
     // report is the same on every run.
     let fake = l.clock.is_fake();
@@ -181,6 +196,8 @@ struct Loop<'a> {
     stamps: Vec<(u64, u64)>,
     /// Units queued since the last commit.
     pending: Vec<u32>,
+    /// Progress for the ETA line.
+    published: Publisher<'a>,
 }
 
 impl Loop<'_> {
@@ -194,6 +211,7 @@ impl Loop<'_> {
             if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
                 ramping = false;
                 self.recorder.clear(now);
+                self.published.progress().set_state(JobState::Running);
                 self.measure_from = now;
                 ios_done = 0;
             }
@@ -229,10 +247,13 @@ impl Loop<'_> {
             self.stamps[index as usize] = (start, issue);
             match self.engine.queue(unit) {
                 Queued::Completed => {
-                    // fio counts an I/O completed inside queue as one submit and one reap.
+                    // fio counts an I/O completed inside queue as one submit and one reap
+                    // (its null engine as neither).
                     self.recorder.record_depth(self.in_flight + 1, 1);
-                    self.recorder.record_submit(1);
-                    self.recorder.record_complete(1);
+                    if self.engine.counts_batches() {
+                        self.recorder.record_submit(1);
+                        self.recorder.record_complete(1);
+                    }
                     self.complete(index, start, issue, None);
                     ios_done += 1;
                 }
@@ -329,6 +350,7 @@ impl Loop<'_> {
             Some(now - start),
         );
         self.recorder.tick(now);
+        self.published.count(d, bytes, now);
         if unit.ddir == Ddir::Write {
             self.writes_since_sync += 1;
             self.sync_if_due(unit.fd);

@@ -152,8 +152,15 @@ pub struct JobPlan {
     pub scramble_buffers: bool,
     /// Which statistics to keep.
     pub stats: StatsPlan,
-    /// The job's options as written, for the JSON report's "job options".
+    /// Report the disks under the job's files (`disk_util`).
+    pub disk_util: bool,
+    /// The job's own options as written, for the JSON report's "job options".
     pub options_echo: Vec<(String, String)>,
+    /// The global options that reached the job, for the JSON report's "global options".
+    pub globals_echo: Vec<(String, String)>,
+    /// The job's position among all running jobs (fio's thread number, from 0); seeds
+    /// each job's random streams differently.
+    pub thread_number: u64,
 }
 
 impl JobPlan {
@@ -281,6 +288,7 @@ impl JobPlan {
             zero_buffers: get::flag(spec, "zero_buffers"),
             refill_buffers: get::flag(spec, "refill_buffers"),
             scramble_buffers: get::flag(spec, "scramble_buffers"),
+            disk_util: get::flag(spec, "disk_util"),
             stats: StatsPlan {
                 clat_percentiles: get::flag(spec, "clat_percentiles"),
                 lat_percentiles: get::flag(spec, "lat_percentiles"),
@@ -289,12 +297,9 @@ impl JobPlan {
                 bw_avg_ms: get::int(spec, "bwavgtime").unwrap_or(500).max(1),
                 iops_avg_ms: get::int(spec, "iopsavgtime").unwrap_or(500).max(1),
             },
-            options_echo: spec
-                .settings
-                .iter()
-                .filter(|s| s.place != iomark_options::Place::Implicit && s.raw.is_some())
-                .map(|s| (s.def.name.to_string(), s.raw.clone().unwrap_or_default()))
-                .collect(),
+            options_echo: echo(spec, false),
+            globals_echo: echo(spec, true),
+            thread_number: 0,
         })
     }
 
@@ -322,6 +327,16 @@ impl JobPlan {
     pub fn writes(&self) -> bool {
         !matches!(self.rw.0, "read" | "randread")
     }
+}
+
+/// The options written for the job (`global` false) or inherited from global sections
+/// (`global` true), as fio echoes them in JSON: flags given bare are left out.
+fn echo(spec: &JobSpec, global: bool) -> Vec<(String, String)> {
+    spec.settings
+        .iter()
+        .filter(|s| s.global == global && s.place != iomark_options::Place::Implicit)
+        .filter_map(|s| Some((s.def.name.to_string(), s.raw.clone()?)))
+        .collect()
 }
 
 /// Whether `a` was assigned after `b` (or `b` never was).

@@ -4,6 +4,7 @@
 use crate::clock::{self, JobClock};
 use crate::job::{self, JobOutcome};
 use crate::plan::JobPlan;
+use crate::progress::Progress;
 use crate::schedule;
 use iomark_options::JobSpec;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
@@ -19,6 +20,10 @@ pub const FIO_COMPAT: &str = "fio-3.33";
 pub struct RunOptions {
     /// Use the fake clock moving this many nanoseconds per read (golden tests).
     pub fake_clock_step_ns: Option<u64>,
+    /// `--readonly`: never create, extend or write a file.
+    pub readonly: bool,
+    /// Where the jobs publish their progress (for the ETA line), if anywhere.
+    pub progress: Option<Arc<Progress>>,
 }
 
 /// Why a run could not be done.
@@ -69,8 +74,12 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
     let mut plans = Vec::new();
     for spec in specs {
         for jobnum in 0..spec.numjobs() {
-            let plan = JobPlan::new(spec, jobnum)?;
+            let mut plan = JobPlan::new(spec, jobnum)?;
+            plan.thread_number = plans.len() as u64;
             check_devices(&plan)?;
+            iomark_workload::Workload::new(&crate::workload_config::of(&plan)).map_err(|e| {
+                crate::plan::PlanError { job: plan.name.clone(), message: e.to_string() }
+            })?;
             plans.push(plan);
         }
     }
@@ -87,9 +96,20 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
     for plan in plans {
-        crate::files::lay_out(plan, plan.allow_file_create)
+        crate::files::lay_out(plan, plan.allow_file_create, options.readonly)
             .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
     }
+    let local;
+    let progress = match &options.progress {
+        Some(p) => p.as_ref(),
+        None => {
+            local = Progress::new(plans);
+            &local
+        }
+    };
+    // Under the fake clock nothing measured from the system enters the report.
+    let fake = options.fake_clock_step_ns.is_some();
+    let disks = crate::disk::DiskWatch::start(plans.iter().filter(|p| p.disk_util && !fake));
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     let mut outcomes: Vec<Option<JobOutcome>> = (0..plans.len()).map(|_| None).collect();
     for wave in schedule::waves(plans) {
@@ -101,6 +121,7 @@ pub fn run(
             let mut handles = Vec::new();
             for (k, i) in wave.clone().enumerate() {
                 let plan = &plans[i];
+                let job_progress = progress.job(i);
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let clock = match options.fake_clock_step_ns {
@@ -115,7 +136,7 @@ pub fn run(
                             finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
                         }
                     }
-                    let outcome = job::run(plan, clock, stop);
+                    let outcome = job::run(plan, clock, stop, job_progress);
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
@@ -132,7 +153,10 @@ pub fn run(
         }
     }
     let outcomes: Vec<JobOutcome> = outcomes.into_iter().flatten().collect();
-    Ok(report(plans, &groups, outcomes, run_start_ms, options.fake_clock_step_ns.is_some()))
+    let disks = disks.finish();
+    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
+    report.disks = disks;
+    Ok(report)
 }
 
 /// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.
@@ -183,7 +207,7 @@ fn report(
         timestamp: end_ms / 1000,
         timestamp_ms: end_ms,
         time: ctime(end_ms),
-        global_options: Vec::new(),
+        global_options: plans.first().map(|p| p.globals_echo.clone()).unwrap_or_default(),
         jobs,
         groups,
         disks: Vec::new(),

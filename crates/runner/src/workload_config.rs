@@ -48,7 +48,12 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
         loops: u32::try_from(plan.loops).unwrap_or(u32::MAX),
         time_based: plan.time_based,
         random_map: !plan.norandommap && !plan.blockalign_given,
-        seed: if plan.randrepeat { plan.randseed } else { fresh_seed(plan.randseed) },
+        // Each job (and clone) draws its own offsets, as fio seeds each job by its number.
+        seed: if plan.randrepeat {
+            plan.randseed.wrapping_add(plan.thread_number.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        } else {
+            fresh_seed(plan.randseed)
+        },
         percentage_random: PerDir {
             read: plan.percentage_random[0],
             write: plan.percentage_random[1],
