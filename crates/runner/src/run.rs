@@ -95,7 +95,8 @@ pub fn run(
     mut starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
-    for plan in plans {
+    // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
+    for plan in plans.iter().filter(|p| !p.create_on_open) {
         crate::files::lay_out(plan, plan.allow_file_create, options.readonly)
             .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
     }
@@ -136,7 +137,17 @@ pub fn run(
                             finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
                         }
                     }
-                    let outcome = job::run(plan, clock, stop, job_progress);
+                    let readonly = options.readonly;
+                    let outcome = if plan.create_on_open {
+                        crate::files::lay_out(plan, plan.allow_file_create, readonly)
+                            .map_err(|e| job::JobError {
+                                job: plan.name.clone(),
+                                message: e.to_string(),
+                            })
+                            .and_then(|()| job::run(plan, clock, stop, job_progress))
+                    } else {
+                        job::run(plan, clock, stop, job_progress)
+                    };
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
