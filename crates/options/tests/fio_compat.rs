@@ -126,22 +126,9 @@ impl Loader for MachineLoader {
     }
 }
 
-/// `tests/jobs` at the top of the workspace.
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jobs")
-}
-
-/// The `*.fio` files of `tests/jobs/<sub>`, sorted.
-fn corpus(sub: &str) -> Vec<PathBuf> {
-    let dir = corpus_dir().join(sub);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "fio"))
-        .collect();
-    files.sort();
-    files
-}
+#[path = "../../../tests/support/corpus.rs"]
+mod corpus_files;
+use corpus_files::corpus;
 
 /// The text of the first comment line starting with `; fio: <what> (`, if any.
 fn fio_mark(path: &Path, what: &str) -> Option<String> {
