@@ -2,7 +2,7 @@
 //! completion point, and merged for `group_reporting`.
 //!
 //! All memory is allocated by [`JobRecorder::new`]; the recording methods only add to
-//! counters, [`SumMoments`](crate::sums::SumMoments) and [`LatHistogram`]s, so the I/O path never allocates, locks or
+//! counters, [`SumMoments`] and [`LatHistogram`]s, so the I/O path never allocates, locks or
 //! makes a system call here. A recorder belongs to one job thread; merging happens after
 //! the jobs have finished.
 
