@@ -16,6 +16,8 @@ pub mod unit;
 
 pub use unit::{AlignedBuf, Ddir, IoUnit};
 
+use std::os::fd::RawFd;
+
 /// What `queue` did with a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Queued {
@@ -28,6 +30,11 @@ pub enum Queued {
 }
 
 /// An I/O engine.
+///
+/// The runner owns a fixed pool of units; it hands a unit to `queue` and does not touch it
+/// again until the engine reports it done (at once for `Queued::Completed`, through `reap`
+/// for `Queued::Queued`). An engine may keep raw pointers into a queued unit's buffer until
+/// then; the buffers never move.
 pub trait Engine: Send {
     /// The engine's name, as `ioengine` spells it.
     fn name(&self) -> &'static str;
@@ -41,45 +48,147 @@ pub trait Engine: Send {
         true
     }
 
+    /// Prepares for the job's I/O, once, before the first `queue`: the units' buffers and
+    /// the job's files exist. `fds[i]` is the file of every unit whose `file` is `i` (-1 for
+    /// a job without files, such as one on the null engine). io_uring registers buffers and
+    /// files here, mmap maps the files.
+    fn setup(&mut self, units: &mut [IoUnit], fds: &[RawFd]) -> Result<(), EngineError> {
+        let _ = (units, fds);
+        Ok(())
+    }
+
     /// Starts (or, for a synchronous engine, does) the unit's I/O.
     fn queue(&mut self, unit: &mut IoUnit) -> Queued;
 
-    /// Submits queued units; returns how many were submitted.
+    /// Submits the units queued since the last commit; returns how many were submitted.
     fn commit(&mut self) -> std::io::Result<usize> {
         Ok(0)
     }
 
-    /// Waits for at least `min` and at most `max` completions; pushes the completed units'
-    /// indexes to `done` (which has room) and returns how many.
-    fn reap(&mut self, min: usize, max: usize, done: &mut Vec<u32>) -> std::io::Result<usize> {
-        let _ = (min, max, done);
+    /// Waits for at least `min` (0: do not wait) and at most `max` completions; sets each
+    /// completed unit's `result`, pushes its index to `done` (which has room for `max`) and
+    /// returns how many.
+    fn reap(
+        &mut self,
+        units: &mut [IoUnit],
+        min: usize,
+        max: usize,
+        done: &mut Vec<u32>,
+    ) -> std::io::Result<usize> {
+        let _ = (units, min, max, done);
         Ok(0)
+    }
+
+    /// What the report should say about how the engine behaved, once the job is over (for
+    /// example that libaio completed its submissions inline).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 
 /// The engines iomark has, by fio's names.
 pub const ENGINES: &[&str] = &["null", "sync", "psync", "vsync", "pvsync", "pvsync2"];
 
-/// Options that change how an engine works.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// `hipri` (pvsync2): polled completion.
+    /// `iodepth`: the most units in flight at once (the pool's size).
+    pub iodepth: u32,
+    /// `direct`: the files are open with `O_DIRECT`.
+    pub direct: bool,
+    /// `hipri` (pvsync2, io_uring): polled completion.
     pub hipri: bool,
-    /// `nowait` (pvsync2): fail instead of blocking.
+    /// `nowait` (pvsync2, io_uring, libaio): fail with `EAGAIN` instead of blocking.
     pub nowait: bool,
+    /// `uncached` (pvsync2, io_uring): `RWF_DONTCACHE` (formerly `RWF_UNCACHED`) on buffered
+    /// I/O when non-zero.
+    pub uncached: u32,
+    /// `fixedbufs` (io_uring): register the units' buffers.
+    pub fixedbufs: bool,
+    /// `registerfiles` (io_uring): register the job's files.
+    pub registerfiles: bool,
+    /// `sqthread_poll` (io_uring): a kernel thread polls the submission queue.
+    pub sqthread_poll: bool,
+    /// `sqthread_poll_cpu` (io_uring): the CPU of that thread.
+    pub sqthread_poll_cpu: Option<u32>,
+    /// `nonvectored` (io_uring): 1 for `READ`/`WRITE`, 0 for `READV`/`WRITEV`, -1 (the
+    /// default) to choose what the kernel supports.
+    pub nonvectored: i64,
+    /// `force_async` (io_uring): set `IOSQE_ASYNC` on every Nth request (0: never).
+    pub force_async: u32,
+    /// `userspace_reap` (libaio): read completions from the ring in user space.
+    pub userspace_reap: bool,
+    /// `threadpool_min` (threadpool): worker threads started with the job.
+    pub threads_min: u32,
+    /// `threadpool_max` (threadpool): the most worker threads the pool grows to.
+    pub threads_max: u32,
 }
 
-/// The engine called `name`, or `None` if iomark has no such engine.
-pub fn create(name: &str, options: EngineOptions) -> Option<Box<dyn Engine>> {
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            iodepth: 1,
+            direct: false,
+            hipri: false,
+            nowait: false,
+            uncached: 0,
+            fixedbufs: false,
+            registerfiles: false,
+            sqthread_poll: false,
+            sqthread_poll_cpu: None,
+            nonvectored: -1,
+            force_async: 0,
+            userspace_reap: false,
+            threads_min: 1,
+            threads_max: 1,
+        }
+    }
+}
+
+/// Why an engine cannot be set up: the option at fault (if one is) and what is wrong, for
+/// example `option 'sqthread_poll': needs Linux 5.11 or later (this kernel is 5.4)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineError {
+    /// The option that asked for what cannot be done, if the fault is one option's.
+    pub option: Option<&'static str>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl EngineError {
+    /// An error caused by one option.
+    pub fn option(option: &'static str, message: impl Into<String>) -> Self {
+        EngineError { option: Some(option), message: message.into() }
+    }
+
+    /// An error not tied to one option (a failed system call, say).
+    pub fn other(message: impl Into<String>) -> Self {
+        EngineError { option: None, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.option {
+            Some(option) => write!(f, "option '{option}': {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The engine called `name`, set up with `options`.
+pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     use sync::{SyncEngine, SyncFlavor};
     let flavor = match name {
-        "null" => return Some(Box::new(null::NullEngine)),
+        "null" => return Ok(Box::new(null::NullEngine)),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
         "pvsync" => SyncFlavor::Pvsync,
         "pvsync2" => SyncFlavor::Pvsync2 { hipri: options.hipri, nowait: options.nowait },
-        _ => return None,
+        _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
     };
-    Some(Box::new(SyncEngine::new(flavor)))
+    Ok(Box::new(SyncEngine::new(flavor)))
 }

@@ -102,6 +102,8 @@ pub struct IoUnit {
     pub index: u32,
     /// What the I/O does.
     pub ddir: Ddir,
+    /// The index of the unit's file among the job's files (the `fds` of `Engine::setup`).
+    pub file: u32,
     /// The open file.
     pub fd: RawFd,
     /// Where in the file.
@@ -121,6 +123,7 @@ impl IoUnit {
         Some(IoUnit {
             index,
             ddir: Ddir::Read,
+            file: 0,
             fd: -1,
             offset: 0,
             len: 0,

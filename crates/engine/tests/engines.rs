@@ -16,7 +16,7 @@ fn unit(fd: i32, ddir: Ddir, offset: u64) -> IoUnit {
 }
 
 fn run(engine: &str, u: &mut IoUnit) -> i64 {
-    let mut e = create(engine, EngineOptions::default()).unwrap();
+    let mut e = create(engine, &EngineOptions::default()).unwrap();
     assert_eq!(e.queue(u), Queued::Completed);
     u.result
 }

@@ -65,8 +65,8 @@ pub fn run(
 ) -> Result<JobOutcome, JobError> {
     let fail = |message: String| JobError { job: plan.name.clone(), message };
     let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
-    let engine = iomark_engine::create(&plan.engine, plan.engine_options)
-        .ok_or_else(|| fail(format!("option 'ioengine': no engine '{}'", plan.engine)))?;
+    let mut engine = iomark_engine::create(&plan.engine, &plan.engine_options)
+        .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
     let buf_len = plan.max_block_size() as usize;
@@ -77,6 +77,12 @@ pub fn run(
         workload.initial_fill(unit.buf.as_mut_slice());
         units.push(unit);
     }
+    let fds: Vec<i32> = if files.is_empty() {
+        vec![-1; plan.files.len()]
+    } else {
+        files.iter().map(AsRawFd::as_raw_fd).collect()
+    };
+    engine.setup(&mut units, &fds).map_err(|e| fail(e.to_string()))?;
     let mut clock = clock;
     if !plan.startdelay.is_zero() && !clock.is_fake() {
         std::thread::sleep(plan.startdelay);
@@ -92,11 +98,7 @@ pub fn run(
         engine,
         workload,
         units,
-        fds: if files.is_empty() {
-            vec![-1; plan.files.len()]
-        } else {
-            files.iter().map(AsRawFd::as_raw_fd).collect()
-        },
+        fds,
         clock,
         recorder,
         free: Vec::with_capacity(plan.iodepth as usize),
@@ -232,6 +234,7 @@ impl Loop<'_> {
             let start = self.clock.now_ns();
             let unit = &mut self.units[index as usize];
             unit.ddir = req.0;
+            unit.file = req.1 as u32;
             unit.fd = self.fds[req.1];
             unit.offset = req.2;
             unit.len = req.3;
@@ -309,7 +312,7 @@ impl Loop<'_> {
         let mut done = std::mem::take(&mut self.done);
         done.clear();
         let max = self.in_flight as usize;
-        match self.engine.reap(min, max, &mut done) {
+        match self.engine.reap(&mut self.units, min, max, &mut done) {
             Ok(n) => {
                 self.recorder.record_complete(n as u32);
                 for &index in &done {

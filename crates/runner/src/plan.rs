@@ -213,8 +213,8 @@ impl JobPlan {
             _ => region_bytes,
         };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
-        let engine_options =
-            EngineOptions { hipri: get::flag(spec, "hipri"), nowait: get::flag(spec, "nowait") };
+        let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
+        let engine_options = engine_options(spec, iodepth, direct);
         let sync_mode = match get::choice(spec, "sync").map(|c| c.0) {
             Some("sync" | "1") => SyncMode::Sync,
             Some("dsync") => SyncMode::Dsync,
@@ -251,7 +251,7 @@ impl JobPlan {
             group_reporting: get::flag(spec, "group_reporting"),
             engine,
             engine_options,
-            iodepth: get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32,
+            iodepth,
             rw,
             rwmixread,
             bs,
@@ -365,4 +365,34 @@ fn min_block_sizes(
         }
     }
     out
+}
+
+/// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
+pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
+
+/// The engine options of a job, with its depth and `direct`.
+fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool) -> EngineOptions {
+    let int = |name| get::int(spec, name).map(|n| n.min(u64::from(u32::MAX)) as u32);
+    let default_threads = iodepth.min(THREADPOOL_DEFAULT_CAP);
+    let threads_max = int("threadpool_max").filter(|&n| n > 0).unwrap_or(default_threads);
+    let threads_min = int("threadpool_min").unwrap_or(default_threads).clamp(1, threads_max);
+    EngineOptions {
+        iodepth,
+        direct,
+        hipri: get::flag(spec, "hipri"),
+        nowait: get::flag(spec, "nowait"),
+        uncached: int("uncached").unwrap_or(0),
+        fixedbufs: get::flag(spec, "fixedbufs"),
+        registerfiles: get::flag(spec, "registerfiles"),
+        sqthread_poll: get::flag(spec, "sqthread_poll"),
+        sqthread_poll_cpu: spec.value("sqthread_poll_cpu").and(int("sqthread_poll_cpu")),
+        nonvectored: match spec.value_or_default("nonvectored") {
+            Some(iomark_options::value::Value::Int(n)) => n,
+            _ => -1,
+        },
+        force_async: int("force_async").unwrap_or(0),
+        userspace_reap: get::flag(spec, "userspace_reap"),
+        threads_min,
+        threads_max,
+    }
 }
