@@ -96,6 +96,9 @@ pub struct EngineOptions {
     pub iodepth: u32,
     /// `direct`: the files are open with `O_DIRECT`.
     pub direct: bool,
+    /// `sync` (any value but `none`): the files are open with `O_SYNC`/`O_DSYNC`; mmap
+    /// `msync`s each write's range.
+    pub sync_writes: bool,
     /// `hipri` (pvsync2, io_uring): polled completion.
     pub hipri: bool,
     /// `nowait` (pvsync2, io_uring, libaio): fail with `EAGAIN` instead of blocking.
@@ -129,6 +132,7 @@ impl Default for EngineOptions {
         EngineOptions {
             iodepth: 1,
             direct: false,
+            sync_writes: false,
             hipri: false,
             nowait: false,
             uncached: 0,

@@ -214,12 +214,12 @@ impl JobPlan {
         };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
-        let engine_options = engine_options(spec, iodepth, direct);
         let sync_mode = match get::choice(spec, "sync").map(|c| c.0) {
             Some("sync" | "1") => SyncMode::Sync,
             Some("dsync") => SyncMode::Dsync,
             _ => SyncMode::None,
         };
+        let engine_options = engine_options(spec, iodepth, direct, sync_mode != SyncMode::None);
         let prealloc = match get::choice(spec, "fallocate").map(|c| c.0) {
             Some("none" | "0") => Prealloc::None,
             Some("posix") => Prealloc::Posix,
@@ -371,7 +371,7 @@ fn min_block_sizes(
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
 
 /// The engine options of a job, with its depth and `direct`.
-fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool) -> EngineOptions {
+fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool) -> EngineOptions {
     let int = |name| get::int(spec, name).map(|n| n.min(u64::from(u32::MAX)) as u32);
     let default_threads = iodepth.min(THREADPOOL_DEFAULT_CAP);
     let threads_max = int("threadpool_max").filter(|&n| n > 0).unwrap_or(default_threads);
@@ -379,6 +379,7 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool) -> EngineOptions {
     EngineOptions {
         iodepth,
         direct,
+        sync_writes,
         hipri: get::flag(spec, "hipri"),
         nowait: get::flag(spec, "nowait"),
         uncached: int("uncached").unwrap_or(0),
