@@ -203,6 +203,9 @@ struct FioCase {
     /// Whether the number of I/Os is drawn at random (`bssplit` picks sizes at random):
     /// only the bytes can agree, not the count.
     random_count: bool,
+    /// Whether the IO depth, submit and complete distributions and the number of slat
+    /// samples must agree too (they do where no real device decides when I/Os complete).
+    exact_dists: bool,
 }
 
 /// The cases: size-based, deterministic in their totals, a few MiB at most.
@@ -239,6 +242,7 @@ bs=16k
 ",
         random_split: false,
         random_count: false,
+        exact_dists: false,
     },
     FioCase {
         name: "random map on and off",
@@ -258,6 +262,7 @@ norandommap
 ",
         random_split: false,
         random_count: false,
+        exact_dists: false,
     },
     FioCase {
         name: "rwmix on psync and null, with an I/O budget",
@@ -287,6 +292,7 @@ bs=8k
 ",
         random_split: true,
         random_count: false,
+        exact_dists: false,
     },
     FioCase {
         name: "bssplit",
@@ -305,6 +311,7 @@ bssplit=4k/25:8k/75
 ",
         random_split: false,
         random_count: true,
+        exact_dists: false,
     },
     FioCase {
         name: "nrfiles, two filenames, io_size beyond size, number_ios, loops",
@@ -347,6 +354,7 @@ loops=3
 ",
         random_split: false,
         random_count: false,
+        exact_dists: false,
     },
     FioCase {
         name: "offset, offset_increment, size not a multiple of bs",
@@ -376,6 +384,55 @@ bs=8k
 ",
         random_split: false,
         random_count: false,
+        exact_dists: false,
+    },
+    FioCase {
+        name: "null engine at depth, with submit batches",
+        job: "\
+[depth-32]
+ioengine=null
+rw=randread
+size=1m
+bs=4k
+iodepth=32
+
+[batch-8]
+ioengine=null
+rw=read
+size=1m
+bs=4k
+iodepth=32
+iodepth_batch_submit=8
+
+[batch-above-depth]
+ioengine=null
+rw=randwrite
+size=1m
+bs=4k
+iodepth=4
+iodepth_batch_submit=16
+
+[batch-0-is-depth]
+ioengine=null
+rw=read
+size=1m
+bs=4k
+iodepth=16
+iodepth_batch_submit=0
+iodepth_batch_complete_max=16
+
+[low-water]
+ioengine=null
+rw=randread
+size=1m
+bs=4k
+iodepth=16
+iodepth_batch=4
+iodepth_low=2
+",
+        random_split: false,
+        random_count: false,
+        exact_dists: true,
     },
 ];
 
@@ -537,6 +594,19 @@ fn compare_with_fio(case: &FioCase, fio: &Value, ours: &Value) -> Vec<String> {
             count(o, "read", "io_bytes"),
             count(o, "write", "io_bytes"),
         );
+        if case.exact_dists {
+            for key in ["iodepth_level", "iodepth_submit", "iodepth_complete"] {
+                if f[key] != o[key] {
+                    diff(format!("job {name}: {key}: fio {}, iomark {}", f[key], o[key]));
+                }
+            }
+            for dir in ["read", "write"] {
+                let (a, b) = (&f[dir]["slat_ns"]["N"], &o[dir]["slat_ns"]["N"]);
+                if a != b {
+                    diff(format!("job {name}: {dir}.slat_ns.N: fio {a}, iomark {b}"));
+                }
+            }
+        }
         let (fk, ok) = (keys_of(f), keys_of(o));
         for k in fk.difference(&ok) {
             diff(format!("job {name}: key '{k}' missing in iomark"));

@@ -186,7 +186,7 @@ impl std::error::Error for EngineError {}
 pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     use sync::{SyncEngine, SyncFlavor};
     let flavor = match name {
-        "null" => return Ok(Box::new(null::NullEngine)),
+        "null" => return Ok(Box::new(null::NullEngine::new(options.iodepth))),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,

@@ -112,9 +112,12 @@ pub fn run(
         active: [false; 3],
         stamps: vec![(0, 0); plan.iodepth as usize],
         pending: Vec::with_capacity(plan.iodepth as usize),
+        ios_done: 0,
+        counts_batches: false,
         published: Publisher::new(progress),
     };
     l.free.extend((0..plan.iodepth).rev());
+    l.counts_batches = l.engine.counts_batches();
     l.run(stop);
     let end = l.last_now;
     l.published.flush();
@@ -198,6 +201,10 @@ struct Loop<'a> {
     stamps: Vec<(u64, u64)>,
     /// Units queued since the last commit.
     pending: Vec<u32>,
+    /// Data I/Os completed since measurement began (for `number_ios`).
+    ios_done: u64,
+    /// Whether the engine's I/Os count in the submit and complete distributions.
+    counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
 }
@@ -207,7 +214,7 @@ impl Loop<'_> {
         let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
         let mut ramping = ramp_ns > 0;
         let runtime_ns = self.plan.runtime.map(|d| d.as_nanos() as u64);
-        let mut ios_done = 0u64;
+        let batching = self.plan.batching;
         loop {
             let now = self.last_now;
             if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
@@ -215,65 +222,111 @@ impl Loop<'_> {
                 self.recorder.clear(now);
                 self.published.progress().set_state(JobState::Running);
                 self.measure_from = now;
-                ios_done = 0;
+                self.ios_done = 0;
             }
             let elapsed = now.saturating_sub(self.measure_from);
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
-            let enough_ios = self.plan.number_ios > 0 && ios_done >= self.plan.number_ios;
+            let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
             if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
                 break;
             }
+            // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
+            // anything is in flight, before it queues more.
+            if batching.complete_min == 0 && self.in_flight > 0 {
+                self.reap(1, batching.complete_max as usize);
+                continue;
+            }
             let Some(index) = self.free.pop() else {
-                self.reap(1);
+                self.reap_full();
                 continue;
             };
-            let Some(req) = self.next_request() else {
+            let Some((ddir, file, offset, len)) = self.next_request() else {
                 self.free.push(index);
                 break;
             };
-            let start = self.clock.now_ns();
-            let unit = &mut self.units[index as usize];
-            unit.ddir = req.0;
-            unit.file = req.1 as u32;
-            unit.fd = self.fds[req.1];
-            unit.offset = req.2;
-            unit.len = req.3;
-            // Only a write's buffer is prepared between taking the unit and issuing it; for
-            // reads and trims the two moments are a few stores apart, and one clock read
-            // serves both.
-            let issue = if unit.ddir == Ddir::Write {
-                self.workload.prepare_write(unit.buf.as_mut_slice(), unit.offset);
-                self.clock.now_ns()
-            } else {
-                start
-            };
-            self.stamps[index as usize] = (start, issue);
-            match self.engine.queue(unit) {
+            self.issue(index, ddir, file, offset, len);
+        }
+        self.commit();
+        while self.in_flight > 0 && self.error == 0 {
+            self.reap(self.in_flight as usize, self.in_flight as usize);
+        }
+    }
+
+    /// Fills unit `index` with one I/O and hands it to the engine.
+    fn issue(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
+        let start = self.clock.now_ns();
+        let unit = &mut self.units[index as usize];
+        unit.ddir = ddir;
+        unit.file = file as u32;
+        unit.fd = self.fds[file];
+        unit.offset = offset;
+        unit.len = len;
+        // Only a write's buffer is prepared between taking the unit and issuing it; for
+        // reads, trims and syncs the two moments are a few stores apart, and one clock read
+        // serves both.
+        let issue = if ddir == Ddir::Write {
+            self.workload.prepare_write(unit.buf.as_mut_slice(), offset);
+            self.clock.now_ns()
+        } else {
+            start
+        };
+        self.stamps[index as usize] = (start, issue);
+        let (mut start, mut issue) = (start, issue);
+        loop {
+            match self.engine.queue(&mut self.units[index as usize]) {
                 Queued::Completed => {
                     // fio counts an I/O completed inside queue as one submit and one reap
                     // (its null engine as neither).
                     self.recorder.record_depth(self.in_flight + 1, 1);
-                    if self.engine.counts_batches() {
+                    if self.counts_batches {
                         self.recorder.record_submit(1);
                         self.recorder.record_complete(1);
                     }
                     self.complete(index, start, issue, None);
-                    ios_done += 1;
+                    break;
                 }
                 Queued::Queued => {
                     self.pending.push(index);
                     self.in_flight += 1;
-                    self.recorder.record_depth(self.in_flight, 1);
-                    self.commit();
+                    let full = self.free.is_empty();
+                    if full || self.pending.len() >= self.plan.batching.submit as usize {
+                        self.commit();
+                    }
+                    break;
                 }
                 Queued::Busy => {
-                    self.free.push(index);
-                    self.reap(1);
+                    // The engine takes the same I/O once it has handed back completions;
+                    // the wait does not count as the I/O's own time.
+                    self.commit();
+                    if self.in_flight == 0 || self.error != 0 {
+                        self.free.push(index);
+                        self.set_error(libc::EBUSY, "queue");
+                        return;
+                    }
+                    self.reap(1, self.in_flight as usize);
+                    start = self.clock.now_ns();
+                    issue = start;
+                    self.stamps[index as usize] = (start, issue);
                 }
             }
         }
-        while self.in_flight > 0 {
-            self.reap(self.in_flight as usize);
+        if ddir == Ddir::Write {
+            self.writes_since_sync += 1;
+            self.sync_if_due(file);
+        }
+    }
+
+    /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on
+    /// until no more than `iodepth_low` I/Os are in flight.
+    fn reap_full(&mut self) {
+        let batching = self.plan.batching;
+        self.commit();
+        loop {
+            let min = (batching.complete_min.min(self.in_flight)).max(1) as usize;
+            self.reap(min, batching.complete_max as usize);
+            if self.in_flight <= batching.low || self.error != 0 {
+                break;
+            }
         }
     }
 
@@ -289,32 +342,42 @@ impl Loop<'_> {
         Some((ddir, req.file, req.offset, req.len as usize))
     }
 
+    /// Submits the units queued since the last commit; the depth distribution counts them
+    /// at the depth they reach, as fio's does.
     fn commit(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
         match self.engine.commit() {
             Ok(n) if n > 0 => {
                 self.recorder.record_submit(n as u32);
+                let in_flight_before = self.in_flight - self.pending.len() as u32;
+                self.recorder.record_depth(in_flight_before + n as u32, n as u32);
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
-                for &index in &self.pending {
+                for &index in &self.pending[..n.min(self.pending.len())] {
                     self.stamps[index as usize].1 = now;
                 }
-                self.pending.clear();
+                self.pending.drain(..n.min(self.pending.len()));
             }
             Ok(_) => {}
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "commit"),
         }
     }
 
-    fn reap(&mut self, min: usize) {
+    /// Waits for at least `min` and takes at most `max` completions.
+    fn reap(&mut self, min: usize, max: usize) {
         if self.in_flight == 0 {
             return;
         }
         let mut done = std::mem::take(&mut self.done);
         done.clear();
-        let max = self.in_flight as usize;
-        match self.engine.reap(&mut self.units, min, max, &mut done) {
+        let max = max.min(self.in_flight as usize);
+        match self.engine.reap(&mut self.units, min.min(max), max, &mut done) {
             Ok(n) => {
-                self.recorder.record_complete(n as u32);
+                if n > 0 {
+                    self.recorder.record_complete(n as u32);
+                }
                 for &index in &done {
                     self.in_flight -= 1;
                     let (start, submitted) = self.stamps[index as usize];
@@ -341,6 +404,7 @@ impl Loop<'_> {
             self.recorder.record_sync(now - start);
             return;
         };
+        self.ios_done += 1;
         self.active[d] = true;
         let dir = [Dir::Read, Dir::Write, Dir::Trim][d];
         let bytes = unit.result as u64;
@@ -354,14 +418,11 @@ impl Loop<'_> {
         );
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
-        if unit.ddir == Ddir::Write {
-            self.writes_since_sync += 1;
-            self.sync_if_due(unit.fd);
-        }
     }
 
-    /// `fsync`/`fdatasync` after every N writes, timed as a sync I/O.
-    fn sync_if_due(&mut self, fd: i32) {
+    /// `fsync`/`fdatasync` after every N writes issued, as an I/O of its own through the
+    /// engine (fio's `fsync=N`), timed as a sync.
+    fn sync_if_due(&mut self, file: usize) {
         let (every, ddir) = match (self.plan.fsync_every, self.plan.fdatasync_every) {
             (n, _) if n > 0 => (n, Ddir::Sync),
             (_, n) if n > 0 => (n, Ddir::Datasync),
@@ -371,9 +432,20 @@ impl Loop<'_> {
             return;
         }
         self.writes_since_sync = 0;
-        self.sync_file(fd, ddir);
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                self.reap_full();
+                match self.free.pop() {
+                    Some(index) => index,
+                    None => return,
+                }
+            }
+        };
+        self.issue(index, ddir, file, 0, 0);
     }
 
+    /// A sync outside the I/O loop (`end_fsync`, `fsync_on_close`), timed as a sync.
     fn sync_file(&mut self, fd: i32, ddir: Ddir) {
         let start = self.clock.now_ns();
         let r = iomark_engine::sync::sync_file(fd, ddir == Ddir::Datasync);

@@ -24,6 +24,42 @@ pub struct PlanError {
     pub message: String,
 }
 
+/// How a job submits and reaps, with fio's defaults filled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batching {
+    /// Submit once this many units are queued (`iodepth_batch_submit`; 0 means `iodepth`;
+    /// a full queue is submitted anyway).
+    pub submit: u32,
+    /// Wait for at least this many completions when the queue is full
+    /// (`iodepth_batch_complete_min`; 0: wait for one whenever any I/O is in flight, as
+    /// fio 3.33 does).
+    pub complete_min: u32,
+    /// Take at most this many completions at once (`iodepth_batch_complete_max`, default
+    /// `complete_min`, at least 1).
+    pub complete_max: u32,
+    /// Once the queue is full, reap until at most this many I/Os are in flight
+    /// (`iodepth_low`, default `iodepth`).
+    pub low: u32,
+}
+
+impl Batching {
+    /// The batching of a job with depth `iodepth`.
+    pub fn of(spec: &JobSpec, iodepth: u32) -> Self {
+        let int = |name| get::int(spec, name).map(|n| n.min(u64::from(iodepth)) as u32);
+        let submit = match int("iodepth_batch").unwrap_or(1) {
+            0 => iodepth,
+            n => n,
+        };
+        let complete_min = int("iodepth_batch_complete_min").unwrap_or(1);
+        let complete_max = int("iodepth_batch_complete_max").unwrap_or(0).max(complete_min).max(1);
+        let low = match int("iodepth_low") {
+            Some(n) if n > 0 => n,
+            _ => iodepth,
+        };
+        Batching { submit, complete_min, complete_max, low }
+    }
+}
+
 /// How writes reach the disk (`sync`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SyncMode {
@@ -78,6 +114,8 @@ pub struct JobPlan {
     pub engine_options: EngineOptions,
     /// I/O units in flight at most (`iodepth`).
     pub iodepth: u32,
+    /// How the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
+    pub batching: Batching,
     /// The `rw` pattern's name (`randread`) and its `:N` argument.
     pub rw: (&'static str, Option<String>),
     /// Share of reads in a mixed job, in percent.
@@ -252,6 +290,7 @@ impl JobPlan {
             engine,
             engine_options,
             iodepth,
+            batching: Batching::of(spec, iodepth),
             rw,
             rwmixread,
             bs,

@@ -236,7 +236,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Number of IO buffers to submit in one go",
     )
     .alias(&["iodepth_batch_submit"])
-    .default("1"),
+    .default("1")
+    .supported(
+        "How many queued I/Os an asynchronous engine submits at once. 1 submits \
+         each I/O as soon as it is queued; 0 means `iodepth`. A full queue is submitted \
+         whatever the batch. Default 1.",
+    ),
     opt(
         "iodepth_batch_complete_min",
         int(0, NOLIMIT),
@@ -244,14 +249,28 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Min number of IO buffers to retrieve in one go",
     )
     .alias(&["iodepth_batch_complete"])
-    .default("1"),
+    .default("1")
+    .supported(
+        "When the queue is full, wait for at least this many completions before \
+         queuing more. 0 makes the job wait for a completion whenever any I/O is in \
+         flight, which is what fio 3.33 does (its documentation says it only checks). \
+         Default 1.",
+    ),
     opt(
         "iodepth_batch_complete_max",
         int(0, NOLIMIT),
         Category::IoDepth,
         "Max number of IO buffers to retrieve in one go",
+    )
+    .supported(
+        "The most completions taken at once. Default: `iodepth_batch_complete_min` \
+         (at least 1).",
     ),
-    opt("iodepth_low", int(0, NOLIMIT), Category::IoDepth, "Low water mark for queuing depth"),
+    opt("iodepth_low", int(0, NOLIMIT), Category::IoDepth, "Low water mark for queuing depth")
+        .supported(
+            "Once the queue is full, keep reaping until no more than this many I/Os \
+         are in flight, then fill it again. Default: `iodepth`.",
+        ),
     opt(
         "serialize_overlap",
         Kind::Bool,
