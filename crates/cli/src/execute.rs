@@ -82,6 +82,11 @@ pub fn execute(
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
+    for job in &report.jobs {
+        for note in &job.notes {
+            eprintln!("iomark: job '{}': {note}", job.name);
+        }
+    }
     let failed = report.jobs.iter().any(|j| j.error != 0);
     Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
 }

@@ -116,6 +116,10 @@ fn job(job: &JobReport) -> Value {
     if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
         entries.push(("desc".into(), string(description)));
     }
+    if !job.notes.is_empty() {
+        let notes = job.notes.iter().map(|n| string(n)).collect();
+        entries.push(("iomark notes".into(), Value::Array(notes)));
+    }
     Value::Object(entries)
 }
 

@@ -300,6 +300,7 @@ mod tests {
             jobs: 1,
             error: 0,
             error_text: String::new(),
+            notes: Vec::new(),
             pid: 4609,
             start_time: String::new(),
             elapsed_s: 1,

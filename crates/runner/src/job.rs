@@ -40,6 +40,8 @@ pub struct JobOutcome {
     pub error: i32,
     /// What the error was doing, empty if none.
     pub error_text: String,
+    /// What the engine said about how it behaved.
+    pub notes: Vec<String>,
     /// The job thread's id.
     pub pid: u32,
     /// Wall-clock start, ms since the epoch (0 under the fake clock).
@@ -148,6 +150,7 @@ pub fn run(
         times,
         error: l.error,
         error_text: l.error_text,
+        notes: l.engine.notes(),
         pid: if fake { 0 } else { thread_id() },
         start_wall_ms,
     })

@@ -192,6 +192,11 @@ fn report(
                     m.2.error = outcome.error;
                     m.2.error_text = outcome.error_text;
                 }
+                for note in outcome.notes {
+                    if !m.2.notes.contains(&note) {
+                        m.2.notes.push(note);
+                    }
+                }
                 m.3 += 1;
                 continue;
             }
@@ -258,6 +263,7 @@ fn meta(
         jobs,
         error: outcome.error,
         error_text: outcome.error_text.clone(),
+        notes: outcome.notes.clone(),
         pid: outcome.pid,
         start_time: ctime(outcome.start_wall_ms),
         elapsed_s: end_ms.saturating_sub(run_start_ms).div_ceil(1000),

@@ -135,6 +135,8 @@ pub struct JobMeta {
     pub error: i32,
     /// What the error means.
     pub error_text: String,
+    /// What the engine said about how it behaved (see `Engine::notes`).
+    pub notes: Vec<String>,
     /// Thread id.
     pub pid: u32,
     /// Start time, `ctime` layout.
@@ -236,6 +238,7 @@ pub fn job_report(
         jobs: meta.jobs,
         error: meta.error,
         error_text: meta.error_text,
+        notes: meta.notes,
         pid: meta.pid,
         start_time: meta.start_time,
         elapsed_s: meta.elapsed_s,

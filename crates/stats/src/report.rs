@@ -54,6 +54,9 @@ pub struct JobReport {
     pub error: i32,
     /// What that error means, empty if none.
     pub error_text: String,
+    /// What the engine said about how it behaved, such as libaio completing buffered I/O
+    /// inline; iomark's addition, in JSON as "iomark notes" when there are any.
+    pub notes: Vec<String>,
     /// The thread id of the job (fio shows a pid).
     pub pid: u32,
     /// When the job started, as local time in `ctime` layout.

@@ -138,6 +138,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
         jobs: 1,
         error: job["error"].as_i64().expect("error") as i32,
         error_text: String::new(),
+        notes: Vec::new(),
         pid: 0,
         start_time: s(time),
         elapsed_s: u(&job["elapsed"]),

@@ -11,6 +11,7 @@ fn meta(groupid: u32) -> JobMeta {
         jobs: 1,
         error: 0,
         error_text: String::new(),
+        notes: Vec::new(),
         pid: 1,
         start_time: String::new(),
         elapsed_s: 1,
