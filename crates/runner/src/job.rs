@@ -122,6 +122,7 @@ pub fn run(
     l.counts_batches = l.engine.counts_batches();
     l.run(stop);
     let end = l.last_now;
+    l.recorder.settle();
     l.published.flush();
     progress.set_state(JobState::Fsync);
     l.finish(&files);
@@ -165,6 +166,7 @@ fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
         "trimwrite" | "randtrimwrite" => (false, true, true),
         _ => (true, true, false),
     };
+    let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
         slat: !sync_engine,
@@ -174,6 +176,9 @@ fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
         syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.end_fsync,
         bw_avg_ms: plan.stats.bw_avg_ms,
         iops_avg_ms: plan.stats.iops_avg_ms,
+        // A synchronous engine's reads and trims start and issue at one clock reading, so
+        // their lat is their clat (the copy needs clat's histogram if lat has one).
+        lat_is_clat: [mirror, false, mirror],
     }
 }
 
@@ -235,8 +240,12 @@ impl Loop<'_> {
             }
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
+            // A poll comes first (libaio's userspace_reap serves it from the ring).
             if batching.complete_min == 0 && self.in_flight > 0 {
-                self.reap(1, batching.complete_max as usize);
+                let max = batching.complete_max as usize;
+                if self.reap(0, max) == 0 {
+                    self.reap(1, max);
+                }
                 continue;
             }
             let Some(index) = self.free.pop() else {
@@ -368,10 +377,11 @@ impl Loop<'_> {
         }
     }
 
-    /// Waits for at least `min` and takes at most `max` completions.
-    fn reap(&mut self, min: usize, max: usize) {
+    /// Waits for at least `min` and takes at most `max` completions; returns how many it
+    /// took.
+    fn reap(&mut self, min: usize, max: usize) -> usize {
         if self.in_flight == 0 {
-            return;
+            return 0;
         }
         let mut done = std::mem::take(&mut self.done);
         done.clear();
@@ -389,7 +399,9 @@ impl Loop<'_> {
             }
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),
         }
+        let took = done.len();
         self.done = done;
+        took
     }
 
     /// The single completion point: one clock read, then the recorder.

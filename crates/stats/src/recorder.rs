@@ -48,6 +48,11 @@ pub struct RecorderConfig {
     pub bw_avg_ms: u64,
     /// fio's `iopsavgtime`, in milliseconds (default 500).
     pub iops_avg_ms: u64,
+    /// Directions whose every I/O has lat equal to clat (reads and trims on a synchronous
+    /// engine, which start and issue an I/O at one clock reading): their lat is not
+    /// recorded apart but copied from clat by [`JobRecorder::settle`], which saves the
+    /// I/O path a second set of sums.
+    pub lat_is_clat: [bool; 3],
 }
 
 impl Default for RecorderConfig {
@@ -62,6 +67,7 @@ impl Default for RecorderConfig {
             syncs: false,
             bw_avg_ms: 500,
             iops_avg_ms: 500,
+            lat_is_clat: [false; 3],
         }
     }
 }
@@ -235,7 +241,24 @@ impl JobRecorder {
             self.latency.add(dist::latency_bucket(ns), 1);
         }
         if let Some(ns) = lat_ns {
-            d.lat.record(ns);
+            if !self.config.lat_is_clat[dir as usize] {
+                d.lat.record(ns);
+            }
+        }
+    }
+
+    /// Ends recording: fills in lat for the directions whose lat is their clat (see
+    /// [`RecorderConfig::lat_is_clat`]). Call once, after the last I/O and before reading
+    /// or merging the recorder.
+    pub fn settle(&mut self) {
+        for (d, mirrored) in self.config.lat_is_clat.iter_mut().enumerate() {
+            if std::mem::take(mirrored) {
+                let dir = &mut self.dirs[d];
+                dir.lat.moments = dir.clat.moments.clone();
+                if dir.lat.hist.is_some() {
+                    dir.lat.hist = dir.clat.hist.clone();
+                }
+            }
         }
     }
 

@@ -224,10 +224,10 @@ impl FileCursor {
         match &mut self.map {
             Some(map) => {
                 let b = map.next_free(rng.below(map.blocks()))?;
-                let run = map.free_run(b, want.div_ceil(unit));
+                let run = map.free_run(b, blocks_of(want, unit));
                 let off = b * unit;
                 let l = bs.fit(want, (run * unit).min(len - off), unit)?;
-                map.mark(b, l.div_ceil(unit));
+                map.mark(b, blocks_of(l, unit));
                 Some((off, l))
             }
             None => {
@@ -239,6 +239,18 @@ impl FileCursor {
     }
 }
 
+/// How many map blocks of `unit` bytes `len` bytes cover: a shift for the usual power-of-two
+/// block, a division otherwise (this runs once or twice per random I/O).
+#[inline]
+fn blocks_of(len: u64, unit: u64) -> u64 {
+    if unit.is_power_of_two() {
+        let shift = unit.trailing_zeros();
+        (len >> shift) + u64::from(len & (unit - 1) != 0)
+    } else {
+        len.div_ceil(unit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +258,15 @@ mod tests {
 
     fn fixed(bs: u64) -> BsChooser {
         BsChooser::new(&BlockSizes::Fixed(bs), false)
+    }
+
+    #[test]
+    fn blocks_of_rounds_up_like_a_division() {
+        for unit in [1, 512, 4096, 3000, 65536] {
+            for len in [0, 1, unit - 1, unit, unit + 1, 5 * unit, 5 * unit + 7] {
+                assert_eq!(blocks_of(len, unit), len.div_ceil(unit), "{len} / {unit}");
+            }
+        }
     }
 
     #[test]
