@@ -10,6 +10,7 @@
 
 pub mod file;
 pub mod null;
+pub mod posixaio;
 pub mod sync;
 pub mod system;
 pub mod unit;
@@ -187,6 +188,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
     use sync::{SyncEngine, SyncFlavor};
     let flavor = match name {
         "null" => return Ok(Box::new(null::NullEngine)),
+        "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
