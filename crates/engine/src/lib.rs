@@ -9,6 +9,7 @@
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod file;
+pub mod mmap;
 pub mod null;
 pub mod posixaio;
 pub mod sync;
@@ -189,6 +190,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
     let flavor = match name {
         "null" => return Ok(Box::new(null::NullEngine)),
         "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
+        "mmap" => return Ok(Box::new(mmap::MmapEngine::new(options))),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
