@@ -9,7 +9,9 @@
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod file;
+pub mod mmap;
 pub mod null;
+pub mod posixaio;
 pub mod sync;
 pub mod system;
 pub mod unit;
@@ -187,6 +189,8 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
     use sync::{SyncEngine, SyncFlavor};
     let flavor = match name {
         "null" => return Ok(Box::new(null::NullEngine::new(options.iodepth))),
+        "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
+        "mmap" => return Ok(Box::new(mmap::MmapEngine::new(options))),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
