@@ -9,6 +9,7 @@
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod file;
+pub mod libaio;
 pub mod null;
 pub mod sync;
 pub mod system;
@@ -187,6 +188,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
     use sync::{SyncEngine, SyncFlavor};
     let flavor = match name {
         "null" => return Ok(Box::new(null::NullEngine)),
+        "libaio" => return Ok(Box::new(libaio::LibaioEngine::new(options)?)),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
