@@ -24,6 +24,7 @@ use crate::{Engine, EngineError, EngineOptions, Queued};
 use abi::{AioContext, IoEvent, Iocb};
 use ring::Ring;
 use std::os::fd::RawFd;
+use std::ptr::NonNull;
 
 /// The note for a job whose submissions completed inline.
 pub const INLINE_NOTE: &str = "libaio completed submissions inline: buffered I/O is not \
@@ -38,8 +39,11 @@ pub struct LibaioEngine {
     ctx: AioContext,
     /// The context's completion ring, if its layout is the known one.
     ring: Option<Ring>,
-    /// One request per unit, by unit index.
-    iocbs: Box<[Iocb]>,
+    /// One request per unit, by unit index: `depth` of them, from `Box::into_raw` (freed in
+    /// Drop). Kept as a raw pointer so that the pointers handed to the kernel and the ones
+    /// the engine writes through all derive from it.
+    iocbs: NonNull<Iocb>,
+    depth: usize,
     /// Requests queued and not yet taken by the kernel: `batch[head..len]`.
     batch: Box<[*mut Iocb]>,
     batch_head: usize,
@@ -82,18 +86,19 @@ impl LibaioEngine {
     /// An engine with a context for `options.iodepth` requests in flight.
     pub fn new(options: &EngineOptions) -> Result<Self, EngineError> {
         let depth = options.iodepth.max(1);
-        let ctx = abi::io_setup(depth).map_err(|errno| {
-            let e = std::io::Error::from_raw_os_error(errno);
-            EngineError::other(format!("libaio: io_setup({depth}) failed: {e}"))
-        })?;
+        let ctx = abi::io_setup(depth).map_err(|errno| setup_error(depth, errno))?;
         let depth = depth as usize;
+        let iocbs = Box::into_raw(vec![Iocb::default(); depth].into_boxed_slice());
+        // SAFETY: Box::into_raw never returns null.
+        let iocbs = unsafe { NonNull::new_unchecked(iocbs.cast::<Iocb>()) };
         // SAFETY: `ctx` was just returned by io_setup; the ring lives in `self` and is dropped
         // before `io_destroy` (see Drop).
         let ring = unsafe { Ring::new(ctx) };
         Ok(LibaioEngine {
             ctx,
             ring,
-            iocbs: vec![Iocb::default(); depth].into_boxed_slice(),
+            iocbs,
+            depth,
             batch: vec![std::ptr::null_mut(); depth].into_boxed_slice(),
             batch_head: 0,
             batch_len: 0,
@@ -194,16 +199,18 @@ impl LibaioEngine {
             aio_offset: if rw { unit.offset as i64 } else { 0 },
             ..Iocb::default()
         };
-        let slot = unit.index as usize;
-        self.iocbs[slot] = iocb;
+        // SAFETY: `index < depth` (checked by `queue`), and the unit's request is not in the
+        // kernel's hands: the unit is not in flight.
+        let slot = unsafe { self.iocbs.as_ptr().add(unit.index as usize) };
+        // SAFETY: `slot` points to one of the engine's requests (see above).
+        unsafe { slot.write(iocb) };
         if self.batch_len == self.batch.len() {
             // Requests the kernel did not take sit at the front; make room behind them.
             self.batch.copy_within(self.batch_head..self.batch_len, 0);
             self.batch_len -= self.batch_head;
             self.batch_head = 0;
         }
-        // SAFETY: `slot < iocbs.len()` (checked by `queue`).
-        self.batch[self.batch_len] = unsafe { self.iocbs.as_mut_ptr().add(slot) };
+        self.batch[self.batch_len] = slot;
         self.batch_len += 1;
         Queued::Queued
     }
@@ -230,17 +237,17 @@ impl Engine for LibaioEngine {
     }
 
     fn setup(&mut self, units: &mut [IoUnit], _fds: &[RawFd]) -> Result<(), EngineError> {
-        if units.iter().any(|u| u.index as usize >= self.iocbs.len()) {
+        if units.iter().any(|u| u.index as usize >= self.depth) {
             return Err(EngineError::option(
                 "iodepth",
-                format!("libaio: more units than the depth {}", self.iocbs.len()),
+                format!("libaio: more units than the depth {}", self.depth),
             ));
         }
         Ok(())
     }
 
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
-        if unit.index as usize >= self.iocbs.len() {
+        if unit.index as usize >= self.depth {
             unit.result = -i64::from(libc::EINVAL);
             return Queued::Completed;
         }
@@ -322,6 +329,32 @@ impl Engine for LibaioEngine {
 impl Drop for LibaioEngine {
     fn drop(&mut self) {
         self.ring = None;
+        // The kernel waits for requests in flight; after this it holds no pointer of ours.
         abi::io_destroy(self.ctx);
+        let all = std::ptr::slice_from_raw_parts_mut(self.iocbs.as_ptr(), self.depth);
+        // SAFETY: `iocbs` came from Box::into_raw of a boxed slice of `depth` requests, and
+        // is freed only here.
+        drop(unsafe { Box::from_raw(all) });
+    }
+}
+
+/// Why `io_setup` failed, with the option to blame.
+fn setup_error(depth: u32, errno: i32) -> EngineError {
+    let e = std::io::Error::from_raw_os_error(errno);
+    match errno {
+        libc::EAGAIN => EngineError::option(
+            "iodepth",
+            format!(
+                "libaio: io_setup({depth}) failed: {e} (the system-wide limit \
+                 /proc/sys/fs/aio-max-nr would be exceeded)"
+            ),
+        ),
+        libc::EINVAL => {
+            EngineError::option("iodepth", format!("libaio: io_setup({depth}) failed: {e}"))
+        }
+        _ => EngineError::option(
+            "ioengine",
+            format!("libaio: Linux AIO is not available (io_setup: {e})"),
+        ),
     }
 }

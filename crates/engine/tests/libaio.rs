@@ -2,127 +2,15 @@
 //! trims, direct I/O, user-space reaping, refused requests, partial submissions and the
 //! note about buffered I/O completing inline.
 
-use iomark_engine::libaio::abi::{self, IoEvent, Iocb};
+#[path = "libaio/support.rs"]
+mod support;
+
+use iomark_engine::libaio::abi::{IoEvent, Iocb};
 use iomark_engine::libaio::{LibaioEngine, INLINE_NOTE};
 use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
-
-const BLOCK: usize = 4096;
-
-/// Whether the kernel lets this process use Linux AIO; prints why not.
-fn aio_available() -> bool {
-    match abi::io_setup(1) {
-        Ok(ctx) => {
-            abi::io_destroy(ctx);
-            true
-        }
-        Err(errno) if errno == libc::ENOSYS || errno == libc::EPERM => {
-            eprintln!("skipped: io_setup is not available (errno {errno})");
-            false
-        }
-        Err(errno) => panic!("io_setup failed: errno {errno}"),
-    }
-}
-
-fn engine(depth: u32, userspace_reap: bool) -> LibaioEngine {
-    let options = EngineOptions { iodepth: depth, userspace_reap, ..EngineOptions::default() };
-    LibaioEngine::new(&options).unwrap()
-}
-
-fn units(n: usize) -> Vec<IoUnit> {
-    (0..n).map(|i| IoUnit::new(i as u32, BLOCK, 4096).unwrap()).collect()
-}
-
-fn fill(u: &mut IoUnit, fd: i32, ddir: Ddir, block: usize) {
-    u.fd = fd;
-    u.ddir = ddir;
-    u.offset = (block * BLOCK) as u64;
-    u.len = BLOCK;
-    u.result = i64::MIN;
-}
-
-/// The byte block `b` is filled with.
-fn pattern(b: usize) -> u8 {
-    (b * 7 + 1) as u8
-}
-
-/// Drives `blocks` I/Os of one direction through `e` as the runner does (queue, commit on
-/// Queued, reap one when no unit is free, drain at the end); returns each block's result, and
-/// checks that reads found `pattern(block)`.
-fn run_job(
-    e: &mut dyn Engine,
-    units: &mut [IoUnit],
-    fd: i32,
-    ddir: Ddir,
-    blocks: usize,
-) -> Vec<i64> {
-    let mut results = vec![i64::MIN; blocks];
-    let mut block_of = vec![usize::MAX; units.len()];
-    let mut free: Vec<u32> = (0..units.len() as u32).rev().collect();
-    let mut done = Vec::with_capacity(units.len());
-    let mut in_flight = 0;
-    let mut finish = |units: &mut [IoUnit], index: u32, block_of: &[usize]| {
-        let u = &units[index as usize];
-        let b = block_of[index as usize];
-        results[b] = u.result;
-        if ddir == Ddir::Read && u.result == BLOCK as i64 {
-            assert!(u.buf.as_slice().iter().all(|&x| x == pattern(b)), "block {b} read back");
-        }
-    };
-    let mut next = 0;
-    while next < blocks || in_flight > 0 {
-        let index = match free.pop() {
-            Some(i) if next < blocks => i,
-            other => {
-                free.extend(other);
-                done.clear();
-                let n = e.reap(units, 1, in_flight, &mut done).unwrap();
-                assert_eq!(n, done.len());
-                assert!(n >= 1);
-                for &i in &done {
-                    finish(units, i, &block_of);
-                    free.push(i);
-                }
-                in_flight -= n;
-                continue;
-            }
-        };
-        let u = &mut units[index as usize];
-        fill(u, fd, ddir, next);
-        // A read's buffer starts with what the block does not hold, so a read that reads
-        // nothing cannot pass.
-        let byte = if ddir == Ddir::Write { pattern(next) } else { !pattern(next) };
-        u.buf.as_mut_slice().fill(byte);
-        block_of[index as usize] = next;
-        match e.queue(u) {
-            Queued::Queued => {
-                in_flight += 1;
-                assert!(e.commit().unwrap() <= 1);
-            }
-            Queued::Completed => {
-                finish(units, index, &block_of);
-                free.push(index);
-            }
-            Queued::Busy => panic!("busy with a free unit"),
-        }
-        next += 1;
-    }
-    results
-}
-
-fn temp_file(blocks: usize) -> File {
-    let f = tempfile::tempfile().unwrap();
-    f.set_len((blocks * BLOCK) as u64).unwrap();
-    f
-}
-
-fn psync(u: &mut IoUnit) -> i64 {
-    let mut e = create("psync", &EngineOptions::default()).unwrap();
-    assert_eq!(e.queue(u), Queued::Completed);
-    u.result
-}
+use support::*;
 
 #[test]
 fn the_abi_structures_have_the_kernels_sizes() {
@@ -302,28 +190,6 @@ fn trim_punches_a_hole_once_nothing_is_in_flight() {
     assert!(r.buf.as_slice().iter().all(|&x| x == pattern(1)), "the other block is intact");
 }
 
-/// A temporary file open with `O_DIRECT`, or `None` (with a message) where that is refused.
-fn direct_file(dir: &tempfile::TempDir, blocks: usize) -> Option<File> {
-    let path = dir.path().join("direct");
-    let f = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .custom_flags(libc::O_DIRECT)
-        .open(&path);
-    match f {
-        Ok(f) => {
-            f.set_len((blocks * BLOCK) as u64).unwrap();
-            Some(f)
-        }
-        Err(e) => {
-            eprintln!("skipped: O_DIRECT refused on the temporary directory: {e}");
-            None
-        }
-    }
-}
-
 #[test]
 fn direct_io_writes_and_reads_back() {
     if !aio_available() {
@@ -497,4 +363,52 @@ fn buffered_io_is_noted_as_completed_inline() {
     run_job(&mut d, &mut us, direct.as_raw_fd(), Ddir::Write, 64);
     let c = d.counts();
     eprintln!("direct I/O: {} of {} inline, notes {:?}", c.inline, c.submitted, d.notes());
+}
+
+#[test]
+fn nowait_reads_fail_with_eagain_instead_of_waiting_for_the_disk() {
+    if !aio_available() {
+        return;
+    }
+    // Two blocks with data on disk, far apart (beyond any readahead of the other), not cached.
+    let far = 2048;
+    let file = temp_file(far + 1);
+    let fd = file.as_raw_fd();
+    for b in [0, far] {
+        let mut w = IoUnit::new(0, BLOCK, 4096).unwrap();
+        fill(&mut w, fd, Ddir::Write, b);
+        w.buf.as_mut_slice().fill(pattern(b));
+        assert_eq!(psync(&mut w), BLOCK as i64);
+    }
+    file.sync_all().unwrap();
+    iomark_engine::file::drop_cache(fd, 0, 0).unwrap();
+    // The control: pvsync2 with RWF_NOWAIT tells whether the pages really left the cache.
+    let options = EngineOptions { nowait: true, ..EngineOptions::default() };
+    let mut control = IoUnit::new(0, BLOCK, 4096).unwrap();
+    fill(&mut control, fd, Ddir::Read, 0);
+    let mut pvsync2 = create("pvsync2", &options).unwrap();
+    assert_eq!(pvsync2.queue(&mut control), Queued::Completed);
+    if control.result != -i64::from(libc::EAGAIN) {
+        eprintln!("skipped: the file's pages stay cached (pvsync2 nowait: {})", control.result);
+        return;
+    }
+    let mut e = LibaioEngine::new(&EngineOptions { iodepth: 1, ..options }).unwrap();
+    let mut us = units(1);
+    fill(&mut us[0], fd, Ddir::Read, far);
+    assert_eq!(e.queue(&mut us[0]), Queued::Queued);
+    assert_eq!(e.commit().unwrap(), 1);
+    let mut done = Vec::with_capacity(1);
+    assert_eq!(e.reap(&mut us, 1, 1, &mut done).unwrap(), 1);
+    assert_eq!(us[0].result, -i64::from(libc::EAGAIN));
+}
+
+#[test]
+fn a_depth_the_kernel_refuses_blames_iodepth() {
+    if !aio_available() {
+        return;
+    }
+    let options = EngineOptions { iodepth: 1 << 30, ..EngineOptions::default() };
+    let err = LibaioEngine::new(&options).err().expect("io_setup of 2^30 events");
+    assert_eq!(err.option, Some("iodepth"), "{err}");
+    assert!(err.message.starts_with("libaio: io_setup(1073741824) failed"), "{err}");
 }

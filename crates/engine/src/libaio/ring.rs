@@ -73,7 +73,7 @@ impl Ring {
         let h = self.header();
         let tail = h.tail.load(Ordering::Acquire);
         let head = h.head.load(Ordering::Acquire);
-        ((tail + self.nr - head) % self.nr) as usize
+        (tail.wrapping_add(self.nr).wrapping_sub(head) % self.nr) as usize
     }
 
     /// Moves up to `out.len()` completions out of the ring; returns how many.
