@@ -9,6 +9,7 @@
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod file;
+pub mod libaio;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
@@ -191,6 +192,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
         "null" => return Ok(Box::new(null::NullEngine::new(options.iodepth))),
         "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
         "mmap" => return Ok(Box::new(mmap::MmapEngine::new(options))),
+        "libaio" => return Ok(Box::new(libaio::LibaioEngine::new(options)?)),
         "sync" => SyncFlavor::Sync,
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
