@@ -90,7 +90,8 @@ pub trait Engine: Send {
 }
 
 /// The engines iomark has, by fio's names.
-pub const ENGINES: &[&str] = &["null", "sync", "psync", "vsync", "pvsync", "pvsync2"];
+pub const ENGINES: &[&str] =
+    &["null", "sync", "psync", "vsync", "pvsync", "pvsync2", "libaio", "posixaio", "mmap"];
 
 /// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
 #[derive(Debug, Clone, PartialEq, Eq)]

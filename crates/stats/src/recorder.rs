@@ -254,7 +254,7 @@ impl JobRecorder {
         for (d, mirrored) in self.config.lat_is_clat.iter_mut().enumerate() {
             if std::mem::take(mirrored) {
                 let dir = &mut self.dirs[d];
-                dir.lat.moments = dir.clat.moments.clone();
+                dir.lat.moments = dir.clat.moments;
                 if dir.lat.hist.is_some() {
                     dir.lat.hist = dir.clat.hist.clone();
                 }

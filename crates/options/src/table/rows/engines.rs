@@ -29,7 +29,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Engine,
         "Use alternative user-space reap implementation",
     )
-    .engines(&["libaio"]),
+    .engines(&["libaio"])
+    .supported(
+        "Read completions from the AIO ring in user space instead of calling \
+         io_getevents, when the job polls for completions without waiting \
+         (`iodepth_batch_complete_min=0`).",
+    ),
     opt(
         "cmdprio_percentage",
         int(0, 100),
