@@ -15,6 +15,7 @@ pub mod null;
 pub mod posixaio;
 pub mod sync;
 pub mod system;
+pub mod threadpool;
 pub mod unit;
 
 pub use unit::{AlignedBuf, Ddir, IoUnit};
@@ -90,8 +91,19 @@ pub trait Engine: Send {
 }
 
 /// The engines iomark has, by fio's names.
-pub const ENGINES: &[&str] =
-    &["null", "sync", "psync", "vsync", "pvsync", "pvsync2", "libaio", "posixaio", "mmap"];
+pub const ENGINES: &[&str] = &[
+    "null",
+    "sync",
+    "psync",
+    "vsync",
+    "pvsync",
+    "pvsync2",
+    "libaio",
+    "posixaio",
+    "mmap",
+    "threadpool",
+    "guasi",
+];
 
 /// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,6 +211,9 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
         "vsync" => SyncFlavor::Vsync,
         "pvsync" => SyncFlavor::Pvsync,
         "pvsync2" => SyncFlavor::Pvsync2 { hipri: options.hipri, nowait: options.nowait },
+        "threadpool" | "guasi" => {
+            return Ok(Box::new(threadpool::ThreadPoolEngine::new(name, options)?));
+        }
         _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
     };
     Ok(Box::new(SyncEngine::new(flavor)))

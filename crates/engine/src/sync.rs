@@ -46,7 +46,7 @@ impl SyncEngine {
 }
 
 /// A system call's return value: the count, or the negated errno.
-fn ret(n: isize) -> i64 {
+pub(crate) fn ret(n: isize) -> i64 {
     if n < 0 {
         -i64::from(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO))
     } else {
