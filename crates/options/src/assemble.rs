@@ -17,8 +17,19 @@ use crate::table::{self, Support};
 use crate::value::{self, Ctx, Value};
 
 /// The engines iomark runs today; other `ioengine` values are refused as not supported yet.
-pub const SUPPORTED_ENGINES: &[&str] =
-    &["null", "sync", "psync", "vsync", "pvsync", "pvsync2", "libaio", "posixaio", "mmap"];
+pub const SUPPORTED_ENGINES: &[&str] = &[
+    "null",
+    "sync",
+    "psync",
+    "vsync",
+    "pvsync",
+    "pvsync2",
+    "libaio",
+    "posixaio",
+    "mmap",
+    "threadpool",
+    "guasi",
+];
 
 /// fio's default engine.
 pub const DEFAULT_ENGINE: &str = "psync";

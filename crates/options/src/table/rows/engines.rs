@@ -175,4 +175,17 @@ pub(super) const ROWS: &[OptionDef] = &[
         .engines(&["e4defrag"]),
     opt("inplace", int(0, 1), Category::Engine, "Alloc and free space inside defrag event")
         .engines(&["e4defrag"]),
+    opt("threadpool_min", int(1, 2000), Category::Engine, "Worker threads started with the job")
+        .engines(&["threadpool", "guasi"])
+        .supported(
+            "iomark's own: how many worker threads the threadpool engine starts with \
+         the job. Default: `iodepth`, at most 2000.",
+        ),
+    opt("threadpool_max", int(1, 2000), Category::Engine, "Most worker threads of the pool")
+        .engines(&["threadpool", "guasi"])
+        .supported(
+            "iomark's own: the most worker threads the pool grows to when every \
+         worker is busy (a thread is started on the I/O path, at most \
+         `threadpool_max - threadpool_min` times a job). Default: `iodepth`, at most 2000.",
+        ),
 ];

@@ -210,6 +210,8 @@ pub(super) const ROWS: &[OptionDef] = &[
             ch("exec", "Run an external program as the workload"),
             ch("mtd", "Memory Technology Device (flash) engine"),
             ch("rados", "Ceph RADOS object IO"),
+            ch("threadpool", "iomark: blocking calls run by a pool of threads"),
+            ch("guasi", "iomark: threadpool, by the name of fio's former GUASI engine"),
         ]),
         Category::Engine,
         "IO engine to use",
@@ -218,7 +220,9 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "How I/O is issued: by synchronous system calls (`sync`, `psync`, \
          `vsync`, `pvsync`, `pvsync2`), asynchronously (`libaio`, `io_uring`, \
-         `posixaio`), through a memory map (`mmap`), or not at all (`null`, which \
+         `posixaio`, and iomark's `threadpool`, alias `guasi`, which runs the blocking \
+         calls on a pool of threads), through a memory map (`mmap`), or not at all \
+         (`null`, which \
          measures iomark's own overhead). Engines that iomark does not have are refused \
          with a message. Default `psync`.",
     ),
