@@ -2,8 +2,11 @@
 //!
 //! Six short jobs on one temporary file in the current directory (or `--directory`):
 //! sequential 1 MiB reads and writes at depth 8, random 4 KiB reads and writes at depth 32
-//! and at depth 1, with direct I/O where the file system allows it. The engine is `psync`,
-//! so depth N is N jobs (`numjobs`) reported as one group. It prints a short table (MB/s,
+//! and at depth 1, with direct I/O where the file system allows it. The engine is the
+//! fastest asynchronous one that works here: io_uring, else libaio (only with direct I/O:
+//! buffered libaio completes inline), else threadpool; depth N is then `iodepth=N`. With a
+//! synchronous engine given on the command line (`--ioengine=psync`), depth N is N jobs
+//! (`numjobs`) reported as one group. It prints a short table (MB/s,
 //! IOPS, p50 and p99 completion latency) and the fio command line of each row, and removes
 //! its file afterwards, also after Ctrl-C. Global options on the command line (`--size`,
 //! `--runtime`, `--directory`, …) override the suite's own.
@@ -98,13 +101,16 @@ fn run_rows(
     iomark_runner::files::write_out(path, size)
         .map_err(|e| Failure::Usage(format!("cannot lay out '{}': {e}", path.display())))?;
     let direct = direct_io_works(path);
+    let engine = choose_engine(globals, direct);
     if table {
+        let depth = if engine.sync { "depth N = N jobs" } else { "depth N = iodepth N" };
         writeln!(
             out,
-            "iomark default suite: {} ({} MiB, {}, psync; depth N = N jobs)\n",
+            "iomark default suite: {} ({} MiB, {}, ioengine={}; {depth})\n",
             path.display(),
             size >> 20,
             if direct { "direct I/O" } else { "buffered I/O: direct I/O not supported here" },
+            engine.name,
         )?;
         writeln!(
             out,
@@ -117,7 +123,7 @@ fn run_rows(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let args = row_args(row, path, size, direct, globals);
+        let args = row_args(row, path, size, direct, &engine, globals);
         commands.push(format!("fio {}", args.join(" ")));
         let cmd = cmdline::parse(&args).map_err(|e| Failure::Usage(e.to_string()))?;
         let jobs = iomark_options::parse_jobs(&cmd, &FsLoader)
@@ -159,10 +165,18 @@ fn size_override(globals: &[RawLine]) -> Result<Option<u64>, Failure> {
 
 /// The row as fio command-line arguments (without the program name): the suite's options,
 /// with the command line's global options replacing them.
-fn row_args(row: &Row, path: &Path, size: u64, direct: bool, globals: &[RawLine]) -> Vec<String> {
+fn row_args(
+    row: &Row,
+    path: &Path,
+    size: u64,
+    direct: bool,
+    engine: &SuiteEngine,
+    globals: &[RawLine],
+) -> Vec<String> {
     let sequential = !row.rw.starts_with("rand");
+    let clones = engine.sync && row.depth > 1;
     // Sequential clones each take their own slice of the file.
-    let slice = if sequential { size / u64::from(row.depth) } else { size };
+    let slice = if sequential && clones { size / u64::from(row.depth) } else { size };
     let mut opts: Vec<(String, Option<String>)> = Vec::new();
     let mut set = |key: &str, value: Option<String>| match opts.iter_mut().find(|(k, _)| k == key) {
         Some(slot) => slot.1 = value,
@@ -172,7 +186,7 @@ fn row_args(row: &Row, path: &Path, size: u64, direct: bool, globals: &[RawLine]
     set("runtime", Some(RUNTIME.to_string()));
     set("time_based", None);
     set("direct", Some(u8::from(direct).to_string()));
-    set("ioengine", Some("psync".to_string()));
+    set("ioengine", Some(engine.name.clone()));
     set("percentile_list", Some("50:99".to_string()));
     for g in globals.iter().filter(|g| !matches!(g.key.as_str(), "directory" | "size")) {
         set(&g.key, g.value.clone());
@@ -181,7 +195,10 @@ fn row_args(row: &Row, path: &Path, size: u64, direct: bool, globals: &[RawLine]
     set("size", Some(slice.to_string()));
     set("rw", Some(row.rw.to_string()));
     set("bs", Some(row.bs.to_string()));
-    if row.depth > 1 {
+    if row.depth > 1 && !clones {
+        set("iodepth", Some(row.depth.to_string()));
+    }
+    if clones {
         set("numjobs", Some(row.depth.to_string()));
         set("group_reporting", None);
         if sequential {
@@ -216,6 +233,32 @@ fn write_row(out: &mut dyn Write, row: &Row, report: &RunReport) -> std::io::Res
         pct(50.0),
         pct(99.0)
     )
+}
+
+/// The suite's engine and whether it is synchronous.
+struct SuiteEngine {
+    name: String,
+    sync: bool,
+}
+
+/// The command line's `--ioengine`, or the first of io_uring, libaio (direct I/O only) and
+/// threadpool that can be set up here.
+fn choose_engine(globals: &[RawLine], direct: bool) -> SuiteEngine {
+    let options = iomark_engine::EngineOptions { iodepth: 32, direct, ..Default::default() };
+    let works = |name: &str| iomark_engine::create(name, &options).ok().map(|e| e.is_sync());
+    if let Some(name) =
+        globals.iter().rev().find(|l| l.key == "ioengine").and_then(|l| l.value.clone())
+    {
+        let sync = works(&name).unwrap_or(true);
+        return SuiteEngine { name, sync };
+    }
+    let candidates: &[&str] = if direct { &["io_uring", "libaio"] } else { &["io_uring"] };
+    for name in candidates {
+        if let Some(sync) = works(name) {
+            return SuiteEngine { name: name.to_string(), sync };
+        }
+    }
+    SuiteEngine { name: "threadpool".to_string(), sync: false }
 }
 
 /// Whether the file can be opened with `O_DIRECT` (tmpfs, for one, refuses it).
