@@ -161,3 +161,38 @@ fn async_jobs_carry_slat_and_sync_jobs_do_not() {
     assert!(blocks[1].contains("slat ("), "async job prints slat:\n{}", blocks[1]);
     assert!(!blocks[2].contains("slat ("), "sync job prints no slat:\n{}", blocks[2]);
 }
+
+/// `io_submit_mode=offload` runs a synchronous engine's calls on a pool of threads: the same
+/// I/Os, now with a submission stage; an asynchronous engine is refused with the option named.
+#[test]
+fn offload_runs_sync_engines_on_a_pool_and_refuses_async_ones() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let run = |engine: &str| {
+        Command::new(env!("CARGO_BIN_EXE_iomark"))
+            .current_dir(dir.path())
+            .args([
+                "--output-format=json",
+                "--name=off",
+                "--filename=off.dat",
+                "--size=256k",
+                "--bs=4k",
+                "--rw=randwrite",
+                "--iodepth=8",
+                "--io_submit_mode=offload",
+                &format!("--ioengine={engine}"),
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run iomark")
+    };
+    let out = run("psync");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let job = &json["jobs"][0];
+    assert_eq!(job["write"]["total_ios"], 64);
+    assert_eq!(job["write"]["slat_ns"]["N"], 64);
+    let out = run("libaio");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'io_submit_mode'") && err.contains("libaio"), "{err}");
+}

@@ -67,7 +67,8 @@ pub fn run(
 ) -> Result<JobOutcome, JobError> {
     let fail = |message: String| JobError { job: plan.name.clone(), message };
     let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
-    let mut engine = iomark_engine::create(&plan.engine, &plan.engine_options)
+    let engine_name = if plan.offload { "threadpool" } else { plan.engine.as_str() };
+    let mut engine = iomark_engine::create(engine_name, &plan.engine_options)
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;

@@ -112,6 +112,9 @@ pub struct JobPlan {
     pub engine: String,
     /// The engine's own options.
     pub engine_options: EngineOptions,
+    /// `io_submit_mode=offload`: the synchronous engine's calls run on a pool of `iodepth`
+    /// threads (the threadpool engine), so that the job thread only generates and times.
+    pub offload: bool,
     /// I/O units in flight at most (`iodepth`).
     pub iodepth: u32,
     /// How the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
@@ -252,6 +255,13 @@ impl JobPlan {
         };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
+        let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
+        if offload && !SYNC_ENGINES.contains(&engine.as_str()) {
+            return Err(fail(format!(
+                "option 'io_submit_mode': offload needs a synchronous engine, not \
+                 ioengine={engine} (fio: it \"cannot reliably be used with async IO engines\")"
+            )));
+        }
         let sync_mode = match get::choice(spec, "sync").map(|c| c.0) {
             Some("sync" | "1") => SyncMode::Sync,
             Some("dsync") => SyncMode::Dsync,
@@ -289,6 +299,7 @@ impl JobPlan {
             group_reporting: get::flag(spec, "group_reporting"),
             engine,
             engine_options,
+            offload,
             iodepth,
             batching: Batching::of(spec, iodepth),
             rw,
@@ -405,6 +416,9 @@ fn min_block_sizes(
     }
     out
 }
+
+/// The engines whose every I/O completes inside the call that issues it.
+const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
 
 /// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;

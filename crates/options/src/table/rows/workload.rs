@@ -291,7 +291,15 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoDepth,
         "How IO submissions and completions are done",
     )
-    .default("inline"),
+    .default("inline")
+    .supported(
+        "`inline` (the default): the job thread submits and reaps. `offload`: the \
+         job thread generates and times the I/Os and a pool of `iodepth` threads does the \
+         blocking calls (iomark's threadpool engine), so that a slow device does not hold \
+         back submission (fio's answer to coordinated omission). Only with synchronous \
+         engines; iomark refuses it with asynchronous ones, which fio says it cannot \
+         reliably do.",
+    ),
     opt("size", Kind::SizeOrPercent, Category::IoSize, "Total size of device or files").supported(
         "The total number of bytes the job does I/O on, divided among its \
          files; files that iomark lays out get this size. A percentage (`size=50%`) means \
