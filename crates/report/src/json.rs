@@ -183,7 +183,7 @@ fn lat(stats: &LatStats) -> Value {
 }
 
 fn disk(disk: &DiskReport) -> Value {
-    object([
+    let mut entries = vec![
         ("name", string(&disk.name)),
         ("read_ios", int(disk.ios[0])),
         ("write_ios", int(disk.ios[1])),
@@ -193,7 +193,21 @@ fn disk(disk: &DiskReport) -> Value {
         ("write_ticks", int(disk.ticks[1])),
         ("in_queue", int(disk.in_queue)),
         ("util", float(disk.util)),
-    ])
+    ];
+    // fio 3.33's keys, "aggr_write_merge" (singular) included.
+    if let Some(a) = &disk.aggr {
+        entries.extend([
+            ("aggr_read_ios", int(a.ios[0])),
+            ("aggr_write_ios", int(a.ios[1])),
+            ("aggr_read_merges", int(a.merges[0])),
+            ("aggr_write_merge", int(a.merges[1])),
+            ("aggr_read_ticks", int(a.ticks[0])),
+            ("aggr_write_ticks", int(a.ticks[1])),
+            ("aggr_in_queue", int(a.in_queue)),
+            ("aggr_util", float(a.util)),
+        ]);
+    }
+    object(entries)
 }
 
 /// Writes `value` as fio does: a container opens on the current line, its members go one
@@ -252,6 +266,39 @@ fn write_string(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_with_members_has_fios_aggr_keys() {
+        use iomark_stats::report::DiskAggr;
+        let member =
+            DiskReport { name: "sdb".into(), ios: [3, 4], util: 50.0, ..Default::default() };
+        let dm = DiskReport {
+            name: "dm-1".into(),
+            aggr: DiskAggr::of(&[&member]),
+            ..Default::default()
+        };
+        let mut out = String::new();
+        write_value(&mut out, &disk(&dm), 0);
+        let keys: Vec<&str> =
+            out.lines().filter_map(|l| l.trim().strip_prefix('"')?.split('"').next()).collect();
+        assert_eq!(
+            keys[9..],
+            [
+                "aggr_read_ios",
+                "aggr_write_ios",
+                "aggr_read_merges",
+                "aggr_write_merge",
+                "aggr_read_ticks",
+                "aggr_write_ticks",
+                "aggr_in_queue",
+                "aggr_util"
+            ]
+        );
+        assert!(out.contains("\"aggr_write_ios\" : 4,"), "{out}");
+        let mut plain = String::new();
+        write_value(&mut plain, &disk(&member), 0);
+        assert!(!plain.contains("aggr"), "{plain}");
+    }
 
     #[test]
     fn layout_is_fios() {

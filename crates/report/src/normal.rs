@@ -271,8 +271,13 @@ fn write_group(out: &mut String, group: &GroupReport, opts: &PrintOptions) {
     }
 }
 
+/// One disk line; a device with members is indented further and ends with their `aggr*`
+/// figures (fio 3.33's layout).
 fn write_disk(out: &mut String, disk: &DiskReport) {
-    let _ = writeln!(
+    if disk.aggr.is_some() {
+        out.push_str("  ");
+    }
+    let _ = write!(
         out,
         "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2}%",
         disk.name,
@@ -285,6 +290,15 @@ fn write_disk(out: &mut String, disk: &DiskReport) {
         disk.in_queue,
         disk.util
     );
+    if let Some(a) = &disk.aggr {
+        let _ =
+            write!(
+            out,
+            ", aggrios={}/{}, aggrmerge={}/{}, aggrticks={}/{}, aggrin_queue={}, aggrutil={:3.2}%",
+            a.ios[0], a.ios[1], a.merges[0], a.merges[1], a.ticks[0], a.ticks[1], a.in_queue, a.util
+        );
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]
@@ -387,6 +401,35 @@ mod tests {
              error=Invalid or incomplete multibyte or wide character): pid=4609: \
              Sun Nov 22 02:46:37 2026\n  Description  : [verify]\n"
         ));
+    }
+
+    /// A real fio 3.x report of an md device on two NVMe disks: the aggregate is the
+    /// members' mean (integer division) and the busiest member's util.
+    #[test]
+    fn a_device_with_members_prints_their_aggregate() {
+        use iomark_stats::report::{DiskAggr, DiskReport};
+        let disk = |name: &str, ios: u64, ticks: u64, in_queue: u64, util: f64| DiskReport {
+            name: name.into(),
+            ios: [ios, 0],
+            ticks: [ticks, 0],
+            in_queue,
+            util,
+            ..DiskReport::default()
+        };
+        let nvme2 = disk("nvme2n1", 419_092, 26_124, 26_125, 99.88);
+        let nvme1 = disk("nvme1n1", 419_028, 26_120, 26_120, 99.88);
+        let mut md0 = disk("md0", 836_698, 51_308, 51_308, 99.91);
+        md0.aggr = DiskAggr::of(&[&nvme2, &nvme1]);
+        let mut r = report(vec![job("x")]);
+        r.disks = vec![md0, nvme2, nvme1];
+        let out = normal(&r, &PrintOptions::default());
+        let expected = "\nDisk stats (read/write):\n    \
+            md0: ios=836698/0, merge=0/0, ticks=51308/0, in_queue=51308, util=99.91%, \
+            aggrios=419060/0, aggrmerge=0/0, aggrticks=26122/0, aggrin_queue=26122, \
+            aggrutil=99.88%\n  \
+            nvme2n1: ios=419092/0, merge=0/0, ticks=26124/0, in_queue=26125, util=99.88%\n  \
+            nvme1n1: ios=419028/0, merge=0/0, ticks=26120/0, in_queue=26120, util=99.88%\n";
+        assert!(out.ends_with(expected), "{out}");
     }
 
     #[test]

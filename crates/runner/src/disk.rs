@@ -9,11 +9,11 @@
 //! and once after the last; `util` is the device's busy time (`io_ticks`) over the wall time
 //! between the two reads, in percent, at most 100.
 //!
-//! Not done: fio also lists the member devices of a dm or md device with its `aggr*`
-//! figures; [`DiskReport`] has no place for them yet, so only the device itself is reported.
+//! A dm or md device is followed by its members (`/sys/block/<dev>/slaves`, a partition
+//! standing for its disk), and carries their `aggr*` figures, as fio prints them.
 
 use crate::plan::JobPlan;
-use iomark_stats::report::DiskReport;
+use iomark_stats::report::{DiskAggr, DiskReport};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 use std::time::Instant;
@@ -65,7 +65,26 @@ pub fn delta(name: &str, before: &DiskStat, after: &DiskStat, wall_ms: u64) -> D
         ticks: [0, 1].map(|i| d(after.ticks[i], before.ticks[i])),
         in_queue: d(after.time_in_queue, before.time_in_queue),
         util,
+        aggr: None,
     }
+}
+
+/// The members of device `name` (`/sys/block/NAME/slaves`), each as its whole disk, sorted.
+pub fn slaves_of(sys: &Path, name: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(sys.join("block").join(name).join("slaves")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(|e| {
+            let member = e.ok()?.file_name().into_string().ok()?;
+            let class = std::fs::canonicalize(sys.join("class/block").join(&member)).ok()?;
+            let disk = if class.join("partition").exists() { class.parent()? } else { &class };
+            Some(disk.file_name()?.to_str()?.to_string())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The name under `/sys/block` of the disk holding `path` (a file, a directory, or a block
@@ -102,35 +121,61 @@ fn read_stat(name: &str) -> Option<DiskStat> {
 #[derive(Debug)]
 pub struct DiskWatch {
     start: Instant,
-    disks: Vec<(String, DiskStat)>,
+    /// Each device, its counters, and the indexes of its members in this list.
+    disks: Vec<(String, DiskStat, Vec<usize>)>,
+}
+
+impl DiskWatch {
+    /// Adds `name` (and, after it, its members) unless already watched; returns its index.
+    fn watch(&mut self, sys: &Path, name: &str, depth: u32) -> Option<usize> {
+        if let Some(i) = self.disks.iter().position(|(n, _, _)| n == name) {
+            return Some(i);
+        }
+        let stat = read_stat(name)?;
+        let index = self.disks.len();
+        self.disks.push((name.to_string(), stat, Vec::new()));
+        if depth < 4 {
+            let members: Vec<usize> =
+                slaves_of(sys, name).iter().filter_map(|m| self.watch(sys, m, depth + 1)).collect();
+            self.disks[index].2 = members;
+        }
+        Some(index)
+    }
 }
 
 impl DiskWatch {
     /// Finds the devices under the files of `plans` (each once, in order of first use) and
     /// reads their counters.
     pub fn start<'a>(plans: impl IntoIterator<Item = &'a JobPlan>) -> DiskWatch {
-        let mut disks: Vec<(String, DiskStat)> = Vec::new();
+        let mut watch = DiskWatch { start: Instant::now(), disks: Vec::new() };
         for plan in plans {
             for file in &plan.files {
-                let Some(name) = device_of(&file.path) else { continue };
-                if disks.iter().any(|(n, _)| *n == name) {
-                    continue;
-                }
-                if let Some(stat) = read_stat(&name) {
-                    disks.push((name, stat));
+                if let Some(name) = device_of(&file.path) {
+                    watch.watch(Path::new("/sys"), &name, 0);
                 }
             }
         }
-        DiskWatch { start: Instant::now(), disks }
+        watch.start = Instant::now();
+        watch
     }
 
     /// Reads the counters again and reports what moved, one entry per device still readable.
     pub fn finish(self) -> Vec<DiskReport> {
         let wall_ms = self.start.elapsed().as_millis() as u64;
-        self.disks
+        let after: Vec<Option<DiskReport>> = self
+            .disks
             .iter()
-            .filter_map(|(name, before)| Some(delta(name, before, &read_stat(name)?, wall_ms)))
-            .collect()
+            .map(|(name, before, _)| Some(delta(name, before, &read_stat(name)?, wall_ms)))
+            .collect();
+        let mut out = Vec::new();
+        for (i, (_, _, members)) in self.disks.iter().enumerate() {
+            let Some(mut report) = after[i].clone() else { continue };
+            let members: Vec<&DiskReport> =
+                members.iter().filter_map(|&m| after[m].as_ref()).collect();
+            report.aggr = DiskAggr::of(&members);
+            out.push(report);
+        }
+        out
     }
 }
 
@@ -180,6 +225,45 @@ mod tests {
         let after = DiskStat { io_ticks: 5000, ..DiskStat::default() };
         assert_eq!(delta("d", &before, &after, 4000).util, 100.0);
         assert_eq!(delta("d", &before, &after, 0).util, 0.0);
+    }
+
+    #[test]
+    fn members_resolve_partitions_to_their_disks() {
+        // A fake sysfs: dm-0 built on sda2 and sdb (a partition and a whole disk).
+        let sys = tempfile::tempdir().expect("tempdir");
+        let root = sys.path();
+        let devices = root.join("devices/virtual/block");
+        std::fs::create_dir_all(devices.join("sda/sda2")).unwrap();
+        std::fs::write(devices.join("sda/sda2/partition"), "2").unwrap();
+        std::fs::create_dir_all(devices.join("sdb")).unwrap();
+        std::fs::create_dir_all(root.join("class/block")).unwrap();
+        std::os::unix::fs::symlink(devices.join("sda/sda2"), root.join("class/block/sda2"))
+            .unwrap();
+        std::os::unix::fs::symlink(devices.join("sdb"), root.join("class/block/sdb")).unwrap();
+        std::fs::create_dir_all(root.join("block/dm-0/slaves/sda2")).unwrap();
+        std::fs::create_dir_all(root.join("block/dm-0/slaves/sdb")).unwrap();
+        assert_eq!(slaves_of(root, "dm-0"), ["sda", "sdb"]);
+        assert!(slaves_of(root, "sdb").is_empty());
+    }
+
+    #[test]
+    fn members_aggregate_as_fio_does() {
+        let member = |ios: u64, util: f64| DiskReport {
+            ios: [ios, 1],
+            merges: [3, 4],
+            ticks: [10, 21],
+            in_queue: 7,
+            util,
+            ..DiskReport::default()
+        };
+        let (a, b) = (member(65536, 97.41), member(65537, 97.52));
+        let aggr = DiskAggr::of(&[&a, &b]).expect("two members");
+        assert_eq!(aggr.ios, [65536, 1]);
+        assert_eq!(aggr.merges, [3, 4]);
+        assert_eq!(aggr.ticks, [10, 21]);
+        assert_eq!(aggr.in_queue, 7);
+        assert_eq!(aggr.util, 97.52);
+        assert_eq!(DiskAggr::of(&[]), None);
     }
 
     #[test]

@@ -240,4 +240,40 @@ pub struct DiskReport {
     pub in_queue: u64,
     /// Share of the run the device was busy, in percent.
     pub util: f64,
+    /// For a device built on others (dm, md): its members' figures, as fio's `aggr*`.
+    pub aggr: Option<DiskAggr>,
+}
+
+/// The members of a dm or md device, summed up as fio does: each count is the members'
+/// total divided by their number (integer division), and `util` is the busiest member's.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DiskAggr {
+    /// Reads and writes completed, per member.
+    pub ios: [u64; 2],
+    /// Reads and writes merged, per member.
+    pub merges: [u64; 2],
+    /// Milliseconds spent reading and writing, per member.
+    pub ticks: [u64; 2],
+    /// Milliseconds weighted by queue length, per member.
+    pub in_queue: u64,
+    /// The busiest member's utilisation, in percent.
+    pub util: f64,
+}
+
+impl DiskAggr {
+    /// The aggregate of `members`; `None` for none.
+    pub fn of(members: &[&DiskReport]) -> Option<DiskAggr> {
+        let n = members.len() as u64;
+        if n == 0 {
+            return None;
+        }
+        let sum = |f: &dyn Fn(&DiskReport) -> u64| members.iter().map(|m| f(m)).sum::<u64>() / n;
+        Some(DiskAggr {
+            ios: [sum(&|m| m.ios[0]), sum(&|m| m.ios[1])],
+            merges: [sum(&|m| m.merges[0]), sum(&|m| m.merges[1])],
+            ticks: [sum(&|m| m.ticks[0]), sum(&|m| m.ticks[1])],
+            in_queue: sum(&|m| m.in_queue),
+            util: members.iter().map(|m| m.util).fold(0.0, f64::max).min(100.0),
+        })
+    }
 }

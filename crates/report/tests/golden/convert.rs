@@ -7,8 +7,8 @@
 
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
-    DirReport, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
-    RunReport, SampleStats, SyncReport, REPORT_VERSION,
+    DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
+    LatencyTarget, RunReport, SampleStats, SyncReport, REPORT_VERSION,
 };
 use serde_json::{Map, Value};
 
@@ -219,6 +219,13 @@ fn disk(v: &Value) -> DiskReport {
         ticks: [u(&v["read_ticks"]), u(&v["write_ticks"])],
         in_queue: u(&v["in_queue"]),
         util: f(&v["util"]),
+        aggr: v.get("aggr_read_ios").map(|_| DiskAggr {
+            ios: [u(&v["aggr_read_ios"]), u(&v["aggr_write_ios"])],
+            merges: [u(&v["aggr_read_merges"]), u(&v["aggr_write_merge"])],
+            ticks: [u(&v["aggr_read_ticks"]), u(&v["aggr_write_ticks"])],
+            in_queue: u(&v["aggr_in_queue"]),
+            util: f(&v["aggr_util"]),
+        }),
     }
 }
 
