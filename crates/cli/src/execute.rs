@@ -50,6 +50,17 @@ pub fn execute(
     refuse_unsupported(program)?;
     let eta_interval = eta_interval(program)?;
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    // fio's note (on standard error here, so that stdout stays the report alone).
+    let mut noted: Vec<&str> = Vec::new();
+    for plan in plans.iter().filter(|p| p.depth_capped()) {
+        if !noted.contains(&plan.name.as_str()) {
+            noted.push(&plan.name);
+            eprintln!(
+                "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
+                 will be capped at 1"
+            );
+        }
+    }
     let print = print_options(jobs);
     let normal = program.formats.normal;
     let groups = iomark_runner::schedule::group_ids(&plans);

@@ -417,6 +417,14 @@ fn min_block_sizes(
     out
 }
 
+impl JobPlan {
+    /// Whether the job's depth is capped at 1 because its engine completes every I/O inside
+    /// the call that issues it (fio notes it; `io_submit_mode=offload` lifts the cap).
+    pub fn depth_capped(&self) -> bool {
+        self.iodepth > 1 && !self.offload && SYNC_ENGINES.contains(&self.engine.as_str())
+    }
+}
+
 /// The engines whose every I/O completes inside the call that issues it.
 const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
 
