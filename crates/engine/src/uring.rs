@@ -18,36 +18,19 @@
 //! ring is made disabled and enabled by `setup`, on the thread that does the I/O; the engine
 //! must then stay on that thread.
 
+mod prep;
 mod setup;
 
 use crate::sync::{sync_file, trim};
 use crate::unit::{Ddir, IoUnit};
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
+use prep::{Prep, RwOp};
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 
 /// The `user_data` of the cancel request that `Drop` sends (no unit has this index).
 const CANCEL_TAG: u64 = u64::MAX;
-
-/// How reads and writes are submitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RwOp {
-    /// `READ_FIXED`/`WRITE_FIXED` on the registered buffers (`fixedbufs`).
-    Fixed,
-    /// `READ`/`WRITE` (`nonvectored`).
-    Plain,
-    /// `READV`/`WRITEV` with one preallocated iovec per unit.
-    Vectored,
-}
-
-/// One iovec per unit, for `READV`/`WRITEV`.
-struct Iovecs(Box<[libc::iovec]>);
-
-// SAFETY: the iovecs only hold addresses of the units' buffers; the engine that owns them
-// moves between threads as a whole, and nothing else reads them but the kernel while a unit
-// is in flight.
-unsafe impl Send for Iovecs {}
 
 /// The `io_uring` engine.
 pub struct UringEngine {
@@ -60,14 +43,12 @@ pub struct UringEngine {
     disabled: bool,
     sqpoll: bool,
     iopoll: bool,
-    op: RwOp,
-    registered_files: bool,
-    rw_flags: i32,
+    /// How requests are made.
+    prep: Prep,
     force_async: u32,
     /// Requests queued since the last `IOSQE_ASYNC` one.
     since_async: u32,
     uncached: bool,
-    iovecs: Iovecs,
     /// Entries queued since the last commit.
     unsubmitted: u32,
     /// Requests submitted or queued and not yet reaped.
@@ -84,22 +65,6 @@ impl UringEngine {
         if options.sqthread_poll_cpu.is_some() && !options.sqthread_poll {
             notes.push("io_uring: sqthread_poll_cpu has no effect without sqthread_poll".into());
         }
-        let op = if options.fixedbufs {
-            RwOp::Fixed
-        } else if options.nonvectored > 0 || (options.nonvectored < 0 && built.has_read_write) {
-            RwOp::Plain
-        } else {
-            RwOp::Vectored
-        };
-        let mut rw_flags = 0;
-        if options.nowait {
-            rw_flags |= libc::RWF_NOWAIT;
-        }
-        if options.uncached != 0 {
-            rw_flags |= libc::RWF_DONTCACHE;
-        }
-        let empty = libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 };
-        let depth = options.iodepth.max(1) as usize;
         Ok(UringEngine {
             enter_fd: built.ring.as_raw_fd(),
             ring: built.ring,
@@ -107,13 +72,10 @@ impl UringEngine {
             disabled: built.disabled,
             sqpoll: options.sqthread_poll,
             iopoll: options.hipri,
-            op,
-            registered_files: options.registerfiles,
-            rw_flags,
+            prep: Prep::new(options, built.has_read_write),
             force_async: options.force_async,
             since_async: 0,
             uncached: options.uncached != 0,
-            iovecs: Iovecs(vec![empty; depth].into_boxed_slice()),
             unsubmitted: 0,
             in_flight: 0,
             notes,
@@ -193,67 +155,6 @@ impl UringEngine {
         }
         got
     }
-
-    /// The submission entry of a read or write.
-    fn rw_entry(&mut self, unit: &mut IoUnit) -> squeue::Entry {
-        let write = unit.ddir == Ddir::Write;
-        let len = unit.len.min(unit.buf.len()).min(u32::MAX as usize);
-        let ptr = unit.buf.as_mut_ptr();
-        let mut iov: *const libc::iovec = std::ptr::null();
-        if self.op == RwOp::Vectored {
-            if let Some(slot) = self.iovecs.0.get_mut(unit.index as usize) {
-                *slot = libc::iovec { iov_base: ptr.cast(), iov_len: len };
-                iov = slot;
-            }
-        }
-        let (op, len, off, flags) = (self.op, len as u32, unit.offset, self.rw_flags);
-        let buf_index = unit.index as u16;
-        macro_rules! rw {
-            ($fd:expr) => {
-                match (op, write) {
-                    (RwOp::Fixed, false) => opcode::ReadFixed::new($fd, ptr, len, buf_index)
-                        .offset(off)
-                        .rw_flags(flags)
-                        .build(),
-                    (RwOp::Fixed, true) => opcode::WriteFixed::new($fd, ptr, len, buf_index)
-                        .offset(off)
-                        .rw_flags(flags)
-                        .build(),
-                    (RwOp::Plain, false) => {
-                        opcode::Read::new($fd, ptr, len).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Plain, true) => {
-                        opcode::Write::new($fd, ptr, len).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Vectored, false) => {
-                        opcode::Readv::new($fd, iov, 1).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Vectored, true) => {
-                        opcode::Writev::new($fd, iov, 1).offset(off).rw_flags(flags).build()
-                    }
-                }
-            };
-        }
-        if self.registered_files {
-            rw!(types::Fixed(unit.file))
-        } else {
-            rw!(types::Fd(unit.fd))
-        }
-    }
-
-    /// The submission entry of an `fsync`/`fdatasync`.
-    fn sync_entry(&self, unit: &IoUnit) -> squeue::Entry {
-        let flags = if unit.ddir == Ddir::Datasync {
-            types::FsyncFlags::DATASYNC
-        } else {
-            types::FsyncFlags::empty()
-        };
-        if self.registered_files {
-            opcode::Fsync::new(types::Fixed(unit.file)).flags(flags).build()
-        } else {
-            opcode::Fsync::new(types::Fd(unit.fd)).flags(flags).build()
-        }
-    }
 }
 
 impl Engine for UringEngine {
@@ -269,14 +170,11 @@ impl Engine for UringEngine {
         self.enable()
             .map_err(|e| EngineError::option("ioengine", format!("enabling the ring: {e}")))?;
         let slots = units.iter().map(|u| u.index as usize + 1).max().unwrap_or(0);
-        if slots > self.iovecs.0.len() {
-            let empty = libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 };
-            self.iovecs = Iovecs(vec![empty; slots].into_boxed_slice());
+        self.prep.make_room(slots);
+        if self.prep.op == RwOp::Fixed {
+            setup::register_buffers(&self.ring, units, slots)?;
         }
-        if self.op == RwOp::Fixed {
-            register_buffers(&self.ring, units, slots)?;
-        }
-        if self.registered_files && !fds.is_empty() {
+        if self.prep.registered_files && !fds.is_empty() {
             self.ring.submitter().register_files(fds).map_err(|e| {
                 EngineError::option("registerfiles", format!("registering the files: {e}"))
             })?;
@@ -300,8 +198,8 @@ impl Engine for UringEngine {
                 unit.result = sync_file(unit.fd, unit.ddir == Ddir::Datasync);
                 return Queued::Completed;
             }
-            Ddir::Sync | Ddir::Datasync => self.sync_entry(unit),
-            Ddir::Read | Ddir::Write => self.rw_entry(unit),
+            Ddir::Sync | Ddir::Datasync => self.prep.sync(unit),
+            Ddir::Read | Ddir::Write => self.prep.rw(unit),
         };
         let mut entry = entry.user_data(u64::from(unit.index));
         let punt = self.force_async > 0 && self.since_async + 1 >= self.force_async;
@@ -310,7 +208,7 @@ impl Engine for UringEngine {
         }
         let mut sq = self.ring.submission();
         // SAFETY: the entry points at the unit's buffer and, for READV/WRITEV, at the unit's
-        // iovec in `self.iovecs`. The runner neither touches nor frees the unit until `reap`
+        // iovec in `self.prep`. The runner neither touches nor frees the unit until `reap`
         // hands it back, the iovec is rewritten only when the unit is queued again, and
         // `Drop` waits for every request in flight before the ring goes away.
         if unsafe { sq.push(&entry) }.is_err() {
@@ -418,34 +316,4 @@ impl Drop for UringEngine {
             setup::unregister_ring_fd(self.ring.as_raw_fd(), self.enter_fd as u32);
         }
     }
-}
-
-/// Registers every unit's whole buffer, at the unit's index (`fixedbufs`).
-fn register_buffers(ring: &IoUring, units: &[IoUnit], slots: usize) -> Result<(), EngineError> {
-    // The kernel's limit on registered buffers (IORING_MAX_REG_BUFFERS).
-    const MAX_BUFFERS: usize = 1 << 14;
-    if slots > MAX_BUFFERS {
-        return Err(EngineError::option(
-            "fixedbufs",
-            format!("io_uring registers at most {MAX_BUFFERS} buffers (iodepth is {slots})"),
-        ));
-    }
-    let mut iovecs = vec![libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 }; slots];
-    for unit in units {
-        iovecs[unit.index as usize] = libc::iovec {
-            iov_base: unit.buf.as_ptr() as *mut libc::c_void,
-            iov_len: unit.buf.len(),
-        };
-    }
-    // SAFETY: every iovec describes a unit's whole buffer, which never moves; the kernel
-    // pins the pages while they are registered, and does I/O into them only for units in
-    // flight, which the runner keeps alive until they are reaped.
-    unsafe { ring.submitter().register_buffers(&iovecs) }.map_err(|e| {
-        let hint = if e.raw_os_error() == Some(libc::ENOMEM) {
-            " (is the locked-memory limit, ulimit -l, too low?)"
-        } else {
-            ""
-        };
-        EngineError::option("fixedbufs", format!("registering the buffers: {e}{hint}"))
-    })
 }

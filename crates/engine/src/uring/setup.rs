@@ -4,6 +4,7 @@
 //! Everything here runs before the job's first I/O, so it may allocate and make system
 //! calls freely.
 
+use crate::unit::IoUnit;
 use crate::{EngineError, EngineOptions};
 use io_uring::{opcode, IoUring, Probe};
 use std::io;
@@ -274,6 +275,36 @@ struct RsrcUpdate {
     offset: u32,
     resv: u32,
     data: u64,
+}
+
+/// Registers every unit's whole buffer, at the unit's index (`fixedbufs`).
+pub fn register_buffers(ring: &IoUring, units: &[IoUnit], slots: usize) -> Result<(), EngineError> {
+    // The kernel's limit on registered buffers (IORING_MAX_REG_BUFFERS).
+    const MAX_BUFFERS: usize = 1 << 14;
+    if slots > MAX_BUFFERS {
+        return Err(EngineError::option(
+            "fixedbufs",
+            format!("io_uring registers at most {MAX_BUFFERS} buffers (iodepth is {slots})"),
+        ));
+    }
+    let mut iovecs = vec![libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 }; slots];
+    for unit in units {
+        iovecs[unit.index as usize] = libc::iovec {
+            iov_base: unit.buf.as_ptr() as *mut libc::c_void,
+            iov_len: unit.buf.len(),
+        };
+    }
+    // SAFETY: every iovec describes a unit's whole buffer, which never moves; the kernel
+    // pins the pages while they are registered, and does I/O into them only for units in
+    // flight, which the runner keeps alive until they are reaped.
+    unsafe { ring.submitter().register_buffers(&iovecs) }.map_err(|e| {
+        let hint = if e.raw_os_error() == Some(libc::ENOMEM) {
+            " (is the locked-memory limit, ulimit -l, too low?)"
+        } else {
+            ""
+        };
+        EngineError::option("fixedbufs", format!("registering the buffers: {e}{hint}"))
+    })
 }
 
 #[cfg(test)]
