@@ -206,6 +206,8 @@ struct FioCase {
     /// Whether the IO depth, submit and complete distributions and the number of slat
     /// samples must agree too (they do where no real device decides when I/Os complete).
     exact_dists: bool,
+    /// An engine the case needs that a sandbox may lack (io_uring): skipped without it.
+    needs: Option<&'static str>,
 }
 
 /// The cases: size-based, deterministic in their totals, a few MiB at most.
@@ -243,6 +245,7 @@ bs=16k
         random_split: false,
         random_count: false,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "random map on and off",
@@ -263,6 +266,7 @@ norandommap
         random_split: false,
         random_count: false,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "rwmix on psync and null, with an I/O budget",
@@ -293,6 +297,7 @@ bs=8k
         random_split: true,
         random_count: false,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "bssplit",
@@ -312,6 +317,7 @@ bssplit=4k/25:8k/75
         random_split: false,
         random_count: true,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "nrfiles, two filenames, io_size beyond size, number_ios, loops",
@@ -355,6 +361,7 @@ loops=3
         random_split: false,
         random_count: false,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "offset, offset_increment, size not a multiple of bs",
@@ -385,6 +392,7 @@ bs=8k
         random_split: false,
         random_count: false,
         exact_dists: false,
+        needs: None,
     },
     FioCase {
         name: "null engine at depth, with submit batches",
@@ -433,6 +441,7 @@ iodepth_low=2
         random_split: false,
         random_count: false,
         exact_dists: true,
+        needs: None,
     },
     FioCase {
         name: "libaio, posixaio and mmap",
@@ -475,8 +484,48 @@ fsync=16
         random_split: true,
         random_count: false,
         exact_dists: false,
+        needs: None,
+    },
+    FioCase {
+        name: "io_uring",
+        job: "\
+[uring-direct]
+ioengine=io_uring
+direct=1
+rw=randread
+size=1m
+bs=4k
+iodepth=16
+
+[uring-buffered]
+stonewall
+ioengine=io_uring
+rw=write
+size=1m
+bs=8k
+iodepth=8
+iodepth_batch_submit=4
+fsync=32
+",
+        random_split: false,
+        random_count: false,
+        exact_dists: false,
+        needs: Some("io_uring"),
     },
 ];
+
+/// Whether O_DIRECT works in a temporary directory (tmpfs refuses it).
+fn direct_io_works() -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempdir();
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(dir.path().join("probe"))
+        .is_ok()
+}
 
 /// What one tool left behind: the JSON document, and the files in its directory (name and
 /// size, the job file left out).
@@ -668,6 +717,17 @@ fn same_io_counts_groups_and_keys_as_fio() {
     }
     let mut diffs = Vec::new();
     for case in FIO_CASES {
+        if let Some(engine) = case.needs {
+            let options = iomark_engine::EngineOptions::default();
+            if let Err(e) = iomark_engine::create(engine, &options) {
+                eprintln!("skipped case '{}': {e}", case.name);
+                continue;
+            }
+        }
+        if case.job.contains("direct=1") && !direct_io_works() {
+            eprintln!("skipped case '{}': the temporary directory refuses O_DIRECT", case.name);
+            continue;
+        }
         let fio = run_json(true, case.job, case.name);
         let ours = run_json(false, case.job, case.name);
         diffs.extend(compare_with_fio(case, &fio.json, &ours.json));

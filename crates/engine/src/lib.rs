@@ -3,8 +3,9 @@
 //!
 //! The engine interface is fio's: `queue` answers Completed, Queued or Busy; queued units
 //! are submitted with `commit` and collected with `reap`. Synchronous engines complete every
-//! unit inside `queue`. Engines never read clocks and never touch statistics: the runner
-//! times every I/O at one single point, so `ioengine=null` measures iomark's own overhead.
+//! unit inside `queue`; `io_uring` queues into the kernel's rings. Engines never read clocks
+//! and never touch statistics: the runner times every I/O at one single point, so
+//! `ioengine=null` measures iomark's own overhead.
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
@@ -17,6 +18,7 @@ pub mod sync;
 pub mod system;
 pub mod threadpool;
 pub mod unit;
+pub mod uring;
 
 pub use unit::{AlignedBuf, Ddir, IoUnit};
 
@@ -102,6 +104,7 @@ pub const ENGINES: &[&str] = &[
     "posixaio",
     "mmap",
     "threadpool",
+    "io_uring",
     "guasi",
 ];
 
@@ -210,10 +213,15 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
         "psync" => SyncFlavor::Psync,
         "vsync" => SyncFlavor::Vsync,
         "pvsync" => SyncFlavor::Pvsync,
-        "pvsync2" => SyncFlavor::Pvsync2 { hipri: options.hipri, nowait: options.nowait },
+        "pvsync2" => SyncFlavor::Pvsync2 {
+            hipri: options.hipri,
+            nowait: options.nowait,
+            uncached: options.uncached != 0,
+        },
         "threadpool" | "guasi" => {
             return Ok(Box::new(threadpool::ThreadPoolEngine::new(name, options)?));
         }
+        "io_uring" => return Ok(Box::new(uring::UringEngine::new(options)?)),
         _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
     };
     Ok(Box::new(SyncEngine::new(flavor)))

@@ -29,6 +29,8 @@ pub enum SyncFlavor {
         hipri: bool,
         /// Fail instead of blocking (`RWF_NOWAIT`).
         nowait: bool,
+        /// Drop the pages from the page cache after the I/O (`RWF_DONTCACHE`).
+        uncached: bool,
     },
 }
 
@@ -99,8 +101,11 @@ fn transfer(flavor: SyncFlavor, unit: &mut IoUnit, write: bool) -> i64 {
             }
             (SyncFlavor::Pvsync, false) => libc::preadv(fd, &iov, 1, off) as isize,
             (SyncFlavor::Pvsync, true) => libc::pwritev(fd, &iov, 1, off) as isize,
-            (SyncFlavor::Pvsync2 { hipri, nowait }, w) => {
+            (SyncFlavor::Pvsync2 { hipri, nowait, uncached }, w) => {
                 let mut flags = 0;
+                if uncached {
+                    flags |= libc::RWF_DONTCACHE;
+                }
                 if hipri {
                     flags |= libc::RWF_HIPRI;
                 }

@@ -29,6 +29,7 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "mmap",
     "threadpool",
     "guasi",
+    "io_uring",
 ];
 
 /// fio's default engine.

@@ -57,28 +57,52 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .engines(&["io_uring", "io_uring_cmd", "libaio"]),
     opt("fixedbufs", Kind::Flag, Category::Engine, "Pre map IO buffers")
-        .engines(&["io_uring", "io_uring_cmd"]),
+        .engines(&["io_uring", "io_uring_cmd"])
+        .supported(
+            "io_uring: register the job's I/O buffers with the ring once, and read \
+         and write with READ_FIXED/WRITE_FIXED, which saves mapping them per I/O.",
+        ),
     opt("registerfiles", Kind::Flag, Category::Engine, "Pre-open/register files")
-        .engines(&["io_uring", "io_uring_cmd"]),
+        .engines(&["io_uring", "io_uring_cmd"])
+        .supported(
+            "io_uring: register the job's files with the ring once and address them \
+         by index, which saves a file lookup per I/O.",
+        ),
     opt(
         "sqthread_poll",
         Kind::Flag,
         Category::Engine,
         "Offload submission/completion to kernel thread",
     )
-    .engines(&["io_uring", "io_uring_cmd"]),
+    .engines(&["io_uring", "io_uring_cmd"])
+    .supported(
+        "io_uring: a kernel thread polls the submission queue \
+         (IORING_SETUP_SQPOLL), so that submitting needs no system call while it is awake \
+         (unprivileged since Linux 5.11).",
+    ),
     opt(
         "sqthread_poll_cpu",
         int(0, NOLIMIT),
         Category::Engine,
         "What CPU to run SQ thread polling on",
     )
-    .engines(&["io_uring", "io_uring_cmd"]),
+    .engines(&["io_uring", "io_uring_cmd"])
+    .supported("io_uring: the CPU the `sqthread_poll` thread runs on (IORING_SETUP_SQ_AFF)."),
     opt("nonvectored", int(-1, NOLIMIT), Category::Engine, "Use non-vectored read/write commands")
         .default("-1")
-        .engines(&["io_uring", "io_uring_cmd"]),
+        .engines(&["io_uring", "io_uring_cmd"])
+        .supported(
+            "io_uring: 1 reads and writes with READ/WRITE, 0 with READV/WRITEV; -1 \
+         (the default) uses READ/WRITE where the kernel has them (Linux 5.6).",
+        ),
     opt("uncached", int(0, NOLIMIT), Category::Engine, "Use RWF_UNCACHED for buffered read/writes")
-        .engines(&["pvsync2", "io_uring", "io_uring_cmd"]),
+        .engines(&["pvsync2", "io_uring", "io_uring_cmd"])
+        .supported(
+            "Non-zero: buffered reads and writes with RWF_DONTCACHE (Linux 6.14; \
+         the flag was called RWF_UNCACHED while it was proposed), which drops the pages from \
+         the page cache once the I/O is done. fio 3.33 sends the proposal's old value, which \
+         later kernels give another meaning; iomark sends the merged one.",
+        ),
     opt("nowait", Kind::Bool, Category::Engine, "Set RWF_NOWAIT for pwritev2/preadv2")
         .engines(&["pvsync2", "io_uring", "io_uring_cmd", "libaio"])
         .supported(
@@ -86,7 +110,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          with EAGAIN instead of waiting.",
         ),
     opt("force_async", int(0, NOLIMIT), Category::Engine, "Set IOSQE_ASYNC every N requests")
-        .engines(&["io_uring", "io_uring_cmd"]),
+        .engines(&["io_uring", "io_uring_cmd"])
+        .supported(
+            "io_uring: set IOSQE_ASYNC on every Nth request, which makes the kernel \
+         hand it to a worker thread instead of trying it inline first (0: never).",
+        ),
     opt(
         "cmd_type",
         Kind::Enum(&[ch("nvme", "Issue nvme-uring-cmd")]),
