@@ -123,6 +123,17 @@ impl ThreadUsage {
         }
     }
 
+    /// The sum of two threads' usage.
+    pub fn plus(self, other: ThreadUsage) -> ThreadUsage {
+        ThreadUsage {
+            user_us: self.user_us + other.user_us,
+            system_us: self.system_us + other.system_us,
+            ctx: self.ctx + other.ctx,
+            majflt: self.majflt + other.majflt,
+            minflt: self.minflt + other.minflt,
+        }
+    }
+
     /// The usage between `earlier` and `self`.
     pub fn since(self, earlier: ThreadUsage) -> ThreadUsage {
         ThreadUsage {

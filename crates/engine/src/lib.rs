@@ -85,6 +85,13 @@ pub trait Engine: Send {
         Ok(0)
     }
 
+    /// Stops the engine's own threads, if it has any, and returns the CPU time and faults
+    /// they used: the job's usage includes them, as fio's usage of a job's process includes
+    /// all its threads. Called once, after the last I/O was reaped.
+    fn finish(&mut self) -> file::ThreadUsage {
+        file::ThreadUsage::default()
+    }
+
     /// What the report should say about how the engine behaved, once the job is over (for
     /// example that libaio completed its submissions inline).
     fn notes(&self) -> Vec<String> {

@@ -30,6 +30,7 @@ mod pool;
 
 pub use pool::BeforeIo;
 
+use crate::file::ThreadUsage;
 use crate::unit::IoUnit;
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use pool::{BufPtr, Request, Shared};
@@ -47,7 +48,8 @@ pub struct ThreadPoolEngine {
     name: &'static str,
     shared: Arc<Shared>,
     /// The workers; room for `threads_max` was made in `new`.
-    workers: Vec<JoinHandle<()>>,
+    /// Each worker returns its own CPU usage when it stops.
+    workers: Vec<JoinHandle<ThreadUsage>>,
     threads_min: usize,
     threads_max: usize,
     /// Requests queued since the last commit; room for `iodepth`.
@@ -61,6 +63,8 @@ pub struct ThreadPoolEngine {
     reaped: u32,
     /// Why the pool could not grow, if it once could not.
     spawn_failure: Option<String>,
+    /// Workers started so far (they stay until the engine stops).
+    spawned: usize,
 }
 
 impl ThreadPoolEngine {
@@ -102,6 +106,7 @@ impl ThreadPoolEngine {
             depth,
             reaped: 0,
             spawn_failure: None,
+            spawned: 0,
         };
         for _ in 0..threads_min {
             engine.spawn().map_err(|e| {
@@ -121,8 +126,12 @@ impl ThreadPoolEngine {
         let worker = std::thread::Builder::new()
             .name(format!("iomark-{}", self.name))
             .stack_size(WORKER_STACK)
-            .spawn(move || pool::work(&shared))?;
+            .spawn(move || {
+                pool::work(&shared);
+                ThreadUsage::now()
+            })?;
         self.workers.push(worker);
+        self.spawned += 1;
         Ok(())
     }
 
@@ -221,34 +230,46 @@ impl Engine for ThreadPoolEngine {
         Ok(got)
     }
 
+    fn finish(&mut self) -> ThreadUsage {
+        self.stop_workers()
+    }
+
     fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
-        let grown = self.workers.len().saturating_sub(self.threads_min);
+        let grown = self.spawned.saturating_sub(self.threads_min);
         if grown > 0 {
             notes.push(format!(
                 "{}: the pool grew from {} to {} worker threads while the job ran",
-                self.name,
-                self.threads_min,
-                self.workers.len()
+                self.name, self.threads_min, self.spawned
             ));
         }
         if let Some(e) = &self.spawn_failure {
             notes.push(format!(
                 "{}: could not grow the pool past {} worker threads: {e}",
-                self.name,
-                self.workers.len()
+                self.name, self.spawned
             ));
         }
         notes
     }
 }
 
-impl Drop for ThreadPoolEngine {
-    fn drop(&mut self) {
+impl ThreadPoolEngine {
+    /// Stops and joins every worker; returns their summed usage.
+    fn stop_workers(&mut self) -> ThreadUsage {
         self.shared.shut_down();
+        let mut total = ThreadUsage::default();
         for worker in self.workers.drain(..) {
             // A worker that panicked (only a test hook can) has nothing left to clean up.
-            let _ = worker.join();
+            if let Ok(usage) = worker.join() {
+                total = total.plus(usage);
+            }
         }
+        total
+    }
+}
+
+impl Drop for ThreadPoolEngine {
+    fn drop(&mut self) {
+        self.stop_workers();
     }
 }

@@ -139,7 +139,13 @@ pub fn run(
     // Under the fake clock everything measured from the system is left out, so that a
     // report is the same on every run.
     let fake = l.clock.is_fake();
-    let usage = if fake { ThreadUsage::default() } else { ThreadUsage::now().since(usage_before) };
+    // The engine's own threads (threadpool's workers) count as the job's, as in fio.
+    let engine_usage = l.engine.finish();
+    let usage = if fake {
+        ThreadUsage::default()
+    } else {
+        ThreadUsage::now().since(usage_before).plus(engine_usage)
+    };
     let run_ms = end.saturating_sub(l.measure_from) / 1_000_000;
     let run_ms = if l.recorder.dirs.iter().any(|d| d.ios > 0) { run_ms.max(1) } else { run_ms };
     let times = JobTimes {
