@@ -73,6 +73,7 @@ impl BsChooser {
     }
 
     /// The next block size, drawn from `rng` (fixed sizes draw nothing).
+    #[inline]
     pub(crate) fn choose(&self, rng: &mut Rng) -> u64 {
         match &self.kind {
             Kind::Fixed(size) => *size,
@@ -93,6 +94,7 @@ impl BsChooser {
     /// `unit` (not rounded for `bs_unaligned` ranges), if that is at least `unit`; else
     /// `None`. `unit` is the direction's minimum block size for sequential tails, and the
     /// random map's block for free runs.
+    #[inline]
     pub(crate) fn fit(&self, want: u64, avail: u64, unit: u64) -> Option<u64> {
         if want <= avail {
             return Some(want);

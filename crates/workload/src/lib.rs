@@ -71,7 +71,10 @@ pub struct IoRequest {
 /// The I/O sequence of one job: a deterministic function of its [`WorkloadConfig`].
 #[derive(Debug, Clone)]
 pub struct Workload {
-    mode: RwMode,
+    /// `rw` is a random mode.
+    random: bool,
+    /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
+    trimwrite: bool,
     skip: u64,
     sequencer: Sequencer,
     loops: u64,
@@ -79,7 +82,8 @@ pub struct Workload {
     io_limit: u64,
     io_size_given: bool,
     byte_cap: u64,
-    ios_cap: Option<u64>,
+    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there).
+    ios_cap: u64,
     max_bs: u64,
     map_unit: u64,
     align: [u64; 3],
@@ -115,7 +119,8 @@ impl Workload {
             .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
         Ok(Workload {
-            mode: cfg.rw,
+            random: cfg.rw.is_random(),
+            trimwrite: matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
             skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
             sequencer: cfg.rw_sequencer,
             loops,
@@ -123,7 +128,10 @@ impl Workload {
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
             byte_cap: cfg.io_limit.saturating_mul(loops),
-            ios_cap: cfg.number_ios.filter(|&n| n > 0).map(|n| n.saturating_mul(loops)),
+            ios_cap: cfg
+                .number_ios
+                .filter(|&n| n > 0)
+                .map_or(u64::MAX, |n| n.saturating_mul(loops)),
             max_bs: cfg.max_bs(),
             map_unit,
             align,
@@ -183,8 +191,7 @@ impl Workload {
     /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
     fn budget_spent(&self) -> bool {
         !self.time_based
-            && (self.counted_bytes >= self.byte_cap
-                || self.ios_cap.is_some_and(|cap| self.counted_ios >= cap))
+            && (self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap)
     }
 
     /// Opens a new pass if fio would (see the crate note); false when the job is over.
@@ -221,6 +228,11 @@ impl Workload {
     }
 
     fn pick_file(&mut self) -> usize {
+        if self.files.len() == 1 {
+            // Whatever the service, the only file: the quota and the file stream (drawn
+            // from for nothing else) have no effect on the I/O.
+            return 0;
+        }
         let switch = self.files[self.current].done || self.left_on_file == 0;
         match self.service {
             FileService::Sequential => {
@@ -254,7 +266,7 @@ impl Workload {
         let bs = &self.bs[d];
         let want = bs.choose(&mut self.bs_rng);
         let cursor = &mut self.files[file];
-        let ext: Extent = if !self.mode.is_random() {
+        let ext: Extent = if !self.random {
             cursor.sequential(d, self.skip, want, bs)?
         } else {
             if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
@@ -277,7 +289,7 @@ impl Workload {
             }
         };
         cursor.advance(d, ext);
-        if matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite) {
+        if self.trimwrite {
             // trimwrite: the write of the pair continues from the same place.
             cursor.advance(Direction::Write.index(), ext);
         }
@@ -309,7 +321,8 @@ impl Iterator for Workload {
             let file = self.pick_file();
             match self.generate(file) {
                 Some(req) => {
-                    let counts = !matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite);
+                    // trimwrite: only the write of the pair counts toward the budgets.
+                    let counts = !self.trimwrite;
                     if !counts {
                         self.pending = Some(IoRequest { dir: Direction::Write, ..req });
                     }
