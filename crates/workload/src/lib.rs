@@ -75,6 +75,9 @@ pub struct Workload {
     random: bool,
     /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
     trimwrite: bool,
+    /// `Some(dir)` when every I/O is one random map block in direction `dir` (see
+    /// [`Workload::one_block`]): `generate` then takes its shortcut.
+    one_block: Option<Direction>,
     skip: u64,
     sequencer: Sequencer,
     loops: u64,
@@ -118,9 +121,21 @@ impl Workload {
         let align = Direction::ALL
             .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        let mix =
+            Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
+        // The shortcut's conditions (see `one_block`): one direction, no trimwrite pair,
+        // the random map, every I/O at a new random offset, one map block per I/O.
+        let one_block = mix.fixed_direction().filter(|&dir| {
+            use_map
+                && !trimwrite
+                && mix.always_new(dir)
+                && bs[dir.index()].fixed() == Some(map_unit)
+        });
         Ok(Workload {
             random: cfg.rw.is_random(),
-            trimwrite: matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite),
+            trimwrite,
+            one_block,
             skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
             sequencer: cfg.rw_sequencer,
             loops,
@@ -145,7 +160,7 @@ impl Workload {
             current: 0,
             left_on_file: first_quota(cfg.file_service),
             files_done: 0,
-            mix: Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed),
+            mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
@@ -180,6 +195,14 @@ impl Workload {
         self.buffers.prepare_write(buf, offset);
     }
 
+    /// The write of a `trimwrite` pair, after its trim.
+    #[inline(never)]
+    fn pending_write(&mut self) -> Option<IoRequest> {
+        let write = self.pending.take()?;
+        self.account(&write, true);
+        Some(write)
+    }
+
     fn account(&mut self, req: &IoRequest, counts: bool) {
         self.total_bytes += req.len;
         if counts {
@@ -195,6 +218,9 @@ impl Workload {
     }
 
     /// Opens a new pass if fio would (see the crate note); false when the job is over.
+    /// Once a pass: kept out of `next`'s inlined code.
+    #[cold]
+    #[inline(never)]
     fn start_next_pass(&mut self) -> bool {
         let more = self.time_based
             || self.pass < self.loops
@@ -227,12 +253,18 @@ impl Workload {
         (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
     }
 
+    #[inline]
     fn pick_file(&mut self) -> usize {
         if self.files.len() == 1 {
             // Whatever the service, the only file: the quota and the file stream (drawn
             // from for nothing else) have no effect on the I/O.
             return 0;
         }
+        self.pick_among_files()
+    }
+
+    #[inline(never)]
+    fn pick_among_files(&mut self) -> usize {
         let switch = self.files[self.current].done || self.left_on_file == 0;
         match self.service {
             FileService::Sequential => {
@@ -260,7 +292,11 @@ impl Workload {
     }
 
     /// The next I/O on `file`, or `None` when the file's pass is over.
+    #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
+        if let Some(dir) = self.one_block {
+            return self.one_block(file, dir);
+        }
         let dir = self.mix.direction();
         let d = dir.index();
         let bs = &self.bs[d];
@@ -297,20 +333,53 @@ impl Workload {
     }
 }
 
+impl Workload {
+    /// `generate` for the commonest random job: a random mode with one direction `dir`
+    /// (not trimwrite), the random map, every I/O at a new random offset (no `:N`,
+    /// `percentage_random=100`), and a fixed block size equal to the map's block. Under
+    /// those conditions each step of `generate` reduces to the line here:
+    ///
+    /// - `mix.direction()` is `dir`, drawing nothing; `bs.choose()` is the map block,
+    ///   drawing nothing; `mix.new_random_offset()` is true, changing nothing;
+    /// - a full map answers `None` before any draw, as `generate` does; otherwise
+    ///   `cursor.random()` draws the same block, takes the next free one and marks it
+    ///   (its `want == unit` case);
+    /// - the cursor advances the same way, and there is no trimwrite write to follow.
+    ///
+    /// `shortcut_and_general_path_agree` checks it on many random configurations.
+    #[inline]
+    fn one_block(&mut self, file: usize, dir: Direction) -> Option<IoRequest> {
+        let unit = self.map_unit;
+        let cursor = &mut self.files[file];
+        let map = cursor.map.as_mut()?;
+        if map.is_full() {
+            // Before the draw: a full map draws nothing (other files share the stream).
+            return None;
+        }
+        let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
+        map.mark_one(b);
+        let offset = b * unit;
+        cursor.advance(dir.index(), (offset, unit));
+        Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
+    }
+}
+
 /// The I/O sequence: `next` is the runner's hot-path call.
 impl Iterator for Workload {
     type Item = IoRequest;
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
     fn next(&mut self) -> Option<IoRequest> {
-        if let Some(write) = self.pending.take() {
-            self.account(&write, true);
-            return Some(write);
+        if self.pending.is_some() {
+            return self.pending_write();
         }
-        while !self.finished {
+        loop {
+            if self.finished {
+                return None;
+            }
             if self.budget_spent() {
                 self.finished = true;
-                break;
+                return None;
             }
             if self.files_done == self.files.len() {
                 if !self.start_next_pass() {
@@ -335,6 +404,74 @@ impl Iterator for Workload {
                 }
             }
         }
-        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random configurations around the shortcut's conditions: random modes, fixed sizes
+    /// (mostly the map block), several files and services, budgets, loops, `:N` and
+    /// `percentage_random` now and then.
+    fn config(rng: &mut Rng) -> WorkloadConfig {
+        let pick = |rng: &mut Rng, n: u64| rng.below(n);
+        let unit = [512, 4096, 3000][pick(rng, 3) as usize];
+        let files: Vec<FileRegion> = (0..1 + pick(rng, 3))
+            .map(|_| FileRegion {
+                offset: pick(rng, 4) * unit,
+                len: (1 + pick(rng, 300)) * unit + pick(rng, 2) * pick(rng, unit),
+            })
+            .collect();
+        let total: u64 = files.iter().map(|f| f.len).sum();
+        let modes = [
+            RwMode::RandRead,
+            RwMode::RandWrite,
+            RwMode::RandTrim,
+            RwMode::RandReadWrite,
+            RwMode::RandTrimWrite,
+            RwMode::Read,
+        ];
+        let mut cfg = WorkloadConfig {
+            rw: modes[pick(rng, 6) as usize],
+            bs: PerDir::all(BlockSizes::Fixed(unit)),
+            files,
+            file_service: [
+                FileService::RoundRobin(1),
+                FileService::Sequential,
+                FileService::Random(2),
+            ][pick(rng, 3) as usize],
+            io_limit: total * (1 + pick(rng, 3)) / 2,
+            io_size_given: pick(rng, 2) == 0,
+            number_ios: [None, Some(pick(rng, 500))][pick(rng, 2) as usize],
+            loops: 1 + pick(rng, 3) as u32,
+            random_map: pick(rng, 8) != 0,
+            seed: rng.next_u64(),
+            ..WorkloadConfig::default()
+        };
+        match pick(rng, 10) {
+            0 => cfg.rw_modifier = 1 + pick(rng, 3),
+            1 => cfg.percentage_random.write = pick(rng, 101) as u32,
+            2 => cfg.bs.read = BlockSizes::Fixed(2 * unit),
+            3 => cfg.bs.write = BlockSizes::Range { min: unit, max: 3 * unit },
+            _ => {}
+        }
+        cfg
+    }
+
+    #[test]
+    fn shortcut_and_general_path_agree() {
+        let mut rng = Rng::from_seed(0x5eed);
+        let mut shortcuts = 0;
+        for i in 0..3000 {
+            let cfg = config(&mut rng);
+            let Ok(fast) = Workload::new(&cfg) else { continue };
+            shortcuts += usize::from(fast.one_block.is_some());
+            let general = Workload { one_block: None, ..fast.clone() };
+            let (a, b): (Vec<IoRequest>, Vec<IoRequest>) =
+                (fast.take(20_000).collect(), general.take(20_000).collect());
+            assert_eq!(a, b, "configuration {i}: {cfg:?}");
+        }
+        assert!(shortcuts > 1000, "only {shortcuts} configurations took the shortcut");
     }
 }
