@@ -36,8 +36,14 @@ impl SumMoments {
     #[inline]
     pub fn record(&mut self, x: u64) {
         self.n += 1;
-        self.min = self.min.min(x);
-        self.max = self.max.max(x);
+        // Branches rather than min()/max(): a new extreme is rare, so nothing is stored
+        // for most values.
+        if x < self.min {
+            self.min = x;
+        }
+        if x > self.max {
+            self.max = x;
+        }
         let x = u128::from(x);
         // No overflow: `n` values below 2^64 each, with `n` a u64 (see the module note).
         self.sum += x;
