@@ -75,9 +75,9 @@ pub struct Workload {
     random: bool,
     /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
     trimwrite: bool,
-    /// `Some(dir)` when every I/O is one random map block in direction `dir` (see
-    /// [`Workload::one_block`]): `generate` then takes its shortcut.
-    one_block: Option<Direction>,
+    /// True when every I/O is one random map block (see [`Workload::one_block`]):
+    /// `generate` then takes its shortcut.
+    one_block: bool,
     skip: u64,
     sequencer: Sequencer,
     loops: u64,
@@ -124,14 +124,15 @@ impl Workload {
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
         let mix =
             Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
-        // The shortcut's conditions (see `one_block`): one direction, no trimwrite pair,
+        // The shortcut's conditions (see `one_block`): no trimwrite pair, the random map,
+        // and in every direction the job issues, every I/O at a new random offset and one
+        // map block per I/O.
         // the random map, every I/O at a new random offset, one map block per I/O.
-        let one_block = mix.fixed_direction().filter(|&dir| {
-            use_map
-                && !trimwrite
-                && mix.always_new(dir)
-                && bs[dir.index()].fixed() == Some(map_unit)
-        });
+        let one_block = use_map
+            && !trimwrite
+            && cfg
+                .directions()
+                .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
         Ok(Workload {
             random: cfg.rw.is_random(),
             trimwrite,
@@ -294,8 +295,8 @@ impl Workload {
     /// The next I/O on `file`, or `None` when the file's pass is over.
     #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
-        if let Some(dir) = self.one_block {
-            return self.one_block(file, dir);
+        if self.one_block {
+            return self.one_block(file);
         }
         let dir = self.mix.direction();
         let d = dir.index();
@@ -334,13 +335,15 @@ impl Workload {
 }
 
 impl Workload {
-    /// `generate` for the commonest random job: a random mode with one direction `dir`
-    /// (not trimwrite), the random map, every I/O at a new random offset (no `:N`,
-    /// `percentage_random=100`), and a fixed block size equal to the map's block. Under
-    /// those conditions each step of `generate` reduces to the line here:
+    /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
+    /// random map where, in every direction it issues, every I/O takes a new random offset
+    /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
+    /// map's block. Under those conditions each step of `generate` reduces to the line
+    /// here:
     ///
-    /// - `mix.direction()` is `dir`, drawing nothing; `bs.choose()` is the map block,
-    ///   drawing nothing; `mix.new_random_offset()` is true, changing nothing;
+    /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
+    ///   `bs.choose()` is the map block, drawing nothing; `mix.new_random_offset()` is
+    ///   true, changing nothing;
     /// - a full map answers `None` before any draw, as `generate` does; otherwise
     ///   `cursor.random()` draws the same block, takes the next free one and marks it
     ///   (its `want == unit` case);
@@ -348,7 +351,8 @@ impl Workload {
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
     #[inline]
-    fn one_block(&mut self, file: usize, dir: Direction) -> Option<IoRequest> {
+    fn one_block(&mut self, file: usize) -> Option<IoRequest> {
+        let dir = self.mix.direction();
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
         let map = cursor.map.as_mut()?;
@@ -466,8 +470,8 @@ mod tests {
         for i in 0..3000 {
             let cfg = config(&mut rng);
             let Ok(fast) = Workload::new(&cfg) else { continue };
-            shortcuts += usize::from(fast.one_block.is_some());
-            let general = Workload { one_block: None, ..fast.clone() };
+            shortcuts += usize::from(fast.one_block);
+            let general = Workload { one_block: false, ..fast.clone() };
             let (a, b): (Vec<IoRequest>, Vec<IoRequest>) =
                 (fast.take(20_000).collect(), general.take(20_000).collect());
             assert_eq!(a, b, "configuration {i}: {cfg:?}");

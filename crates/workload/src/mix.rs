@@ -61,11 +61,6 @@ impl Mix {
         }
     }
 
-    /// The direction of every I/O, for modes with one (`direction` then draws nothing).
-    pub(crate) fn fixed_direction(&self) -> Option<Direction> {
-        self.fixed
-    }
-
     /// True when every I/O of direction `dir` takes a new random offset
     /// (`new_random_offset` then always answers true and changes nothing).
     pub(crate) fn always_new(&self, dir: Direction) -> bool {
