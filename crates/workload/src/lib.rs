@@ -75,8 +75,8 @@ pub struct Workload {
     random: bool,
     /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
     trimwrite: bool,
-    /// True when every I/O is one random map block (see [`Workload::one_block`]):
-    /// `generate` then takes its shortcut.
+    /// True when every I/O is one random map block (see
+    /// [`Workload::generate_one_block`]): `generate` then takes that shortcut.
     one_block: bool,
     skip: u64,
     sequencer: Sequencer,
@@ -124,10 +124,9 @@ impl Workload {
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
         let mix =
             Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
-        // The shortcut's conditions (see `one_block`): no trimwrite pair, the random map,
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, the random map,
         // and in every direction the job issues, every I/O at a new random offset and one
         // map block per I/O.
-        // the random map, every I/O at a new random offset, one map block per I/O.
         let one_block = use_map
             && !trimwrite
             && cfg
@@ -296,7 +295,7 @@ impl Workload {
     #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
         if self.one_block {
-            return self.one_block(file);
+            return self.generate_one_block(file);
         }
         let dir = self.mix.direction();
         let d = dir.index();
@@ -332,9 +331,7 @@ impl Workload {
         }
         Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
     }
-}
 
-impl Workload {
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
     /// random map where, in every direction it issues, every I/O takes a new random offset
     /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
@@ -351,7 +348,7 @@ impl Workload {
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
     #[inline]
-    fn one_block(&mut self, file: usize) -> Option<IoRequest> {
+    fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
         let dir = self.mix.direction();
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
@@ -419,12 +416,11 @@ mod tests {
     /// (mostly the map block), several files and services, budgets, loops, `:N` and
     /// `percentage_random` now and then.
     fn config(rng: &mut Rng) -> WorkloadConfig {
-        let pick = |rng: &mut Rng, n: u64| rng.below(n);
-        let unit = [512, 4096, 3000][pick(rng, 3) as usize];
-        let files: Vec<FileRegion> = (0..1 + pick(rng, 3))
+        let unit = [512, 4096, 3000][rng.below(3) as usize];
+        let files: Vec<FileRegion> = (0..1 + rng.below(3))
             .map(|_| FileRegion {
-                offset: pick(rng, 4) * unit,
-                len: (1 + pick(rng, 300)) * unit + pick(rng, 2) * pick(rng, unit),
+                offset: rng.below(4) * unit,
+                len: (1 + rng.below(300)) * unit + rng.below(2) * rng.below(unit),
             })
             .collect();
         let total: u64 = files.iter().map(|f| f.len).sum();
@@ -437,25 +433,25 @@ mod tests {
             RwMode::Read,
         ];
         let mut cfg = WorkloadConfig {
-            rw: modes[pick(rng, 6) as usize],
+            rw: modes[rng.below(6) as usize],
             bs: PerDir::all(BlockSizes::Fixed(unit)),
             files,
             file_service: [
                 FileService::RoundRobin(1),
                 FileService::Sequential,
                 FileService::Random(2),
-            ][pick(rng, 3) as usize],
-            io_limit: total * (1 + pick(rng, 3)) / 2,
-            io_size_given: pick(rng, 2) == 0,
-            number_ios: [None, Some(pick(rng, 500))][pick(rng, 2) as usize],
-            loops: 1 + pick(rng, 3) as u32,
-            random_map: pick(rng, 8) != 0,
+            ][rng.below(3) as usize],
+            io_limit: total * (1 + rng.below(3)) / 2,
+            io_size_given: rng.below(2) == 0,
+            number_ios: [None, Some(rng.below(500))][rng.below(2) as usize],
+            loops: 1 + rng.below(3) as u32,
+            random_map: rng.below(8) != 0,
             seed: rng.next_u64(),
             ..WorkloadConfig::default()
         };
-        match pick(rng, 10) {
-            0 => cfg.rw_modifier = 1 + pick(rng, 3),
-            1 => cfg.percentage_random.write = pick(rng, 101) as u32,
+        match rng.below(10) {
+            0 => cfg.rw_modifier = 1 + rng.below(3),
+            1 => cfg.percentage_random.write = rng.below(101) as u32,
             2 => cfg.bs.read = BlockSizes::Fixed(2 * unit),
             3 => cfg.bs.write = BlockSizes::Range { min: unit, max: 3 * unit },
             _ => {}
