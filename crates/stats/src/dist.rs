@@ -33,22 +33,36 @@ pub const LAT_BUCKETS: usize = 32;
 /// Number of depth, submit and complete buckets.
 pub const MAP_BUCKETS: usize = 7;
 
-/// Index of a latency in the flat latency table: `0..10` the ns row, `10..20` the µs row,
-/// `20..32` the ms row (20 + 10 is `2000`, 20 + 11 is `>=2000`).
-pub fn latency_bucket(ns: u64) -> usize {
-    fn row(v: u64) -> usize {
-        LAT_EDGES.iter().position(|&e| v < e).unwrap_or(LAT_EDGES.len() - 1)
+/// The entry of a row for each value `0..1000`: the first edge above it.
+const ROW: [u8; 1000] = {
+    let mut row = [0u8; 1000];
+    let (mut v, mut entry) = (0, 0);
+    while v < 1000 {
+        if v >= LAT_EDGES[entry] {
+            entry += 1;
+        }
+        row[v as usize] = entry as u8;
+        v += 1;
     }
+    row
+};
+
+/// Index of a latency in the flat latency table: `0..10` the ns row, `10..20` the µs row,
+/// `20..32` the ms row (20 + 10 is `2000`, 20 + 11 is `>=2000`). One table look-up: this
+/// runs for every I/O.
+#[inline]
+pub fn latency_bucket(ns: u64) -> usize {
+    let row = |v: u64| usize::from(ROW[v as usize]);
     if ns < 1_000 {
         row(ns)
     } else if ns < 1_000_000 {
         10 + row(ns / 1_000)
+    } else if ns < 1_000_000_000 {
+        20 + row(ns / 1_000_000)
+    } else if ns < 2_000_000_000 {
+        30
     } else {
-        match ns / 1_000_000 {
-            ms if ms < 1_000 => 20 + row(ms),
-            ms if ms < 2_000 => 30,
-            _ => 31,
-        }
+        31
     }
 }
 
@@ -180,6 +194,20 @@ mod tests {
         ];
         for (ns, idx) in cases {
             assert_eq!(latency_bucket(ns), idx, "{ns} ns");
+        }
+    }
+
+    #[test]
+    fn the_row_table_is_the_first_edge_above() {
+        for v in 0..1000u64 {
+            let scan = LAT_EDGES.iter().position(|&e| v < e).unwrap();
+            assert_eq!(usize::from(ROW[v as usize]), scan, "{v}");
+        }
+        // Every power of ten's edges, in each row.
+        for (base, scale) in [(0, 1), (10, 1_000), (20, 1_000_000)] {
+            for (i, &e) in LAT_EDGES.iter().enumerate() {
+                assert_eq!(latency_bucket(e * scale - 1), base + i, "{e} x {scale} - 1");
+            }
         }
     }
 

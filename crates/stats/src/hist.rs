@@ -1,8 +1,16 @@
 //! [`LatHistogram`]: the latency histogram behind every percentile and every json+ bin.
 //!
-//! The I/O path records one value per completed I/O, so recording is a few shifts and two
-//! additions into memory allocated once, when the histogram is made. Reduction (percentiles,
+//! The I/O path records one value per completed I/O, so recording is a few shifts and one
+//! addition into memory allocated once, when the histogram is made. Reduction (percentiles,
 //! bins) and merging happen after the run and may take their time.
+//!
+//! The histogram keeps bucket counts only. The exact smallest and largest values, which
+//! the end buckets report, are kept beside it by its owner (a
+//! [`LatRecorder`](crate::recorder::LatRecorder)'s [`SumMoments`](crate::sums::SumMoments)
+//! already tracks them for the min/max lines) and passed in when reading, so the I/O path
+//! does not track them twice.
+
+use std::ops::RangeInclusive;
 
 /// Sub-buckets per power of two, as a power of two: 2^9 = 512.
 const SUB_BITS: u32 = 9;
@@ -29,6 +37,8 @@ const OVERFLOW: usize = IN_RANGE;
 ///   value is the largest value recorded, so a percentile that falls there reports the true
 ///   maximum; any other overflowed value has no error bound.
 ///
+/// [`count`](Self::count) adds the buckets up: it is for reading after the run.
+///
 /// That is [`BUCKETS`](Self::BUCKETS) = 1024 + 32 × 512 + 1 = 17 409 buckets of `u64`:
 /// **139 272 bytes** per histogram, allocated once in [`new`](Self::new). fio keeps 1 856
 /// buckets for each of 3 latency kinds × 3 directions plus one for syncs, 148 480 bytes per
@@ -39,8 +49,8 @@ const OVERFLOW: usize = IN_RANGE;
 ///
 /// Every value this histogram reports (a percentile or a bin value) lies in the same bucket
 /// as the value it stands for: the bucket's midpoint `low + width/2`, except that the
-/// bucket holding the smallest (largest) recorded value reports that exact value, so the
-/// 0th and 100th percentiles are exact. Below 1024 ns buckets have width 1 and the error is 0. In `[2^e, 2^(e+1))`
+/// bucket holding the smallest (largest) recorded value reports that exact value (given as
+/// `recorded` to the reading methods), so the 0th and 100th percentiles are exact. Below 1024 ns buckets have width 1 and the error is 0. In `[2^e, 2^(e+1))`
 /// a bucket is `[low, low + 2^(e-9))` with `low >= 2^e`, so for a true value `v` in it
 ///
 /// ```text
@@ -63,9 +73,6 @@ const OVERFLOW: usize = IN_RANGE;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LatHistogram {
     counts: Box<[u64]>,
-    total: u64,
-    min: u64,
-    max: u64,
 }
 
 impl Default for LatHistogram {
@@ -84,33 +91,19 @@ impl LatHistogram {
 
     /// An empty histogram; the only allocation it ever makes.
     pub fn new() -> Self {
-        LatHistogram {
-            counts: vec![0; Self::BUCKETS].into_boxed_slice(),
-            total: 0,
-            min: u64::MAX,
-            max: 0,
-        }
+        LatHistogram { counts: vec![0; Self::BUCKETS].into_boxed_slice() }
     }
 
     /// Records one value, in nanoseconds. Never allocates.
     #[inline]
     pub fn record(&mut self, ns: u64) {
         self.counts[index_of(ns)] += 1;
-        self.total += 1;
-        self.min = self.min.min(ns);
-        self.max = self.max.max(ns);
     }
 
     /// Records `count` occurrences of one value. A count of 0 changes nothing.
     #[inline]
     pub fn record_n(&mut self, ns: u64, count: u64) {
-        if count == 0 {
-            return;
-        }
         self.counts[index_of(ns)] += count;
-        self.total += count;
-        self.min = self.min.min(ns);
-        self.max = self.max.max(ns);
     }
 
     /// Adds every count of `other` into this histogram. The result is exactly what
@@ -119,14 +112,11 @@ impl LatHistogram {
         for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
             *mine += *theirs;
         }
-        self.total += other.total;
-        self.min = self.min.min(other.min);
-        self.max = self.max.max(other.max);
     }
 
-    /// Values recorded, overflowed ones included.
+    /// Values recorded, overflowed ones included (a sum over the buckets).
     pub fn count(&self) -> u64 {
-        self.total
+        self.counts.iter().sum()
     }
 
     /// Values recorded above [`MAX_TRACKABLE`](Self::MAX_TRACKABLE).
@@ -134,40 +124,29 @@ impl LatHistogram {
         self.counts[OVERFLOW]
     }
 
-    /// The smallest value recorded (exact), `None` when empty.
-    pub fn min(&self) -> Option<u64> {
-        (self.total > 0).then_some(self.min)
-    }
-
-    /// The largest value recorded (exact), `None` when empty.
-    pub fn max(&self) -> Option<u64> {
-        (self.total > 0).then_some(self.max)
-    }
-
     /// The value at percentile `p` (0–100) by fio's rank rule (see the type's doc), within
-    /// 0.1 % of the exact value. 0 for an empty histogram, as fio prints. `p` is clamped to
-    /// `[0, 100]` (NaN counts as 0); `p = 0` gives the smallest value, `p = 100` the
-    /// largest, both exact.
-    pub fn percentile(&self, p: f64) -> u64 {
-        if self.total == 0 {
-            return 0;
-        }
-        self.value_at_rank(rank_for(p, self.total))
+    /// 0.1 % of the exact value; `recorded` is the smallest and largest value recorded. 0
+    /// for an empty histogram, as fio prints. `p` is clamped to `[0, 100]` (NaN counts as
+    /// 0); `p = 0` gives the smallest value, `p = 100` the largest, both exact.
+    pub fn percentile(&self, p: f64, recorded: RangeInclusive<u64>) -> u64 {
+        self.percentiles(&[p], recorded)[0]
     }
 
-    /// The values at several percentiles, in the order given, in one pass per call.
-    pub fn percentiles(&self, ps: &[f64]) -> Vec<u64> {
+    /// The values at several percentiles, in the order given, in one pass per call;
+    /// `recorded` is the smallest and largest value recorded.
+    pub fn percentiles(&self, ps: &[f64], recorded: RangeInclusive<u64>) -> Vec<u64> {
         let mut order: Vec<usize> = (0..ps.len()).collect();
         order.sort_by(|&a, &b| ps[a].total_cmp(&ps[b]));
         let mut out = vec![0; ps.len()];
-        if self.total == 0 {
+        let total = self.count();
+        if total == 0 {
             return out;
         }
         let mut cumulative = 0u64;
         let mut buckets = self.counts.iter().enumerate();
         let mut current: Option<usize> = None;
         for i in order {
-            let rank = rank_for(ps[i], self.total);
+            let rank = rank_for(ps[i], total);
             while cumulative < rank {
                 match buckets.next() {
                     Some((idx, &c)) => {
@@ -177,56 +156,43 @@ impl LatHistogram {
                     None => break,
                 }
             }
-            out[i] = current.map_or(self.max, |idx| self.representative(idx));
+            out[i] = current.map_or(*recorded.end(), |idx| representative(idx, &recorded));
         }
         out
     }
 
     /// The non-empty buckets as `(representative value, count)`, in increasing value
-    /// (json+ `bins`).
+    /// (json+ `bins`); `recorded` is the smallest and largest value recorded.
     /// The representative value obeys the same 0.1 % bound as percentiles.
-    pub fn bins(&self) -> Bins<'_> {
-        Bins { hist: self, next: 0 }
+    pub fn bins(&self, recorded: RangeInclusive<u64>) -> Bins<'_> {
+        Bins { hist: self, recorded, next: 0 }
     }
 
     /// Forgets every value; keeps the allocation.
     pub fn clear(&mut self) {
         self.counts.fill(0);
-        self.total = 0;
-        self.min = u64::MAX;
-        self.max = 0;
     }
+}
 
-    fn value_at_rank(&self, rank: u64) -> u64 {
-        let mut cumulative = 0u64;
-        for (idx, &c) in self.counts.iter().enumerate() {
-            cumulative += c;
-            if cumulative >= rank {
-                return self.representative(idx);
-            }
-        }
-        self.max
+/// The value reported for bucket `idx`: the exact maximum in the bucket holding the
+/// largest value (and the overflow bucket), the exact minimum in the bucket holding the
+/// smallest, the midpoint elsewhere. All three lie in the bucket, so the bound holds.
+fn representative(idx: usize, recorded: &RangeInclusive<u64>) -> u64 {
+    if idx == index_of(*recorded.end()) {
+        return *recorded.end();
     }
-
-    /// The value reported for bucket `idx`: the exact maximum in the bucket holding the
-    /// largest value (and the overflow bucket), the exact minimum in the bucket holding the
-    /// smallest, the midpoint elsewhere. All three lie in the bucket, so the bound holds.
-    fn representative(&self, idx: usize) -> u64 {
-        if idx == index_of(self.max) {
-            return self.max;
-        }
-        if idx == index_of(self.min) {
-            return self.min;
-        }
-        let (low, width) = bucket_bounds(idx);
-        low + width / 2
+    if idx == index_of(*recorded.start()) {
+        return *recorded.start();
     }
+    let (low, width) = bucket_bounds(idx);
+    low + width / 2
 }
 
 /// Iterator over a histogram's non-empty buckets; see [`LatHistogram::bins`].
 #[derive(Debug, Clone)]
 pub struct Bins<'a> {
     hist: &'a LatHistogram,
+    recorded: RangeInclusive<u64>,
     next: usize,
 }
 
@@ -239,7 +205,7 @@ impl Iterator for Bins<'_> {
             self.next += 1;
             let c = self.hist.counts[idx];
             if c > 0 {
-                return Some((self.hist.representative(idx), c));
+                return Some((representative(idx, &self.recorded), c));
             }
         }
         None
@@ -349,10 +315,11 @@ mod tests {
             }
             let mut sorted = values.clone();
             sorted.sort_unstable();
-            let all = h.percentiles(&CHECKED);
+            let recorded = sorted[0]..=*sorted.last().unwrap();
+            let all = h.percentiles(&CHECKED, recorded.clone());
             for (i, &p) in CHECKED.iter().enumerate() {
                 let exact = sorted[rank_for(p, sorted.len() as u64) as usize - 1];
-                let got = h.percentile(p);
+                let got = h.percentile(p, recorded.clone());
                 assert_eq!(got, all[i], "{name}: percentile({p}) and percentiles() differ");
                 let err = got.abs_diff(exact) as f64 / (exact.max(1)) as f64;
                 assert!(
@@ -360,8 +327,8 @@ mod tests {
                     "{name}: p{p}: got {got}, exact {exact}, error {err}"
                 );
             }
-            assert_eq!(h.percentile(100.0), *sorted.last().unwrap());
-            assert_eq!(h.percentile(0.0), sorted[0]);
+            assert_eq!(h.percentile(100.0, recorded.clone()), *sorted.last().unwrap());
+            assert_eq!(h.percentile(0.0, recorded), sorted[0]);
         }
     }
 
@@ -394,8 +361,8 @@ mod tests {
         h.record(u64::MAX);
         assert_eq!(h.count(), 3);
         assert_eq!(h.overflow_count(), 2);
-        assert_eq!(h.percentile(100.0), u64::MAX);
-        assert_eq!(h.percentile(10.0), 10);
+        assert_eq!(h.percentile(100.0, 10..=u64::MAX), u64::MAX);
+        assert_eq!(h.percentile(10.0, 10..=u64::MAX), 10);
     }
 
     #[test]
@@ -414,7 +381,11 @@ mod tests {
         }
         ha.merge(&hb);
         assert_eq!(ha, both);
-        assert_eq!(ha.percentiles(&CHECKED), both.percentiles(&CHECKED));
+        let recorded = 0..=u64::MAX;
+        assert_eq!(
+            ha.percentiles(&CHECKED, recorded.clone()),
+            both.percentiles(&CHECKED, recorded)
+        );
     }
 
     #[test]
@@ -434,7 +405,7 @@ mod tests {
         for v in [5, 5, 1_000_000, 1_010_000, 2_000] {
             h.record(v);
         }
-        let bins: Vec<_> = h.bins().collect();
+        let bins: Vec<_> = h.bins(5..=1_010_000).collect();
         assert_eq!(bins.len(), 4, "{bins:?}");
         assert_eq!(bins[0], (5, 2));
         assert!(bins.windows(2).all(|w| w[0].0 < w[1].0));
@@ -446,11 +417,11 @@ mod tests {
     #[test]
     fn empty_and_cleared_histograms_report_zero() {
         let mut h = LatHistogram::new();
-        assert_eq!(h.percentile(50.0), 0);
-        assert_eq!(h.min(), None);
+        assert_eq!(h.percentile(50.0, 0..=0), 0);
+        assert_eq!(h.count(), 0);
         h.record(77);
         h.clear();
-        assert_eq!((h.count(), h.percentile(99.0), h.bins().count()), (0, 0, 0));
+        assert_eq!((h.count(), h.percentile(99.0, 77..=77), h.bins(77..=77).count()), (0, 0, 0));
     }
 
     #[test]

@@ -298,10 +298,14 @@ impl JobRecorder {
     /// have passed (see [`RateSampler`]). One comparison per sampler otherwise.
     #[inline]
     pub fn tick(&mut self, now_ns: u64) {
-        let bytes = [0, 1, 2].map(|d| self.dirs[d].bytes);
-        self.bw.tick(now_ns, bytes);
-        let ios = [0, 1, 2].map(|d| self.dirs[d].ios);
-        self.iops.tick(now_ns, ios);
+        if self.bw.is_due(now_ns) {
+            let bytes = [0, 1, 2].map(|d| self.dirs[d].bytes);
+            self.bw.tick(now_ns, bytes);
+        }
+        if self.iops.is_due(now_ns) {
+            let ios = [0, 1, 2].map(|d| self.dirs[d].ios);
+            self.iops.tick(now_ns, ios);
+        }
     }
 
     /// Forgets everything recorded and restarts the sample windows at `now_ns` (the end

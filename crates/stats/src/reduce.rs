@@ -154,18 +154,19 @@ pub struct JobMeta {
 /// Latency statistics from a latency recorder.
 pub fn lat_stats(rec: &LatRecorder, pcts: &PercentileList) -> LatStats {
     let m = &rec.moments;
-    let hist = rec.hist.as_ref().filter(|h| h.count() > 0);
+    // The histogram's end buckets report the exact extremes, which the moments keep.
+    let hist = rec.hist.as_ref().zip(m.min().zip(m.max())).map(|(h, (min, max))| (h, min..=max));
     LatStats {
         n: m.count(),
         min: m.min().unwrap_or(0),
         max: m.max().unwrap_or(0),
         mean: m.mean(),
         stddev: m.stddev(),
-        percentiles: hist.map(|h| {
-            let values = h.percentiles(pcts.values());
+        percentiles: hist.as_ref().map(|(h, recorded)| {
+            let values = h.percentiles(pcts.values(), recorded.clone());
             pcts.values().iter().copied().zip(values).collect()
         }),
-        bins: hist.map(|h| h.bins().collect()),
+        bins: hist.map(|(h, recorded)| h.bins(recorded).collect()),
     }
 }
 

@@ -91,11 +91,18 @@ impl RateSampler {
     /// whether it did. Never allocates.
     #[inline]
     pub fn tick(&mut self, now_ns: u64, totals: [u64; 3]) -> bool {
-        if now_ns < self.due_ns {
+        if !self.is_due(now_ns) {
             return false;
         }
         self.sample(now_ns, totals);
         true
+    }
+
+    /// True when a [`tick`](Self::tick) at `now_ns` would take samples, so that a caller
+    /// can gather the totals only then.
+    #[inline]
+    pub fn is_due(&self, now_ns: u64) -> bool {
+        now_ns >= self.due_ns
     }
 
     fn sample(&mut self, now_ns: u64, totals: [u64; 3]) {

@@ -5,9 +5,10 @@
 //! rounding on the I/O path (Welford's method, which fio uses, divides at every value).
 //! The mean and the sum of squared deviations are derived exactly from the sums when the
 //! report is made, so the result is at least as precise as Welford's and merging two sets
-//! is a plain addition. The sums stay exact while `n × max²` is below 2^128: with latencies
-//! under an hour (2^42 ns) that is more than 2^44 values; beyond, they saturate rather than
-//! wrap.
+//! is a plain addition. The sum of values cannot overflow (fewer than 2^64 values, each
+//! below 2^64, add up to less than 2^128), so recording adds it without a check. The sum of
+//! squares stays exact while `n × max²` is below 2^128: with latencies under an hour
+//! (2^42 ns) that is more than 2^44 values; beyond, it saturates rather than wraps.
 
 /// Exact running sums of a stream of values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,10 +36,17 @@ impl SumMoments {
     #[inline]
     pub fn record(&mut self, x: u64) {
         self.n += 1;
-        self.min = self.min.min(x);
-        self.max = self.max.max(x);
+        // Branches rather than min()/max(): a new extreme is rare, so nothing is stored
+        // for most values.
+        if x < self.min {
+            self.min = x;
+        }
+        if x > self.max {
+            self.max = x;
+        }
         let x = u128::from(x);
-        self.sum = self.sum.saturating_add(x);
+        // No overflow: `n` values below 2^64 each, with `n` a u64 (see the module note).
+        self.sum += x;
         self.sum_sq = self.sum_sq.saturating_add(x * x);
     }
 

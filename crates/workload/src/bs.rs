@@ -24,10 +24,12 @@ enum Kind {
     Range {
         unaligned: bool,
     },
-    /// Sizes with cumulative weights; `total` is the last cumulative weight.
+    /// Sizes with cumulative weights; `total` is the last cumulative weight. Boxed slices
+    /// rather than vectors: the enum then has a plain tag, which `choose` tests in one
+    /// instruction (a vector's capacity would serve as a niche, decoded at every call).
     Split {
-        sizes: Vec<u64>,
-        cumulative: Vec<u64>,
+        sizes: Box<[u64]>,
+        cumulative: Box<[u64]>,
         total: u64,
     },
 }
@@ -61,10 +63,22 @@ impl BsChooser {
                     total += w;
                     cumulative.push(total);
                 }
-                Kind::Split { sizes: entries.iter().map(|e| e.size).collect(), cumulative, total }
+                Kind::Split {
+                    sizes: entries.iter().map(|e| e.size).collect(),
+                    cumulative: cumulative.into_boxed_slice(),
+                    total,
+                }
             }
         };
         BsChooser { kind, min: bs.min(), max: bs.max() }
+    }
+
+    /// The size, when it is fixed (`choose` then draws nothing).
+    pub(crate) fn fixed(&self) -> Option<u64> {
+        match self.kind {
+            Kind::Fixed(size) => Some(size),
+            _ => None,
+        }
     }
 
     /// The smallest size this chooser produces.
@@ -73,6 +87,7 @@ impl BsChooser {
     }
 
     /// The next block size, drawn from `rng` (fixed sizes draw nothing).
+    #[inline]
     pub(crate) fn choose(&self, rng: &mut Rng) -> u64 {
         match &self.kind {
             Kind::Fixed(size) => *size,
@@ -93,6 +108,7 @@ impl BsChooser {
     /// `unit` (not rounded for `bs_unaligned` ranges), if that is at least `unit`; else
     /// `None`. `unit` is the direction's minimum block size for sequential tails, and the
     /// random map's block for free runs.
+    #[inline]
     pub(crate) fn fit(&self, want: u64, avail: u64, unit: u64) -> Option<u64> {
         if want <= avail {
             return Some(want);

@@ -48,17 +48,30 @@ impl BufferFiller {
             return;
         }
         if self.opts.scramble_buffers {
-            let stamp = self.rng.next_u64();
+            let stamp = self.rng.next_u64().to_le_bytes();
             for (i, sector) in buf.chunks_mut(SCRAMBLE_SECTOR).enumerate() {
-                let at = offset.wrapping_add((i * SCRAMBLE_SECTOR) as u64);
-                let n = sector.len().min(8);
-                sector[..n].copy_from_slice(&at.to_le_bytes()[..n]);
-                if sector.len() > 8 {
-                    let m = (sector.len() - 8).min(8);
-                    sector[8..8 + m].copy_from_slice(&stamp.to_le_bytes()[..m]);
-                }
+                let at = offset.wrapping_add((i * SCRAMBLE_SECTOR) as u64).to_le_bytes();
+                stamp_sector(sector, &at, &stamp);
             }
         }
+    }
+}
+
+/// Writes the sector's offset, then the write's stamp, over the first 16 bytes of
+/// `sector` (as much as fits of a last sector shorter than that).
+#[inline]
+fn stamp_sector(sector: &mut [u8], at: &[u8; 8], stamp: &[u8; 8]) {
+    if let Some((head, _)) = sector.split_first_chunk_mut::<16>() {
+        // Every whole sector: two fixed-size copies, plain stores (no memcpy call).
+        head[..8].copy_from_slice(at);
+        head[8..].copy_from_slice(stamp);
+        return;
+    }
+    let len = sector.len();
+    let n = len.min(8);
+    sector[..n].copy_from_slice(&at[..n]);
+    if len > 8 {
+        sector[8..].copy_from_slice(&stamp[..len - 8]);
     }
 }
 
@@ -95,6 +108,26 @@ mod tests {
             for b in &sectors[i + 1..] {
                 assert_ne!(a, b);
             }
+        }
+    }
+
+    #[test]
+    fn stamps_are_the_offset_then_the_stamp_cut_to_the_sector() {
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 511, 512, 513, 520, 527, 528, 4096] {
+            let mut f = BufferFiller::new(BufferOptions::default(), 3);
+            let mut stamp_rng = f.rng.clone();
+            let mut buf = vec![0xaa; len];
+            f.prepare_write(&mut buf, 0x0102_0304_0506_0708);
+            // The rule written out byte by byte.
+            let stamp = stamp_rng.next_u64().to_le_bytes();
+            let mut want = vec![0xaa; len];
+            for (i, sector) in want.chunks_mut(SCRAMBLE_SECTOR).enumerate() {
+                let at = (0x0102_0304_0506_0708 + (i * SCRAMBLE_SECTOR) as u64).to_le_bytes();
+                for (j, byte) in sector.iter_mut().take(16).enumerate() {
+                    *byte = if j < 8 { at[j] } else { stamp[j - 8] };
+                }
+            }
+            assert_eq!(buf, want, "{len} bytes");
         }
     }
 

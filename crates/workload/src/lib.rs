@@ -71,7 +71,13 @@ pub struct IoRequest {
 /// The I/O sequence of one job: a deterministic function of its [`WorkloadConfig`].
 #[derive(Debug, Clone)]
 pub struct Workload {
-    mode: RwMode,
+    /// `rw` is a random mode.
+    random: bool,
+    /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
+    trimwrite: bool,
+    /// True when every I/O is one random map block (see
+    /// [`Workload::generate_one_block`]): `generate` then takes that shortcut.
+    one_block: bool,
     skip: u64,
     sequencer: Sequencer,
     loops: u64,
@@ -79,7 +85,8 @@ pub struct Workload {
     io_limit: u64,
     io_size_given: bool,
     byte_cap: u64,
-    ios_cap: Option<u64>,
+    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there).
+    ios_cap: u64,
     max_bs: u64,
     map_unit: u64,
     align: [u64; 3],
@@ -114,8 +121,21 @@ impl Workload {
         let align = Direction::ALL
             .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        let mix =
+            Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, the random map,
+        // and in every direction the job issues, every I/O at a new random offset and one
+        // map block per I/O.
+        let one_block = use_map
+            && !trimwrite
+            && cfg
+                .directions()
+                .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
         Ok(Workload {
-            mode: cfg.rw,
+            random: cfg.rw.is_random(),
+            trimwrite,
+            one_block,
             skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
             sequencer: cfg.rw_sequencer,
             loops,
@@ -123,7 +143,10 @@ impl Workload {
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
             byte_cap: cfg.io_limit.saturating_mul(loops),
-            ios_cap: cfg.number_ios.filter(|&n| n > 0).map(|n| n.saturating_mul(loops)),
+            ios_cap: cfg
+                .number_ios
+                .filter(|&n| n > 0)
+                .map_or(u64::MAX, |n| n.saturating_mul(loops)),
             max_bs: cfg.max_bs(),
             map_unit,
             align,
@@ -137,7 +160,7 @@ impl Workload {
             current: 0,
             left_on_file: first_quota(cfg.file_service),
             files_done: 0,
-            mix: Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed),
+            mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
@@ -172,6 +195,14 @@ impl Workload {
         self.buffers.prepare_write(buf, offset);
     }
 
+    /// The write of a `trimwrite` pair, after its trim.
+    #[inline(never)]
+    fn pending_write(&mut self) -> Option<IoRequest> {
+        let write = self.pending.take()?;
+        self.account(&write, true);
+        Some(write)
+    }
+
     fn account(&mut self, req: &IoRequest, counts: bool) {
         self.total_bytes += req.len;
         if counts {
@@ -183,11 +214,13 @@ impl Workload {
     /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
     fn budget_spent(&self) -> bool {
         !self.time_based
-            && (self.counted_bytes >= self.byte_cap
-                || self.ios_cap.is_some_and(|cap| self.counted_ios >= cap))
+            && (self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap)
     }
 
     /// Opens a new pass if fio would (see the crate note); false when the job is over.
+    /// Once a pass: kept out of `next`'s inlined code.
+    #[cold]
+    #[inline(never)]
     fn start_next_pass(&mut self) -> bool {
         let more = self.time_based
             || self.pass < self.loops
@@ -220,7 +253,18 @@ impl Workload {
         (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
     }
 
+    #[inline]
     fn pick_file(&mut self) -> usize {
+        if self.files.len() == 1 {
+            // Whatever the service, the only file: the quota and the file stream (drawn
+            // from for nothing else) have no effect on the I/O.
+            return 0;
+        }
+        self.pick_among_files()
+    }
+
+    #[inline(never)]
+    fn pick_among_files(&mut self) -> usize {
         let switch = self.files[self.current].done || self.left_on_file == 0;
         match self.service {
             FileService::Sequential => {
@@ -248,13 +292,17 @@ impl Workload {
     }
 
     /// The next I/O on `file`, or `None` when the file's pass is over.
+    #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
+        if self.one_block {
+            return self.generate_one_block(file);
+        }
         let dir = self.mix.direction();
         let d = dir.index();
         let bs = &self.bs[d];
         let want = bs.choose(&mut self.bs_rng);
         let cursor = &mut self.files[file];
-        let ext: Extent = if !self.mode.is_random() {
+        let ext: Extent = if !self.random {
             cursor.sequential(d, self.skip, want, bs)?
         } else {
             if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
@@ -277,11 +325,43 @@ impl Workload {
             }
         };
         cursor.advance(d, ext);
-        if matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite) {
+        if self.trimwrite {
             // trimwrite: the write of the pair continues from the same place.
             cursor.advance(Direction::Write.index(), ext);
         }
         Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+
+    /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
+    /// random map where, in every direction it issues, every I/O takes a new random offset
+    /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
+    /// map's block. Under those conditions each step of `generate` reduces to the line
+    /// here:
+    ///
+    /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
+    ///   `bs.choose()` is the map block, drawing nothing; `mix.new_random_offset()` is
+    ///   true, changing nothing;
+    /// - a full map answers `None` before any draw, as `generate` does; otherwise
+    ///   `cursor.random()` draws the same block, takes the next free one and marks it
+    ///   (its `want == unit` case);
+    /// - the cursor advances the same way, and there is no trimwrite write to follow.
+    ///
+    /// `shortcut_and_general_path_agree` checks it on many random configurations.
+    #[inline]
+    fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
+        let dir = self.mix.direction();
+        let unit = self.map_unit;
+        let cursor = &mut self.files[file];
+        let map = cursor.map.as_mut()?;
+        if map.is_full() {
+            // Before the draw: a full map draws nothing (other files share the stream).
+            return None;
+        }
+        let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
+        map.mark_one(b);
+        let offset = b * unit;
+        cursor.advance(dir.index(), (offset, unit));
+        Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
     }
 }
 
@@ -291,14 +371,16 @@ impl Iterator for Workload {
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
     fn next(&mut self) -> Option<IoRequest> {
-        if let Some(write) = self.pending.take() {
-            self.account(&write, true);
-            return Some(write);
+        if self.pending.is_some() {
+            return self.pending_write();
         }
-        while !self.finished {
+        loop {
+            if self.finished {
+                return None;
+            }
             if self.budget_spent() {
                 self.finished = true;
-                break;
+                return None;
             }
             if self.files_done == self.files.len() {
                 if !self.start_next_pass() {
@@ -309,7 +391,8 @@ impl Iterator for Workload {
             let file = self.pick_file();
             match self.generate(file) {
                 Some(req) => {
-                    let counts = !matches!(self.mode, RwMode::TrimWrite | RwMode::RandTrimWrite);
+                    // trimwrite: only the write of the pair counts toward the budgets.
+                    let counts = !self.trimwrite;
                     if !counts {
                         self.pending = Some(IoRequest { dir: Direction::Write, ..req });
                     }
@@ -322,6 +405,73 @@ impl Iterator for Workload {
                 }
             }
         }
-        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random configurations around the shortcut's conditions: random modes, fixed sizes
+    /// (mostly the map block), several files and services, budgets, loops, `:N` and
+    /// `percentage_random` now and then.
+    fn config(rng: &mut Rng) -> WorkloadConfig {
+        let unit = [512, 4096, 3000][rng.below(3) as usize];
+        let files: Vec<FileRegion> = (0..1 + rng.below(3))
+            .map(|_| FileRegion {
+                offset: rng.below(4) * unit,
+                len: (1 + rng.below(300)) * unit + rng.below(2) * rng.below(unit),
+            })
+            .collect();
+        let total: u64 = files.iter().map(|f| f.len).sum();
+        let modes = [
+            RwMode::RandRead,
+            RwMode::RandWrite,
+            RwMode::RandTrim,
+            RwMode::RandReadWrite,
+            RwMode::RandTrimWrite,
+            RwMode::Read,
+        ];
+        let mut cfg = WorkloadConfig {
+            rw: modes[rng.below(6) as usize],
+            bs: PerDir::all(BlockSizes::Fixed(unit)),
+            files,
+            file_service: [
+                FileService::RoundRobin(1),
+                FileService::Sequential,
+                FileService::Random(2),
+            ][rng.below(3) as usize],
+            io_limit: total * (1 + rng.below(3)) / 2,
+            io_size_given: rng.below(2) == 0,
+            number_ios: [None, Some(rng.below(500))][rng.below(2) as usize],
+            loops: 1 + rng.below(3) as u32,
+            random_map: rng.below(8) != 0,
+            seed: rng.next_u64(),
+            ..WorkloadConfig::default()
+        };
+        match rng.below(10) {
+            0 => cfg.rw_modifier = 1 + rng.below(3),
+            1 => cfg.percentage_random.write = rng.below(101) as u32,
+            2 => cfg.bs.read = BlockSizes::Fixed(2 * unit),
+            3 => cfg.bs.write = BlockSizes::Range { min: unit, max: 3 * unit },
+            _ => {}
+        }
+        cfg
+    }
+
+    #[test]
+    fn shortcut_and_general_path_agree() {
+        let mut rng = Rng::from_seed(0x5eed);
+        let mut shortcuts = 0;
+        for i in 0..3000 {
+            let cfg = config(&mut rng);
+            let Ok(fast) = Workload::new(&cfg) else { continue };
+            shortcuts += usize::from(fast.one_block);
+            let general = Workload { one_block: false, ..fast.clone() };
+            let (a, b): (Vec<IoRequest>, Vec<IoRequest>) =
+                (fast.take(20_000).collect(), general.take(20_000).collect());
+            assert_eq!(a, b, "configuration {i}: {cfg:?}");
+        }
+        assert!(shortcuts > 1000, "only {shortcuts} configurations took the shortcut");
     }
 }

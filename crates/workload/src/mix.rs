@@ -13,12 +13,17 @@ use crate::rng::{Rng, Stream};
 #[derive(Debug, Clone)]
 pub(crate) struct Mix {
     mode: RwMode,
+    /// The direction of every I/O, for modes with one (`trimwrite` modes: trims).
+    fixed: Option<Direction>,
     rwmixread: u32,
     percentage_random: [u32; 3],
     /// A random mode's `:N` (1 = every I/O random).
     every: u64,
     /// Per direction: follow-up I/Os left before the next new offset.
     left: [u64; 3],
+    /// Per direction: every I/O takes a new random offset (a random mode without `:N`
+    /// and with `percentage_random=100`), so that no count or draw is needed.
+    always_new: [bool; 3],
     rw_rng: Rng,
     seq_rng: Rng,
 }
@@ -33,15 +38,33 @@ impl Mix {
         modifier: u64,
         seed: u64,
     ) -> Mix {
+        let every = if mode.is_random() { modifier.max(1) } else { 1 };
+        let fixed = match mode {
+            RwMode::Read | RwMode::RandRead => Some(Direction::Read),
+            RwMode::Write | RwMode::RandWrite => Some(Direction::Write),
+            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite => {
+                Some(Direction::Trim)
+            }
+            RwMode::ReadWrite | RwMode::RandReadWrite => None,
+        };
         Mix {
             mode,
+            fixed,
             rwmixread,
             percentage_random: Direction::ALL.map(|d| *percentage_random.get(d)),
-            every: if mode.is_random() { modifier.max(1) } else { 1 },
+            every,
             left: [0; 3],
+            always_new: Direction::ALL
+                .map(|d| mode.is_random() && every == 1 && *percentage_random.get(d) >= 100),
             rw_rng: Rng::for_stream(seed, Stream::RwMix),
             seq_rng: Rng::for_stream(seed, Stream::SeqRandMix),
         }
+    }
+
+    /// True when every I/O of direction `dir` takes a new random offset
+    /// (`new_random_offset` then always answers true and changes nothing).
+    pub(crate) fn always_new(&self, dir: Direction) -> bool {
+        self.always_new[dir.index()]
     }
 
     /// Starts the `:N` count over (a new pass).
@@ -51,31 +74,28 @@ impl Mix {
 
     /// The direction of the next I/O. `trimwrite` modes answer `Trim`: the write of the
     /// pair is produced by the caller.
+    #[inline]
     pub(crate) fn direction(&mut self) -> Direction {
-        match self.mode {
-            RwMode::Read | RwMode::RandRead => Direction::Read,
-            RwMode::Write | RwMode::RandWrite => Direction::Write,
-            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite => {
-                Direction::Trim
-            }
-            RwMode::ReadWrite | RwMode::RandReadWrite => {
-                if self.rw_rng.percent(self.rwmixread) {
-                    Direction::Read
-                } else {
-                    Direction::Write
-                }
-            }
+        match self.fixed {
+            Some(dir) => dir,
+            None if self.rw_rng.percent(self.rwmixread) => Direction::Read,
+            None => Direction::Write,
         }
     }
 
     /// In a random mode, true when this I/O of direction `dir` takes a new random offset:
     /// the first of every `:N` I/Os, and then only with `percentage_random` chance.
     /// Sequential modes always answer false.
+    #[inline]
     pub(crate) fn new_random_offset(&mut self, dir: Direction) -> bool {
+        let i = dir.index();
+        if self.always_new[i] {
+            // What the count below gives with `every == 1` and `p >= 100`, without it.
+            return true;
+        }
         if !self.mode.is_random() {
             return false;
         }
-        let i = dir.index();
         if self.left[i] > 0 {
             self.left[i] -= 1;
             return false;
@@ -111,6 +131,27 @@ mod tests {
         assert_eq!(picks, [true, false, false, false, true, false, false, false]);
         let mut s = Mix::new(RwMode::Read, 50, &PerDir::all(100), 4096, 1);
         assert!(!s.new_random_offset(Direction::Read));
+    }
+
+    #[test]
+    fn always_new_answers_what_the_count_would() {
+        for (mode, modifier, percent) in
+            [(RwMode::RandRead, 0, 100), (RwMode::RandReadWrite, 1, 100), (RwMode::Read, 0, 100)]
+        {
+            let fast = Mix::new(mode, 50, &PerDir::all(percent), modifier, 7);
+            let mut general = fast.clone();
+            general.always_new = [false; 3];
+            let mut fast = fast;
+            for i in 0..3000 {
+                let dir = Direction::ALL[i % 3];
+                assert_eq!(fast.new_random_offset(dir), general.new_random_offset(dir));
+                if i % 1000 == 999 {
+                    fast.reset();
+                    general.reset();
+                }
+            }
+            assert_eq!(fast.seq_rng, general.seq_rng, "{mode:?}: no draw");
+        }
     }
 
     #[test]

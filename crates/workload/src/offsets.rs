@@ -29,6 +29,10 @@ use crate::rng::Rng;
 ///
 /// A second level keeps one bit per word of the first, set when that word is full, so that
 /// finding a free block in a nearly full map skips 64 words at a time instead of one.
+///
+/// The bits past the last block (of the last word, and of the last summary word) are set
+/// from the start and never cleared: they are never free, so a search that runs off the
+/// end of the region stops at them without comparing with `blocks`.
 #[derive(Debug, Clone)]
 pub(crate) struct RandomMap {
     words: Vec<u64>,
@@ -38,16 +42,37 @@ pub(crate) struct RandomMap {
     used: u64,
 }
 
+/// The `n` low bits set (`n` ≤ 64).
+#[inline]
+fn low_bits(n: u64) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// Sets the bits of `bits` past the first `used` (none if `used` is a multiple of 64).
+fn set_padding(bits: &mut [u64], used: u64) {
+    if let Some(last) = bits.last_mut() {
+        if used % 64 != 0 {
+            *last |= !low_bits(used % 64);
+        }
+    }
+}
+
 impl RandomMap {
     /// A clear map of `blocks` blocks (allocated here, once).
     pub(crate) fn new(blocks: u64) -> RandomMap {
         let words = blocks.div_ceil(64);
-        RandomMap {
+        let mut map = RandomMap {
             words: vec![0; words as usize],
             full: vec![0; words.div_ceil(64) as usize],
             blocks,
             used: 0,
-        }
+        };
+        map.reset();
+        map
     }
 
     /// How many blocks the map covers.
@@ -59,75 +84,98 @@ impl RandomMap {
     pub(crate) fn reset(&mut self) {
         self.words.fill(0);
         self.full.fill(0);
+        set_padding(&mut self.words, self.blocks);
+        set_padding(&mut self.full, self.words.len() as u64);
         self.used = 0;
     }
 
     /// True when every block is done.
+    #[inline]
     pub(crate) fn is_full(&self) -> bool {
         self.used >= self.blocks
     }
 
-    fn is_free(&self, b: u64) -> bool {
-        self.words[(b / 64) as usize] & (1 << (b % 64)) == 0
-    }
-
     /// The first free block at or after `from`, wrapping to the start; `None` when full.
+    #[inline]
     pub(crate) fn next_free(&self, from: u64) -> Option<u64> {
         if self.is_full() {
             return None;
         }
         let from = if from < self.blocks { from } else { from % self.blocks };
-        self.free_in(from, self.blocks).or_else(|| self.free_in(0, from))
+        // Nothing free from `from` to the end means the free blocks are all before it.
+        self.free_from(from).or_else(|| self.free_from(0))
     }
 
-    /// The first free block in `lo..hi`.
-    fn free_in(&self, lo: u64, hi: u64) -> Option<u64> {
-        if lo >= hi {
-            return None;
-        }
-        let first = lo / 64;
-        let word = self.words[first as usize] | ((1u64 << (lo % 64)) - 1);
+    /// The first free block at or after `b` (`b < blocks`), not wrapping.
+    #[inline]
+    fn free_from(&self, b: u64) -> Option<u64> {
+        let w = (b / 64) as usize;
+        let word = self.words[w] | ((1 << (b % 64)) - 1);
         if word != u64::MAX {
-            let found = first * 64 + u64::from((!word).trailing_zeros());
-            return (found < hi).then_some(found);
+            return Some(w as u64 * 64 + u64::from((!word).trailing_zeros()));
         }
-        let w = self.word_not_full(first + 1, (hi - 1) / 64 + 1)?;
-        let found = w * 64 + u64::from((!self.words[w as usize]).trailing_zeros());
-        (found < hi).then_some(found)
+        self.free_after_word(w)
     }
 
-    /// The first word in `lo..hi` (word indexes) that is not full.
-    fn word_not_full(&self, lo: u64, hi: u64) -> Option<u64> {
-        let mut w = lo;
-        while w < hi {
-            let summary = self.full[(w / 64) as usize] | ((1u64 << (w % 64)) - 1);
-            if summary != u64::MAX {
-                let found = (w / 64) * 64 + u64::from((!summary).trailing_zeros());
-                return (found < hi).then_some(found);
-            }
-            w = (w / 64 + 1) * 64;
+    /// The first free block in a word after word `w`: a search of the summary.
+    fn free_after_word(&self, w: usize) -> Option<u64> {
+        let w = self.word_not_full(w + 1)?;
+        Some(w as u64 * 64 + u64::from((!self.words[w]).trailing_zeros()))
+    }
+
+    /// The first word at or after word `from` that is not full.
+    fn word_not_full(&self, from: usize) -> Option<usize> {
+        let mut s = from / 64;
+        let mut summary = *self.full.get(s)? | low_bits(from as u64 % 64);
+        while summary == u64::MAX {
+            s += 1;
+            summary = *self.full.get(s)?;
         }
-        None
+        Some(s * 64 + (!summary).trailing_zeros() as usize)
     }
 
     /// How many free blocks follow from `b` (itself included), at most `max`.
     pub(crate) fn free_run(&self, b: u64, max: u64) -> u64 {
         let mut n = 0;
-        while n < max && b + n < self.blocks && self.is_free(b + n) {
-            n += 1;
+        while n < max {
+            let at = b + n;
+            let Some(&word) = self.words.get((at / 64) as usize) else { break };
+            let shift = at % 64;
+            // The free blocks from `at` to the first done one (padding counts as done), or
+            // to the end of the word.
+            let run = u64::from((word >> shift).trailing_zeros()).min(64 - shift);
+            n += run;
+            if shift + run < 64 {
+                break;
+            }
         }
-        n
+        n.min(max)
+    }
+
+    /// Marks block `b` as done (it must be free): `mark(b, 1)`.
+    #[inline]
+    pub(crate) fn mark_one(&mut self, b: u64) {
+        let w = (b / 64) as usize;
+        self.words[w] |= 1 << (b % 64);
+        if self.words[w] == u64::MAX {
+            self.full[w / 64] |= 1 << (w % 64);
+        }
+        self.used += 1;
     }
 
     /// Marks `n` blocks from `b` as done (they must be free).
     pub(crate) fn mark(&mut self, b: u64, n: u64) {
         let end = (b + n).min(self.blocks);
-        for i in b..end {
-            let w = (i / 64) as usize;
-            self.words[w] |= 1 << (i % 64);
+        let mut at = b;
+        while at < end {
+            let w = (at / 64) as usize;
+            let shift = at % 64;
+            let count = (end - at).min(64 - shift);
+            self.words[w] |= low_bits(count) << shift;
             if self.words[w] == u64::MAX {
                 self.full[w / 64] |= 1 << (w % 64);
             }
+            at += count;
         }
         self.used += end.saturating_sub(b);
     }
@@ -212,6 +260,7 @@ impl FileCursor {
     /// A random I/O. With the map: a free block and the free run after it, marked done;
     /// `None` when the map is full. Without: any `align`-aligned offset where the
     /// direction's smallest block fits.
+    #[inline]
     pub(crate) fn random(
         &mut self,
         rng: &mut Rng,
@@ -224,11 +273,13 @@ impl FileCursor {
         match &mut self.map {
             Some(map) => {
                 let b = map.next_free(rng.below(map.blocks()))?;
-                let run = map.free_run(b, blocks_of(want, unit));
-                let off = b * unit;
-                let l = bs.fit(want, (run * unit).min(len - off), unit)?;
-                map.mark(b, blocks_of(l, unit));
-                Some((off, l))
+                if want == unit {
+                    // One block, free: what `run_at` gives (a run of 1, which fits since
+                    // `b < len / unit`), without its arithmetic.
+                    map.mark_one(b);
+                    return Some((b * unit, unit));
+                }
+                run_at(map, b, len, want, bs, unit)
             }
             None => {
                 let positions = (len - bs.min()) / align + 1;
@@ -237,6 +288,23 @@ impl FileCursor {
             }
         }
     }
+}
+
+/// The I/O at free block `b` of a region of `len` bytes: `want` bytes, shrunk to the run
+/// of free blocks there, marked done.
+fn run_at(
+    map: &mut RandomMap,
+    b: u64,
+    len: u64,
+    want: u64,
+    bs: &BsChooser,
+    unit: u64,
+) -> Option<Extent> {
+    let run = map.free_run(b, blocks_of(want, unit));
+    let off = b * unit;
+    let l = bs.fit(want, (run * unit).min(len - off), unit)?;
+    map.mark(b, blocks_of(l, unit));
+    Some((off, l))
 }
 
 /// How many map blocks of `unit` bytes `len` bytes cover: a shift for the usual power-of-two
@@ -295,7 +363,13 @@ mod tests {
             let b = rng.below(blocks);
             let n = 1 + rng.below(200).min(blocks - b - 1);
             let run = m.free_run(b, n);
-            m.mark(b, run);
+            let plain_run = (b..b + n).take_while(|&i| !marked[i as usize]).count() as u64;
+            assert_eq!(run, plain_run, "round {round}: run at {b}");
+            if run == 1 && round % 2 == 0 {
+                m.mark_one(b);
+            } else {
+                m.mark(b, run);
+            }
             for i in b..b + run {
                 marked[i as usize] = true;
             }
@@ -306,6 +380,24 @@ mod tests {
         let left: u64 = marked.iter().filter(|&&d| !d).count() as u64;
         m.mark(0, 0);
         assert_eq!(m.is_full(), left == 0);
+    }
+
+    #[test]
+    fn one_block_shortcut_gives_what_the_free_run_rule_gives() {
+        for (blocks, tail) in [(1, 0), (63, 100), (64, 0), (1000, 4095)] {
+            let len = blocks * 4096 + tail;
+            let bs = fixed(4096);
+            let mut c = FileCursor::new(FileRegion { offset: 0, len }, Some(4096));
+            let mut general = c.map.clone().unwrap();
+            let mut rng = Rng::from_seed(blocks);
+            let mut from_rng = rng.clone();
+            while let Some((off, l)) = c.random(&mut rng, 4096, &bs, 4096, 4096) {
+                let b = general.next_free(from_rng.below(general.blocks())).unwrap();
+                assert_eq!(run_at(&mut general, b, len, 4096, &bs, 4096), Some((off, l)));
+                assert_eq!(c.map.as_ref().unwrap().words, general.words);
+            }
+            assert!(general.is_full());
+        }
     }
 
     #[test]

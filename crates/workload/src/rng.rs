@@ -74,6 +74,7 @@ impl Rng {
     }
 
     /// The next 64 random bits.
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -88,6 +89,7 @@ impl Rng {
 
     /// A uniform value in `0..n` (`n > 0`), without modulo bias (Lemire's multiply-shift
     /// with rejection). Returns 0 when `n` is 0.
+    #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             return 0;
@@ -104,6 +106,7 @@ impl Rng {
     }
 
     /// True with probability `percent`/100 (`percent` ≥ 100 is always true, 0 never).
+    #[inline]
     pub fn percent(&mut self, percent: u32) -> bool {
         self.below(100) < u64::from(percent)
     }
