@@ -26,15 +26,30 @@ pub fn block_device_size(fd: RawFd) -> io::Result<u64> {
 /// Drops the cached pages of `len` bytes at `offset` (all when `len` is 0), as fio's
 /// `invalidate` does for files.
 pub fn drop_cache(fd: RawFd, offset: u64, len: u64) -> io::Result<()> {
-    // SAFETY: posix_fadvise only advises the kernel about fd's pages.
-    let r = unsafe {
-        libc::posix_fadvise(
-            fd,
-            offset as libc::off_t,
-            len as libc::off_t,
-            libc::POSIX_FADV_DONTNEED,
-        )
+    fadvise(fd, offset, len, libc::POSIX_FADV_DONTNEED)
+}
+
+/// How the job will read a file, for the kernel's read-ahead (`fadvise_hint`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Random offsets: no read-ahead (`POSIX_FADV_RANDOM`).
+    Random,
+    /// Sequential: more read-ahead (`POSIX_FADV_SEQUENTIAL`).
+    Sequential,
+}
+
+/// Tells the kernel how the whole file open as `fd` will be accessed.
+pub fn advise(fd: RawFd, access: Access) -> io::Result<()> {
+    let advice = match access {
+        Access::Random => libc::POSIX_FADV_RANDOM,
+        Access::Sequential => libc::POSIX_FADV_SEQUENTIAL,
     };
+    fadvise(fd, 0, 0, advice)
+}
+
+fn fadvise(fd: RawFd, offset: u64, len: u64, advice: libc::c_int) -> io::Result<()> {
+    // SAFETY: posix_fadvise only advises the kernel about fd's pages.
+    let r = unsafe { libc::posix_fadvise(fd, offset as libc::off_t, len as libc::off_t, advice) };
     if r != 0 {
         return Err(io::Error::from_raw_os_error(r));
     }

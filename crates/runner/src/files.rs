@@ -133,6 +133,11 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
         if job.invalidate {
             invalidate(&file, plan);
         }
+        // Advice only, as in fio: a file system that refuses it changes nothing.
+        if let (Some(access), FileKind::Regular(_) | FileKind::Missing) = (job.fadvise, &plan.kind)
+        {
+            let _ = sysfile::advise(file.as_raw_fd(), access);
+        }
         files.push(file);
     }
     Ok(files)

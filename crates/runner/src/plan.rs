@@ -155,6 +155,8 @@ pub struct JobPlan {
     pub direct: bool,
     /// Drop the files' cached pages before the job (`invalidate`).
     pub invalidate: bool,
+    /// What to tell the kernel of the job's access pattern (`fadvise_hint`), if anything.
+    pub fadvise: Option<iomark_engine::file::Access>,
     /// Buffer alignment in bytes (`iomem_align`, at least the page size with `direct`).
     pub buffer_align: u64,
     /// `fsync` after this many writes, 0 for never.
@@ -220,6 +222,7 @@ impl JobPlan {
         let min_bs = min_block_sizes(&bs, &bsrange, &bssplit);
         let blockalign = get::sizes(spec, "ba", min_bs);
         let rw = get::choice(spec, "rw").unwrap_or(("read", None));
+        let rw_name = rw.0;
         let rwmixread = match (spec.value("rwmixread"), spec.value("rwmixwrite")) {
             (_, Some(Value::Int(w))) if last_set(spec, "rwmixwrite", "rwmixread") => {
                 100 - w.clamp(0, 100) as u32
@@ -320,6 +323,7 @@ impl JobPlan {
             startdelay: get::time(spec, "startdelay").unwrap_or_default(),
             direct,
             invalidate: get::flag(spec, "invalidate"),
+            fadvise: fadvise(spec, rw_name),
             buffer_align,
             fsync_every: get::int(spec, "fsync").unwrap_or(0),
             fdatasync_every: get::int(spec, "fdatasync").unwrap_or(0),
@@ -422,6 +426,19 @@ impl JobPlan {
     /// the call that issues it (fio notes it; `io_submit_mode=offload` lifts the cap).
     pub fn depth_capped(&self) -> bool {
         self.iodepth > 1 && !self.offload && SYNC_ENGINES.contains(&self.engine.as_str())
+    }
+}
+
+/// fio's `fadvise_hint`: `1` (the default) advises by the job's pattern, random for the
+/// `rand*` modes and sequential otherwise.
+fn fadvise(spec: &JobSpec, rw: &str) -> Option<iomark_engine::file::Access> {
+    use iomark_engine::file::Access;
+    match get::choice(spec, "fadvise_hint").map(|c| c.0) {
+        Some("0") => None,
+        Some("random") => Some(Access::Random),
+        Some("sequential") => Some(Access::Sequential),
+        _ if rw.starts_with("rand") => Some(Access::Random),
+        _ => Some(Access::Sequential),
     }
 }
 

@@ -466,7 +466,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Use fadvise() to advise the kernel on IO pattern",
     )
-    .default("1"),
+    .default("1")
+    .supported(
+        "Advice to the kernel's read-ahead for the job's files: `1` (the default) \
+         advises random access (`POSIX_FADV_RANDOM`, no read-ahead) for the `rand*` modes and \
+         sequential access otherwise; `random` and `sequential` force one; `0` gives none. \
+         Buffered random reads depend on it: with read-ahead, each 4 KiB read pulls in more.",
+    ),
     opt(
         "fsync",
         int(0, NOLIMIT),
