@@ -1,0 +1,83 @@
+//! Third-party readers of fio's output, run on iomark's: `fio-plot` (PyPI), which plots
+//! IOPS and latency against queue depth from a folder of fio JSON files.
+//!
+//! The tool is looked up as `fio-plot` on the `PATH` (CI installs it from PyPI into a
+//! virtual environment and puts that on the `PATH`). Where it is missing the tests print
+//! `skipped: …` and pass.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Whether `fio-plot` can be run; prints the skip message when it cannot.
+fn fio_plot_installed() -> bool {
+    let ok = Command::new("fio-plot")
+        .arg("--help")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: fio-plot not installed (pip install fio-plot)");
+    }
+    ok
+}
+
+/// Runs `iomark` with `args` in `dir`.
+fn iomark_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .output()
+        .expect("run iomark")
+}
+
+/// Runs `fio-plot` with `args` in `dir` and asserts it succeeded and wrote `png`.
+fn plot(dir: &Path, args: &[&str], png: &str) {
+    let out = Command::new("fio-plot")
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env("MPLBACKEND", "Agg")
+        .output()
+        .expect("run fio-plot");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "fio-plot {args:?} failed:\n{stdout}\n{stderr}");
+    assert!(!stderr.contains("Traceback"), "fio-plot {args:?} raised:\n{stderr}");
+    let written = std::fs::metadata(dir.join(png)).map(|m| m.len()).unwrap_or(0);
+    assert!(written > 0, "fio-plot {args:?} wrote no {png}:\n{stdout}\n{stderr}");
+}
+
+/// One null-engine job per queue depth, each written as fio-plot's `rw-depth-jobs.json`.
+fn json_per_depth(dir: &Path, depths: &[u32], format: &str) {
+    for depth in depths {
+        let out = iomark_in(
+            dir,
+            &[
+                "--name=qd",
+                "--ioengine=null",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=16m",
+                &format!("--iodepth={depth}"),
+                "--numjobs=1",
+                &format!("--output-format={format}"),
+                &format!("--output=randread-{depth}-1.json"),
+            ],
+        );
+        assert!(out.status.success(), "iomark: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn fio_plot_draws_iops_and_latency_against_queue_depth() {
+    if !fio_plot_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    json_per_depth(dir.path(), &[1, 2, 4, 8], "json");
+    let args = ["-i", ".", "-T", "iomark", "-l", "-r", "randread", "-d", "1", "2", "4", "8"];
+    plot(dir.path(), &[&args[..], &["-n", "1", "-o", "qd.png"]].concat(), "qd.png");
+}
