@@ -7,7 +7,8 @@
 //! of `--output-format=normal,terse,json`. `IOMARK_BLESS=1` rewrites them from the current
 //! output; check the diff by eye against fio's layout (the report crate's terse tests hold
 //! fio's own lines) before committing. Every run happens in a temporary directory; the fio
-//! comparison prints `skipped: fio not installed` and passes when `fio` is not on the `PATH`.
+//! comparison prints `skipped: …` and passes when `fio` is not on the `PATH` or is not fio
+//! 3.33.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -129,17 +130,23 @@ group_reporting
 description=reads for the terse test
 ";
 
-fn fio_installed() -> bool {
-    let ok = Command::new("fio")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped: fio not installed");
+/// Whether fio 3.33, whose layout iomark follows, can be run; prints why not when not.
+fn fio_3_33_installed() -> bool {
+    match Command::new("fio").arg("--version").output() {
+        Ok(out) if out.stdout.starts_with(b"fio-3.33") => true,
+        Ok(out) => {
+            let version = String::from_utf8_lossy(&out.stdout);
+            eprintln!(
+                "skipped: fio is {}, the terse layout is checked against fio-3.33",
+                version.trim()
+            );
+            false
+        }
+        Err(_) => {
+            eprintln!("skipped: fio not installed");
+            false
+        }
     }
-    ok
 }
 
 /// Where a version's fields are: the first direction, the width of a direction, the
@@ -176,7 +183,7 @@ fn steady_fields(line: &str, version: u32, total_only: bool) -> Vec<String> {
 
 #[test]
 fn terse_fields_match_fio() {
-    if !fio_installed() {
+    if !fio_3_33_installed() {
         return;
     }
     let dir = tempfile::tempdir().expect("temporary directory");

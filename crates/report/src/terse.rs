@@ -219,7 +219,7 @@ fn disk(line: &mut Fields, disk: &DiskReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iomark_stats::report::{JobHeader, LatencyTarget, REPORT_VERSION};
+    use iomark_stats::report::REPORT_VERSION;
     use iomark_stats::{reduce, Dir, JobMeta, JobRecorder, JobTimes, PercentileList};
 
     /// A run of one read job with four I/Os of 1.5 µs, reduced by the statistics crate.
@@ -231,22 +231,8 @@ mod tests {
         let meta = JobMeta {
             name: "j".into(),
             description: description.map(str::to_owned),
-            groupid: 0,
             jobs: 1,
-            error: 0,
-            error_text: String::new(),
-            notes: Vec::new(),
-            pid: 1,
-            start_time: String::new(),
-            elapsed_s: 1,
-            options: Vec::new(),
-            header: JobHeader {
-                rw: "read".into(),
-                bs: [(4096, 4096); 3],
-                ioengine: "null".into(),
-                iodepth: 1,
-            },
-            latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
+            ..Default::default()
         };
         let times = JobTimes { runtime_ms: [3, 0, 0], total_run_ms: 3, ..Default::default() };
         let list = PercentileList::new(&[50.0, 99.0]).expect("a list");
@@ -267,15 +253,8 @@ mod tests {
     }
 
     fn disk(name: &str, util: f64) -> DiskReport {
-        DiskReport {
-            name: name.into(),
-            ios: [1, 2],
-            merges: [3, 4],
-            ticks: [5, 6],
-            in_queue: 7,
-            util,
-            aggr: None,
-        }
+        let (ios, merges, ticks) = ([1, 2], [3, 4], [5, 6]);
+        DiskReport { name: name.into(), ios, merges, ticks, in_queue: 7, util, aggr: None }
     }
 
     fn fields(line: &str) -> Vec<&str> {

@@ -126,7 +126,7 @@ pub struct JobTimes {
 }
 
 /// The parts of a [`JobReport`] that are not statistics, copied through as given.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct JobMeta {
     /// The job's name.
     pub name: String,

@@ -110,7 +110,7 @@ pub struct JobReport {
 }
 
 /// What fio prints on a job's first line: `rw=randrw, bs=(R) 4096B-4096B, …`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct JobHeader {
     /// The `rw` value, as fio names it.
     pub rw: String,
@@ -200,7 +200,7 @@ pub struct SyncReport {
 }
 
 /// fio's latency-target search results (all zero unless `latency_target` is set).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct LatencyTarget {
     /// The depth found.
     pub depth: u32,
