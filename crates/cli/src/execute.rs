@@ -5,7 +5,7 @@ use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
 use iomark_report::units::{scaled, Unit};
-use iomark_report::PrintOptions;
+use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::plan::JobPlan;
 use iomark_runner::progress::{EtaThread, NumberFormat, Progress};
 use iomark_runner::run::{self, RunError, RunOptions};
@@ -106,9 +106,6 @@ pub fn execute(
 /// never ignored.
 pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
     let not_yet = |what: &str| Err(Failure::Config(format!("{what} is not supported yet")));
-    if program.formats.terse {
-        return not_yet("--output-format=terse (and --minimal)");
-    }
     if program.formats.json_plus {
         return not_yet("--output-format=json+");
     }
@@ -170,7 +167,9 @@ fn eta_rate(bytes_per_sec: u64) -> String {
     }
 }
 
-/// The reports in the formats asked for, in fio's order: JSON first, then the normal report.
+/// The reports in the formats asked for, each once, in fio 3.33's order whatever the order
+/// of `--output-format`'s list: the terse lines, then the JSON document, then an empty line
+/// and the normal report.
 pub fn write_reports(
     out: &mut dyn Write,
     report: &RunReport,
@@ -178,6 +177,10 @@ pub fn write_reports(
     print: &PrintOptions,
 ) -> std::io::Result<()> {
     let f = &program.formats;
+    if f.terse {
+        let version = program.terse_version.and_then(TerseVersion::new).unwrap_or_default();
+        out.write_all(iomark_report::terse(report, version).as_bytes())?;
+    }
     if f.json || f.json_plus {
         // fio: the document's closing brace, one blank line, then the normal report.
         out.write_all(iomark_report::json(report).as_bytes())?;

@@ -12,6 +12,7 @@ Options:
   --output=FILE            Write the report to FILE
   --output-format=LIST     Report formats, comma separated: normal, terse, json, json+
   --minimal                Terse output (same as --output-format=terse)
+  --append-terse           Add terse to the formats (deprecated in fio; use --output-format)
   --terse-version=N        Terse format version: 2, 3 (default), 4 or 5
   --parse-only             Check the job files and options, run nothing
   --showcmd                Print each job as one iomark command line

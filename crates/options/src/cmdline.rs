@@ -110,7 +110,6 @@ pub const NOT_YET: &[&str] = &[
     "trigger",
     "trigger-remote",
     "aux-path",
-    "append-terse",
 ];
 
 /// The program options: what to do, and how to report.
@@ -246,6 +245,9 @@ fn program_option(
             no_value(&inline)?;
             p.formats = OutputFormats { normal: false, terse: true, json: false, json_plus: false };
         }
+        // Deprecated in fio 3.33 but honoured: adds terse to the formats chosen so far; a
+        // value (`--append-terse=1`) is ignored, as fio ignores it.
+        "append-terse" => p.formats.terse = true,
         "terse-version" => {
             let v = take()?;
             match v.trim().parse::<u32>() {
@@ -354,6 +356,7 @@ fn program_suggestion(name: &str) -> Option<&'static str> {
         "output",
         "output-format",
         "minimal",
+        "append-terse",
         "terse-version",
         "parse-only",
         "showcmd",

@@ -339,6 +339,8 @@ mod tests {
             latency_ns: [0.0; 10],
             latency_us: [0.0; 10],
             latency_ms: [0.0; 12],
+            terse_latency_2us: 0.0,
+            percentile_list: Vec::new(),
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
         }
     }

@@ -20,8 +20,13 @@
 //!   `run=max-max` and one bandwidth as both min and max.
 //! - A job's share of its group (`per=`, JSON `bw_agg`): `trunc(bw mean) · 100 / (agg_bw /
 //!   1024)`, at most 100; 100 when `agg_bw <= 1024`; 0 when the job has no bandwidth
-//!   samples. (fio's terse format divides by the integer `agg_bw / 1024` and does not
-//!   truncate the mean; the difference is in the last digits.)
+//!   samples. fio's terse format (`agg_pct_terse`) divides the mean, not truncated, by the
+//!   integer `agg_bw / 1024` instead, at most 100, 100 when that integer is 0, and 0
+//!   without samples; the difference is in the last digits.
+//! - Terse's first µs latency bucket (`terse_latency_2us`): fio 3.33 adds the shares of
+//!   the ns row, unfloored, to the floored share of the µs `2` bucket (runs of fio with
+//!   every clat logged: 99.9953 % of I/Os under 1 µs and a few in 1–2 µs printed
+//!   `100.01%`; with none in 1–2 µs, 99.9956 % printed `100.00%`).
 
 use std::collections::BTreeMap;
 
@@ -121,7 +126,7 @@ pub struct JobTimes {
 }
 
 /// The parts of a [`JobReport`] that are not statistics, copied through as given.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct JobMeta {
     /// The job's name.
     pub name: String,
@@ -176,6 +181,7 @@ pub fn sample_stats(m: &Moments) -> SampleStats {
         min: m.min().unwrap_or(0),
         max: m.max().unwrap_or(0),
         agg_pct: 0.0,
+        agg_pct_terse: 0.0,
         mean: m.mean(),
         stddev: m.stddev(),
         samples: m.count(),
@@ -225,6 +231,14 @@ pub fn job_report(
     });
     let ios: u64 = rec.dirs.iter().map(|d| d.ios).sum();
     let lat = rec.latency.percentages(ios, LAT_FLOOR);
+    let ns_row = rec.latency.counts()[..10].iter().map(|&c| c as f64 / ios as f64 * 100.0);
+    let terse_latency_2us = if ios == 0 { 0.0 } else { ns_row.fold(lat[10], |sum, s| sum + s) };
+    let config = rec.config();
+    let percentile_list = if config.clat_percentiles || config.lat_percentiles {
+        pcts.values().to_vec()
+    } else {
+        Vec::new()
+    };
     let cpu = |ns: u64| {
         if times.total_run_ms == 0 {
             0.0
@@ -259,6 +273,8 @@ pub fn job_report(
         latency_ns: lat[0..10].try_into().unwrap_or([0.0; 10]),
         latency_us: lat[10..20].try_into().unwrap_or([0.0; 10]),
         latency_ms: lat[20..32].try_into().unwrap_or([0.0; 12]),
+        terse_latency_2us,
+        percentile_list,
         latency_target: meta.latency_target,
     }
 }
@@ -297,6 +313,7 @@ pub fn group_reports(jobs: &mut [JobReport]) -> Vec<GroupReport> {
         let Some(g) = groups.get(&job.groupid) else { continue };
         for (jd, gd) in job.dirs.iter_mut().zip(g.dirs.iter()) {
             jd.bw_samples.agg_pct = share_of_group(&jd.bw_samples, gd);
+            jd.bw_samples.agg_pct_terse = terse_share_of_group(&jd.bw_samples, gd);
         }
     }
     groups.into_values().collect()
@@ -312,6 +329,18 @@ fn share_of_group(bw: &SampleStats, group: &GroupDir) -> f64 {
     }
     let mean = bw.mean.trunc();
     (mean * 100.0 / (group.agg_bw as f64 / 1024.0)).min(100.0)
+}
+
+/// The same share as fio's terse format computes it: see the module doc.
+fn terse_share_of_group(bw: &SampleStats, group: &GroupDir) -> f64 {
+    if bw.samples == 0 {
+        return 0.0;
+    }
+    let kib = group.agg_bw / 1024;
+    if kib == 0 {
+        return 100.0;
+    }
+    (bw.mean * 100.0 / kib as f64).min(100.0)
 }
 
 #[cfg(test)]

@@ -95,12 +95,22 @@ pub struct JobReport {
     pub latency_us: [f64; 10],
     /// The same in milliseconds, then 2000 and >=2000.
     pub latency_ms: [f64; 12],
+    /// The first microsecond bucket as fio's terse format shows it (`<=2` µs): the share
+    /// of I/Os under 2 µs, that is `latency_us[0]` (floored for display) plus the whole
+    /// nanosecond row *unfloored* — fio 3.33's arithmetic, which can exceed 100.
+    #[serde(default)]
+    pub terse_latency_2us: f64,
+    /// The percentiles reported for clat or lat (fio's `percentile_list`, in increasing
+    /// order); empty when `clat_percentiles` and `lat_percentiles` are both off. fio's terse
+    /// format lists them for every direction, with the value 0 where there were no samples.
+    #[serde(default)]
+    pub percentile_list: Vec<f64>,
     /// fio's `latency_depth`, `latency_target`, `latency_percentile`, `latency_window`.
     pub latency_target: LatencyTarget,
 }
 
 /// What fio prints on a job's first line: `rw=randrw, bs=(R) 4096B-4096B, …`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct JobHeader {
     /// The `rw` value, as fio names it.
     pub rw: String,
@@ -169,6 +179,9 @@ pub struct SampleStats {
     pub max: u64,
     /// This job's share of its group's total, in percent.
     pub agg_pct: f64,
+    /// The same share as fio's terse format computes it (see `reduce`); 0 for IOPS.
+    #[serde(default)]
+    pub agg_pct_terse: f64,
     /// Mean.
     pub mean: f64,
     /// Sample standard deviation.
@@ -187,7 +200,7 @@ pub struct SyncReport {
 }
 
 /// fio's latency-target search results (all zero unless `latency_target` is set).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct LatencyTarget {
     /// The depth found.
     pub depth: u32,

@@ -3,7 +3,10 @@
 //!
 //! This is test code: it stands in for the runner and the statistics crate, reading numbers
 //! that fio already reduced. The group totals, which fio's JSON lacks, are summed here from
-//! the jobs the way fio sums them.
+//! the jobs the way fio sums them, and so is the terse format's bandwidth share. The terse
+//! format's first µs latency bucket needs the ns row unfloored, which fio's JSON lacks: it
+//! is estimated here from the floored shares (the terse tests take it from fio's line).
+//! A job without a block in `normal` (or with `normal` empty) counts one job and pid 0.
 
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
@@ -17,15 +20,16 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
     let doc: Value = serde_json::from_str(json).expect("fio's JSON parses");
     let global_options = options(doc.get("global options"));
     let mut job_lines = normal.lines().filter(|line| line.contains(": (groupid="));
-    let jobs: Vec<JobReport> = doc["jobs"]
+    let mut jobs: Vec<JobReport> = doc["jobs"]
         .as_array()
         .expect("jobs")
         .iter()
         .map(|job| {
             let mut report = job_report(job, &global_options, &doc["time"]);
             if did_io(&report) {
-                let line = job_lines.next().expect("a normal block per job that did I/O");
-                (report.jobs, report.pid) = members_and_pid(line);
+                if let Some(line) = job_lines.next() {
+                    (report.jobs, report.pid) = members_and_pid(line);
+                }
             }
             report
         })
@@ -39,6 +43,8 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         jobs.first().map(|job| job.options.as_slice()).unwrap_or_default(),
         &global_options,
     );
+    let groups = groups(&jobs);
+    terse_shares(&mut jobs, &groups);
     let report = RunReport {
         version: REPORT_VERSION,
         iomark_version: "0.1.0".into(),
@@ -47,7 +53,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         timestamp_ms: u(&doc["timestamp_ms"]),
         time: s(&doc["time"]),
         global_options,
-        groups: groups(&jobs),
+        groups,
         jobs,
         disks,
     };
@@ -131,6 +137,9 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
     };
     let shares =
         |key: &str| -> Vec<f64> { job[key].as_object().expect(key).values().map(f).collect() };
+    let latency_ns: [f64; 10] = shares("latency_ns").try_into().expect("10 buckets");
+    let latency_us: [f64; 10] = shares("latency_us").try_into().expect("10 buckets");
+    let percentile_list = percentile_list(&options, global);
     JobReport {
         name: s(&job["jobname"]),
         description: job.get("desc").map(s),
@@ -158,9 +167,11 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
         iodepth_level: shares("iodepth_level").try_into().expect("7 depths"),
         iodepth_submit: shares("iodepth_submit").try_into().expect("7 batches"),
         iodepth_complete: shares("iodepth_complete").try_into().expect("7 batches"),
-        latency_ns: shares("latency_ns").try_into().expect("10 buckets"),
-        latency_us: shares("latency_us").try_into().expect("10 buckets"),
+        terse_latency_2us: latency_us[0] + latency_ns.iter().sum::<f64>(),
+        latency_ns,
+        latency_us,
         latency_ms: shares("latency_ms").try_into().expect("12 buckets"),
+        percentile_list,
         latency_target: LatencyTarget {
             depth: u(&job["latency_depth"]) as u32,
             target: u(&job["latency_target"]),
@@ -175,6 +186,7 @@ fn dir(v: &Value) -> DirReport {
         min: u(&v[format!("{prefix}_min")]),
         max: u(&v[format!("{prefix}_max")]),
         agg_pct: v.get("bw_agg").filter(|_| prefix == "bw").map_or(0.0, f),
+        agg_pct_terse: 0.0,
         mean: f(&v[format!("{prefix}_mean")]),
         stddev: f(&v[dev]),
         samples: u(&v[format!("{prefix}_samples")]),
@@ -193,6 +205,24 @@ fn dir(v: &Value) -> DirReport {
         bw_samples: samples("bw", "bw_dev"),
         iops_samples: samples("iops", "iops_stddev"),
     }
+}
+
+/// The job's `percentile_list` (fio's default without one), sorted; empty when
+/// `clat_percentiles` and `lat_percentiles` are both off.
+fn percentile_list(job: &[(String, String)], global: &[(String, String)]) -> Vec<f64> {
+    let on = |name: &str, default: &str| option(job, global, name).unwrap_or(default) != "0";
+    if !on("clat_percentiles", "1") && !on("lat_percentiles", "0") {
+        return Vec::new();
+    }
+    let mut list: Vec<f64> = match option(job, global, "percentile_list") {
+        Some(text) => text.split(':').map(|p| p.parse().expect("a percentile")).collect(),
+        None => vec![
+            1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9,
+            99.95, 99.99,
+        ],
+    };
+    list.sort_by(f64::total_cmp);
+    list
 }
 
 fn lat(v: &Value) -> LatStats {
@@ -226,6 +256,23 @@ fn disk(v: &Value) -> DiskReport {
             in_queue: u(&v["aggr_in_queue"]),
             util: f(&v["aggr_util"]),
         }),
+    }
+}
+
+/// The terse format's bandwidth share of each job's group: the mean over the group's
+/// aggregate bandwidth in whole KiB/s, at most 100, 100 when that is 0, 0 without samples.
+fn terse_shares(jobs: &mut [JobReport], groups: &[GroupReport]) {
+    for job in jobs {
+        let group = groups.iter().find(|g| g.groupid == job.groupid).expect("the job's group");
+        for (dir, total) in job.dirs.iter_mut().zip(&group.dirs) {
+            let bw = &mut dir.bw_samples;
+            let kib = total.agg_bw / 1024;
+            bw.agg_pct_terse = match (bw.samples, kib) {
+                (0, _) => 0.0,
+                (_, 0) => 100.0,
+                _ => (bw.mean * 100.0 / kib as f64).min(100.0),
+            };
+        }
     }
 }
 

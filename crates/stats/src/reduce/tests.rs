@@ -71,6 +71,24 @@ fn group_reports_match_fio_3_33() {
     assert_eq!(jobs[0].dirs[1].bw_samples.agg_pct, 0.0);
 }
 
+/// fio 3.33, `--ioengine=null --rw=write --bs=12k --time_based --runtime=1100ms`: agg_bw
+/// 38503789090 bytes/s, bw_mean 36733148.0 KiB/s; fio printed `bw_agg` 97.691018 in JSON
+/// and `97.691019%` in its terse line (the mean over the integer 37601356).
+#[test]
+fn terse_share_divides_by_whole_kib() {
+    let mut jobs = vec![job(0, [(0, 0, 0.0, 0), (42_354_168_000, 1100, 36_733_148.0, 2)])];
+    group_reports(&mut jobs);
+    let bw = &jobs[0].dirs[1].bw_samples;
+    assert_eq!(format!("{:.6}", bw.agg_pct_terse), "97.691019");
+    assert_eq!(jobs[0].dirs[0].bw_samples.agg_pct_terse, 0.0, "no samples");
+    let mut capped = vec![job(0, [(3_145_728, 999, 4000.0, 1), (0, 0, 0.0, 0)])];
+    group_reports(&mut capped);
+    assert_eq!(capped[0].dirs[0].bw_samples.agg_pct_terse, 100.0);
+    let mut slow = vec![job(0, [(1000, 1000, 0.9, 1), (0, 0, 0.0, 0)])];
+    group_reports(&mut slow);
+    assert_eq!(slow[0].dirs[0].bw_samples.agg_pct_terse, 100.0, "under 1 KiB/s");
+}
+
 #[test]
 fn groups_are_separate_and_ordered() {
     let mut jobs = vec![
@@ -138,6 +156,38 @@ fn distributions_become_fio_percentages() {
     assert_eq!(r.latency_ns[8], 0.01);
     assert_eq!(r.latency_us[4], 99.99);
     assert_eq!(r.latency_ms, [0.0; 12]);
+    assert_eq!(r.terse_latency_2us, 0.01, "the ns row unfloored, no µs 2 bucket");
+}
+
+/// Terse's `<=2` µs bucket: the µs `2` bucket floored, plus the ns row unfloored.
+#[test]
+fn terse_first_microsecond_bucket_adds_the_ns_row_unfloored() {
+    let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+    for i in 0..100_000u32 {
+        let clat = match i {
+            0 => 1_500,
+            1 => 300,
+            _ => 40,
+        };
+        rec.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat));
+    }
+    let r = job_report(&rec, meta(0), &JobTimes::default(), &PercentileList::default());
+    assert_eq!((r.latency_ns[4], r.latency_ns[7], r.latency_us[0]), (99.998, 0.01, 0.01));
+    assert!((r.terse_latency_2us - 100.009).abs() < 1e-9, "{}", r.terse_latency_2us);
+    assert_eq!(format!("{:.2}", r.terse_latency_2us), "100.01");
+}
+
+#[test]
+fn the_percentile_list_is_kept_while_clat_or_lat_percentiles_are_on() {
+    let list = PercentileList::new(&[99.0, 50.0]).unwrap();
+    let report = |clat_percentiles, lat_percentiles| {
+        let cfg = RecorderConfig { clat_percentiles, lat_percentiles, ..Default::default() };
+        let rec = JobRecorder::new(cfg, 0).unwrap();
+        job_report(&rec, meta(0), &JobTimes::default(), &list).percentile_list
+    };
+    assert_eq!(report(true, false), [50.0, 99.0]);
+    assert_eq!(report(false, true), [50.0, 99.0]);
+    assert!(report(false, false).is_empty());
 }
 
 #[test]
