@@ -109,9 +109,6 @@ pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
     if program.formats.terse {
         return not_yet("--output-format=terse (and --minimal)");
     }
-    if program.formats.json_plus {
-        return not_yet("--output-format=json+");
-    }
     if program.status_interval.is_some() {
         return not_yet("--status-interval");
     }
@@ -179,8 +176,14 @@ pub fn write_reports(
 ) -> std::io::Result<()> {
     let f = &program.formats;
     if f.json || f.json_plus {
-        // fio: the document's closing brace, one blank line, then the normal report.
-        out.write_all(iomark_report::json(report).as_bytes())?;
+        // fio: one document (json+ when both are asked), its closing brace, one blank line,
+        // then the normal report.
+        let doc = if f.json_plus {
+            iomark_report::json_plus(report)
+        } else {
+            iomark_report::json(report)
+        };
+        out.write_all(doc.as_bytes())?;
     }
     if f.normal {
         writeln!(out)?;

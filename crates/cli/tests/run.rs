@@ -96,19 +96,26 @@ fn golden_dir() -> PathBuf {
 /// Runs `tests/golden/<case>.fio` in each output format and compares the output byte for
 /// byte with `tests/golden/<case>.<format>` (or rewrites it under `IOMARK_BLESS=1`).
 fn check_golden(case: &str) {
+    check_golden_formats(
+        case,
+        &[("normal", "normal"), ("json", "json"), ("json,normal", "json_normal")],
+    );
+}
+
+/// [`check_golden`] in the given `(--output-format, file suffix)` pairs.
+fn check_golden_formats(case: &str, formats: &[(&str, &str)]) {
     let bless = std::env::var_os("IOMARK_BLESS").is_some_and(|v| v == "1");
     let job = golden_dir().join(format!("{case}.fio"));
     let job = job.to_str().expect("utf-8 path");
     let mut failures = Vec::new();
-    for (format, suffix) in [("normal", "normal"), ("json", "json"), ("json,normal", "json_normal")]
-    {
+    for &(format, suffix) in formats {
         let dir = tempdir();
         let flag = format!("--output-format={format}");
         let out = iomark_in(dir.path(), &[&flag, job], true);
         assert_eq!(out.status.code(), Some(0), "{case} {format}: {}", text(&out.stderr));
         assert!(out.stderr.is_empty(), "{case} {format}: stderr: {}", text(&out.stderr));
-        if format == "json" {
-            parse_json(&out, &format!("{case} json"));
+        if format.starts_with("json") && !format.contains("normal") {
+            parse_json(&out, &format!("{case} {format}"));
         }
         let expected_path = golden_dir().join(format!("{case}.{suffix}"));
         if bless {
@@ -171,6 +178,42 @@ fn golden_percentile_list() {
 #[test]
 fn golden_lat_percentiles() {
     check_golden("lat_percentiles");
+}
+
+#[test]
+fn golden_json_plus() {
+    check_golden_formats("json_plus", &[("json", "json"), ("json+", "json_plus")]);
+    // json+ is json with bins beside every percentile object, and nothing else.
+    fn without_bins(v: &mut Value) -> usize {
+        match v {
+            Value::Object(map) => {
+                let own = usize::from(map.remove("bins").is_some());
+                own + map.values_mut().map(without_bins).sum::<usize>()
+            }
+            Value::Array(items) => items.iter_mut().map(without_bins).sum(),
+            _ => 0,
+        }
+    }
+    let read = |suffix: &str| -> Value {
+        let path = golden_dir().join(format!("json_plus.{suffix}"));
+        serde_json::from_slice(&std::fs::read(path).expect("golden")).expect("JSON")
+    };
+    let (mut plus, mut plain) = (read("json_plus"), read("json"));
+    assert_eq!(without_bins(&mut plain), 0);
+    let percentiles = read("json").to_string().matches("\"percentile\"").count();
+    assert_eq!(without_bins(&mut plus), percentiles);
+    assert_eq!(plus, plain);
+}
+
+/// fio prints one document, with the bins, when both json and json+ are asked.
+#[test]
+fn json_and_json_plus_print_one_json_plus_document() {
+    let job = golden_dir().join("json_plus.fio");
+    let dir = tempdir();
+    let out = iomark_in(dir.path(), &["--output-format=json,json+", job.to_str().unwrap()], true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = std::fs::read(golden_dir().join("json_plus.json_plus")).expect("golden");
+    assert_eq!(text(&out.stdout), text(&expected));
 }
 
 #[test]
@@ -933,4 +976,85 @@ fn parse_only_runs_nothing() {
     assert_eq!(text(&out.stdout), "");
     assert_eq!(text(&out.stderr), "");
     assert_eq!(entries(dir.path()), ["job.fio"], "no file was laid out");
+}
+
+// ---------------------------------------------------------------------------------------
+// fio's own tools on iomark's output
+// ---------------------------------------------------------------------------------------
+
+/// Debian's package of fio installs its json+ converter here.
+const CLAT2CSV: &str = "/usr/bin/fio_jsonplus_clat2csv";
+
+/// Whether `python3` runs and fio's json+ converter is installed; prints what is missing.
+fn clat2csv_installed() -> bool {
+    if !Path::new(CLAT2CSV).exists() {
+        eprintln!("skipped: {CLAT2CSV} not installed (Debian's fio package has it)");
+        return false;
+    }
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: python3 not found");
+        return false;
+    }
+    true
+}
+
+/// fio's `fio_jsonplus_clat2csv` reads iomark's json+ and writes one CSV per job with a
+/// header and one row per distinct bin value of the job's slat, clat and lat histograms;
+/// its `--validate` checks every count against the JSON.
+#[test]
+fn fio_jsonplus_clat2csv_reads_our_json_plus() {
+    if !clat2csv_installed() {
+        return;
+    }
+    let dir = tempdir();
+    let args = [
+        "--output-format=json+",
+        "--output=out.json",
+        "--ioengine=null",
+        "--size=4m",
+        "--lat_percentiles=1",
+        "--name=mixed",
+        "--rw=randrw",
+        "--name=reads",
+        "--rw=read",
+    ];
+    let out = iomark_in(dir.path(), &args, false);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(dir.path().join("out.json")).expect("json+ output");
+    let doc: Value = serde_json::from_str(&json).expect("one JSON document");
+    let convert = |extra: &[&str]| {
+        Command::new("python3")
+            .current_dir(dir.path())
+            .args([CLAT2CSV, "out.json", "out.csv"])
+            .args(extra)
+            .output()
+            .expect("run python3")
+    };
+    let made = convert(&[]);
+    assert!(made.status.success(), "clat2csv: {}", text(&made.stderr));
+    assert_eq!(text(&made.stdout), "out_job0.csv generated\nout_job1.csv generated\n");
+    let checked = convert(&["--validate"]);
+    assert!(checked.status.success(), "clat2csv --validate: {}", text(&checked.stderr));
+    assert_eq!(text(&checked.stdout), "out_job0.csv validated\nout_job1.csv validated\n");
+    for (i, job) in doc["jobs"].as_array().expect("jobs").iter().enumerate() {
+        let mut values = BTreeSet::new();
+        for d in ["read", "write", "trim"] {
+            for lat in ["slat_ns", "clat_ns", "lat_ns"] {
+                if let Some(bins) = job[d][lat].get("bins").and_then(Value::as_object) {
+                    values.extend(bins.keys().map(|k| k.parse::<u64>().expect("a bin value")));
+                }
+            }
+        }
+        assert!(job["read"]["clat_ns"]["bins"].is_object(), "job {i} has clat bins");
+        let csv = std::fs::read_to_string(dir.path().join(format!("out_job{i}.csv")))
+            .expect("the job's CSV");
+        let rows: Vec<u64> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().trim().parse().expect("nsec"))
+            .collect();
+        assert!(csv.starts_with("nsec, read_slat_ns_count,"), "{csv}");
+        assert_eq!(rows, values.into_iter().collect::<Vec<_>>(), "job {i}: one row per bin");
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! Each fixture under `tests/fixtures/` is one fio run (`generate.sh` made them): the job
 //! file `<case>.fio` and fio's standard output `<case>.out` from
-//! `fio <case>.fio --output-format=normal,json`. fio prints the job header lines, `fio-3.33`,
+//! `fio <case>.fio --output-format=normal,json` (`normal,json+` for the `jsonplus` cases, whose
+//! JSON is compared with our json+ printer). fio prints the job header lines, `fio-3.33`,
 //! `Starting N processes`, the JSON document, an empty line, then the normal report.
 //!
 //! The test turns fio's JSON into a `RunReport` (`golden/convert.rs`), prints it with our printers
@@ -25,7 +26,7 @@ mod convert;
 
 use std::path::PathBuf;
 
-use iomark_report::{job_header_line, json, normal};
+use iomark_report::{job_header_line, json, json_plus, normal};
 
 struct Fixture {
     /// The lines fio printed before the run, one per job section.
@@ -77,7 +78,8 @@ fn expected_json(fios: &str) -> String {
 fn check(case: &str) {
     let fixture = load(case);
     let (report, opts) = convert::report_from_fio(&fixture.json, &fixture.normal);
-    assert_same(&format!("{case} json"), &json(&report), &expected_json(&fixture.json));
+    let printer = if case.starts_with("jsonplus") { json_plus } else { json };
+    assert_same(&format!("{case} json"), &printer(&report), &expected_json(&fixture.json));
     assert_same(&format!("{case} normal"), &normal(&report, &opts), &fixture.normal);
     let headers: Vec<String> = report.jobs.iter().map(|job| job_header_line(job, &opts)).collect();
     assert_eq!(headers, fixture.headers, "{case} header lines");
@@ -111,4 +113,9 @@ fn kb_base_1000_and_five_significant_figures() {
 #[test]
 fn unit_base_1_shows_bits() {
     check("unit_base");
+}
+
+#[test]
+fn json_plus_bins_for_clat_lat_slat_and_sync() {
+    check("jsonplus");
 }

@@ -200,6 +200,10 @@ fn lat(v: &Value) -> LatStats {
         v.get("percentile").and_then(Value::as_object).map(|map: &Map<String, Value>| {
             map.iter().map(|(k, v)| (k.parse().expect("a percentile"), u(v))).collect()
         });
+    // json+: fio's bins, in document order (serde_json's `preserve_order`).
+    let bins = v.get("bins").and_then(Value::as_object).map(|map: &Map<String, Value>| {
+        map.iter().map(|(k, v)| (k.parse().expect("a bin value"), u(v))).collect()
+    });
     LatStats {
         n: u(&v["N"]),
         min: u(&v["min"]),
@@ -207,7 +211,7 @@ fn lat(v: &Value) -> LatStats {
         mean: f(&v["mean"]),
         stddev: f(&v["stddev"]),
         percentiles,
-        bins: None,
+        bins,
     }
 }
 
