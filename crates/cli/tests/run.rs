@@ -181,6 +181,16 @@ fn golden_lat_percentiles() {
 }
 
 #[test]
+fn golden_unified_rw_reporting_mixed() {
+    check_golden("unified_mixed");
+}
+
+#[test]
+fn golden_unified_rw_reporting_both() {
+    check_golden("unified_both");
+}
+
+#[test]
 fn golden_json_plus() {
     check_golden_formats("json_plus", &[("json", "json"), ("json+", "json_plus")]);
     // json+ is json with bins beside every percentile object, and nothing else.

@@ -111,13 +111,18 @@ fn job(job: &JobReport, bins: Bins) -> Value {
     if !job.options.is_empty() {
         entries.push(("job options".into(), options(&job.options)));
     }
-    for (name, dir) in iomark_stats::report::DIRECTIONS.iter().zip(&job.dirs) {
-        entries.push(((*name).into(), direction(dir, bins)));
+    // unified_rw_reporting: fio 3.33 leaves out the directions and `sync` under `mixed`,
+    // and puts `mixed` after `sync` under `both`.
+    if job.unified_rw.directions() {
+        for (name, dir) in iomark_stats::report::DIRECTIONS.iter().zip(&job.dirs) {
+            entries.push(((*name).into(), direction(dir, bins)));
+        }
+        let sync = [("total_ios", int(job.sync.total_ios)), ("lat_ns", lat(&job.sync.lat, bins))];
+        entries.push(("sync".into(), object(sync)));
     }
-    entries.push((
-        "sync".into(),
-        object([("total_ios", int(job.sync.total_ios)), ("lat_ns", lat(&job.sync.lat, bins))]),
-    ));
+    if let Some(mixed) = &job.mixed {
+        entries.push(("mixed".into(), direction(mixed, bins)));
+    }
     let rest = [
         ("job_runtime", int(job.runtime_ms)),
         ("usr_cpu", float(job.usr_cpu)),

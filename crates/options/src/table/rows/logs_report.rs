@@ -283,7 +283,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Unify reporting across data direction",
     )
-    .default("none"),
+    .default("none")
+    .supported(
+        "Report reads, writes and trims apart (`none`, the default), as one `mixed` \
+         direction (`mixed`), or both (`both`); `0`, `1`, `2` are the same. The mixed \
+         latencies merge the directions' histograms, so their percentiles are exact.",
+    ),
     opt(
         "continue_on_error",
         Kind::Enum(&[
