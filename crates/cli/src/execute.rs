@@ -217,13 +217,18 @@ fn write_start_lines(
     Ok(())
 }
 
-/// The print options of the run: `kb_base` and `unit_base` of the first job.
+/// The print options of the run: `kb_base`, `unit_base` and `significant_figures` of the
+/// first job.
 fn print_options(jobs: &[JobSpec]) -> PrintOptions {
+    use iomark_options::value::Value;
     let mut print = PrintOptions::default();
     if let Some(job) = jobs.first() {
         print.kb_base = job.ctx().kb_base;
-        if let Some(iomark_options::value::Value::Choice { name, .. }) = job.value("unit_base") {
+        if let Some(Value::Choice { name, .. }) = job.value("unit_base") {
             print.unit_base = name.parse().unwrap_or(0);
+        }
+        if let Some(Value::Int(figures)) = job.value("significant_figures") {
+            print.sig_figs = usize::try_from(figures).unwrap_or(print.sig_figs);
         }
     }
     print

@@ -191,6 +191,41 @@ fn golden_unified_rw_reporting_both() {
 }
 
 #[test]
+fn golden_units() {
+    check_golden_formats("units", &[("normal", "normal")]);
+}
+
+/// fio 3.33 keeps the first 20 of more percentiles ("the list exceeding max length 20"),
+/// stops the list at a value above 100 ("value out of range") or at a 0, and refuses a
+/// negative one; iomark refuses all of them with exit code 2 and keeps 20.
+#[test]
+fn percentile_list_limits() {
+    let dir = tempdir();
+    let run = |list: &str| {
+        let flag = format!("--percentile_list={list}");
+        let args = ["--output-format=json", "--name=p", "--ioengine=null", "--size=64k", &flag];
+        iomark_in(dir.path(), &args, true)
+    };
+    let twenty: Vec<String> = (1..=20).map(|p| p.to_string()).collect();
+    let out = run(&twenty.join(":"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let pcts = &parse_json(&out, "20 percentiles")["jobs"][0]["read"]["clat_ns"]["percentile"];
+    assert_eq!(pcts.as_object().map(|m| m.len()), Some(20));
+    for (list, why) in [
+        (format!("{}:21", twenty.join(":")), "at most 20 values"),
+        ("50:101".to_string(), "'101' is outside 0..100"),
+        ("-1".to_string(), "'-1' is outside 0..100"),
+        ("50:0:99".to_string(), "percentile 0 is not allowed"),
+    ] {
+        let out = run(&list);
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = text(&out.stderr);
+        assert!(err.contains("job 'p'") && err.contains("'percentile_list'"), "{err}");
+        assert!(err.contains(why), "{list}: {err}");
+    }
+}
+
+#[test]
 fn golden_json_plus() {
     check_golden_formats("json_plus", &[("json", "json"), ("json+", "json_plus")]);
     // json+ is json with bins beside every percentile object, and nothing else.

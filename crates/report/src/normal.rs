@@ -188,14 +188,16 @@ fn write_lat_line(out: &mut String, label: &str, stats: &LatStats) {
 
 /// `   bw (  KiB/s): min=…`: the samples are in KiB/s and switch to MiB/s (divided by
 /// `kb_base`) when the mean exceeds `kb_base` squared. fio 3.33 shows this line in bytes
-/// even with `unit_base=1`.
+/// even with `unit_base=1`, and with `kb_base=1000` labels the same KiB/s figures `kB/s`
+/// (and the divided ones still `MiB/s`).
 fn write_bw_samples(out: &mut String, bw: &SampleStats, opts: &PrintOptions) {
     if bw.samples == 0 {
         return;
     }
     let kb = f64::from(opts.kb_base);
+    let small = if opts.binary_first() { "KiB" } else { "kB" };
     let (mut min, mut max, mut mean, mut dev, mut unit) =
-        (bw.min, bw.max, bw.mean, bw.stddev, "KiB");
+        (bw.min, bw.max, bw.mean, bw.stddev, small);
     if mean > kb * kb {
         min = (min as f64 / kb) as u64;
         max = (max as f64 / kb) as u64;

@@ -145,3 +145,14 @@ fn unified_rw_reporting_both() {
         )
     });
 }
+
+#[test]
+fn significant_figures_2() {
+    check("sig_figs");
+}
+
+/// Under `kb_base=1000` fio labels the bandwidth samples `kB/s`, though they are in KiB/s.
+#[test]
+fn kb_base_1000_bits_and_six_significant_figures() {
+    check("kb_base_bits");
+}

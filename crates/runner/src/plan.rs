@@ -289,6 +289,12 @@ impl JobPlan {
             Some(Value::Floats(v)) => v,
             _ => Vec::new(),
         };
+        // The option's parser checks the count and the range 0..100; a 0 is refused here,
+        // since fio 3.33 takes it for the end of the list and drops what follows.
+        iomark_stats::PercentileList::new(&percentile_list).map_err(|e| {
+            let list: Vec<String> = percentile_list.iter().map(f64::to_string).collect();
+            fail(format!("option 'percentile_list': invalid list '{}': {e}", list.join(":")))
+        })?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {

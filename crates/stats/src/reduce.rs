@@ -70,6 +70,11 @@ impl std::fmt::Display for PercentileListError {
         match self {
             Self::Empty => write!(f, "the percentile list is empty"),
             Self::TooMany(n) => write!(f, "{n} percentiles given, at most {MAX_PERCENTILES}"),
+            Self::OutOfRange(p) if *p == 0.0 => write!(
+                f,
+                "percentile 0 is not allowed (fio 3.33 takes a 0 for the end of the list \
+                 and drops the percentiles after it)"
+            ),
             Self::OutOfRange(p) => write!(f, "percentile {p} is not in (0, 100]"),
         }
     }
