@@ -106,9 +106,6 @@ pub fn execute(
 /// never ignored.
 pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
     let not_yet = |what: &str| Err(Failure::Config(format!("{what} is not supported yet")));
-    if program.formats.json_plus {
-        return not_yet("--output-format=json+");
-    }
     if program.status_interval.is_some() {
         return not_yet("--status-interval");
     }
@@ -182,8 +179,14 @@ pub fn write_reports(
         out.write_all(iomark_report::terse(report, version).as_bytes())?;
     }
     if f.json || f.json_plus {
-        // fio: the document's closing brace, one blank line, then the normal report.
-        out.write_all(iomark_report::json(report).as_bytes())?;
+        // fio: one document (json+ when both are asked), its closing brace, one blank line,
+        // then the normal report.
+        let doc = if f.json_plus {
+            iomark_report::json_plus(report)
+        } else {
+            iomark_report::json(report)
+        };
+        out.write_all(doc.as_bytes())?;
     }
     if f.normal {
         writeln!(out)?;
@@ -217,13 +220,18 @@ fn write_start_lines(
     Ok(())
 }
 
-/// The print options of the run: `kb_base` and `unit_base` of the first job.
+/// The print options of the run: `kb_base`, `unit_base` and `significant_figures` of the
+/// first job.
 fn print_options(jobs: &[JobSpec]) -> PrintOptions {
+    use iomark_options::value::Value;
     let mut print = PrintOptions::default();
     if let Some(job) = jobs.first() {
         print.kb_base = job.ctx().kb_base;
-        if let Some(iomark_options::value::Value::Choice { name, .. }) = job.value("unit_base") {
+        if let Some(Value::Choice { name, .. }) = job.value("unit_base") {
             print.unit_base = name.parse().unwrap_or(0);
+        }
+        if let Some(Value::Int(figures)) = job.value("significant_figures") {
+            print.sig_figs = usize::try_from(figures).unwrap_or(print.sig_figs);
         }
     }
     print

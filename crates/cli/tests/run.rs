@@ -96,19 +96,26 @@ fn golden_dir() -> PathBuf {
 /// Runs `tests/golden/<case>.fio` in each output format and compares the output byte for
 /// byte with `tests/golden/<case>.<format>` (or rewrites it under `IOMARK_BLESS=1`).
 fn check_golden(case: &str) {
+    check_golden_formats(
+        case,
+        &[("normal", "normal"), ("json", "json"), ("json,normal", "json_normal")],
+    );
+}
+
+/// [`check_golden`] in the given `(--output-format, file suffix)` pairs.
+fn check_golden_formats(case: &str, formats: &[(&str, &str)]) {
     let bless = std::env::var_os("IOMARK_BLESS").is_some_and(|v| v == "1");
     let job = golden_dir().join(format!("{case}.fio"));
     let job = job.to_str().expect("utf-8 path");
     let mut failures = Vec::new();
-    for (format, suffix) in [("normal", "normal"), ("json", "json"), ("json,normal", "json_normal")]
-    {
+    for &(format, suffix) in formats {
         let dir = tempdir();
         let flag = format!("--output-format={format}");
         let out = iomark_in(dir.path(), &[&flag, job], true);
         assert_eq!(out.status.code(), Some(0), "{case} {format}: {}", text(&out.stderr));
         assert!(out.stderr.is_empty(), "{case} {format}: stderr: {}", text(&out.stderr));
-        if format == "json" {
-            parse_json(&out, &format!("{case} json"));
+        if format.starts_with("json") && !format.contains("normal") {
+            parse_json(&out, &format!("{case} {format}"));
         }
         let expected_path = golden_dir().join(format!("{case}.{suffix}"));
         if bless {
@@ -171,6 +178,87 @@ fn golden_percentile_list() {
 #[test]
 fn golden_lat_percentiles() {
     check_golden("lat_percentiles");
+}
+
+#[test]
+fn golden_unified_rw_reporting_mixed() {
+    check_golden("unified_mixed");
+}
+
+#[test]
+fn golden_unified_rw_reporting_both() {
+    check_golden("unified_both");
+}
+
+#[test]
+fn golden_units() {
+    check_golden_formats("units", &[("normal", "normal")]);
+}
+
+/// fio 3.33 keeps the first 20 of more percentiles ("the list exceeding max length 20"),
+/// stops the list at a value above 100 ("value out of range") or at a 0, and refuses a
+/// negative one; iomark refuses all of them with exit code 2 and keeps 20.
+#[test]
+fn percentile_list_limits() {
+    let dir = tempdir();
+    let run = |list: &str| {
+        let flag = format!("--percentile_list={list}");
+        let args = ["--output-format=json", "--name=p", "--ioengine=null", "--size=64k", &flag];
+        iomark_in(dir.path(), &args, true)
+    };
+    let twenty: Vec<String> = (1..=20).map(|p| p.to_string()).collect();
+    let out = run(&twenty.join(":"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let pcts = &parse_json(&out, "20 percentiles")["jobs"][0]["read"]["clat_ns"]["percentile"];
+    assert_eq!(pcts.as_object().map(|m| m.len()), Some(20));
+    for (list, why) in [
+        (format!("{}:21", twenty.join(":")), "at most 20 values"),
+        ("50:101".to_string(), "'101' is outside 0..100"),
+        ("-1".to_string(), "'-1' is outside 0..100"),
+        ("50:0:99".to_string(), "percentile 0 is not allowed"),
+    ] {
+        let out = run(&list);
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = text(&out.stderr);
+        assert!(err.contains("job 'p'") && err.contains("'percentile_list'"), "{err}");
+        assert!(err.contains(why), "{list}: {err}");
+    }
+}
+
+#[test]
+fn golden_json_plus() {
+    check_golden_formats("json_plus", &[("json", "json"), ("json+", "json_plus")]);
+    // json+ is json with bins beside every percentile object, and nothing else.
+    fn without_bins(v: &mut Value) -> usize {
+        match v {
+            Value::Object(map) => {
+                let own = usize::from(map.remove("bins").is_some());
+                own + map.values_mut().map(without_bins).sum::<usize>()
+            }
+            Value::Array(items) => items.iter_mut().map(without_bins).sum(),
+            _ => 0,
+        }
+    }
+    let read = |suffix: &str| -> Value {
+        let path = golden_dir().join(format!("json_plus.{suffix}"));
+        serde_json::from_slice(&std::fs::read(path).expect("golden")).expect("JSON")
+    };
+    let (mut plus, mut plain) = (read("json_plus"), read("json"));
+    assert_eq!(without_bins(&mut plain), 0);
+    let percentiles = read("json").to_string().matches("\"percentile\"").count();
+    assert_eq!(without_bins(&mut plus), percentiles);
+    assert_eq!(plus, plain);
+}
+
+/// fio prints one document, with the bins, when both json and json+ are asked.
+#[test]
+fn json_and_json_plus_print_one_json_plus_document() {
+    let job = golden_dir().join("json_plus.fio");
+    let dir = tempdir();
+    let out = iomark_in(dir.path(), &["--output-format=json,json+", job.to_str().unwrap()], true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = std::fs::read(golden_dir().join("json_plus.json_plus")).expect("golden");
+    assert_eq!(text(&out.stdout), text(&expected));
 }
 
 #[test]
@@ -933,4 +1021,192 @@ fn parse_only_runs_nothing() {
     assert_eq!(text(&out.stdout), "");
     assert_eq!(text(&out.stderr), "");
     assert_eq!(entries(dir.path()), ["job.fio"], "no file was laid out");
+}
+
+// ---------------------------------------------------------------------------------------
+// fio's own tools on iomark's output
+// ---------------------------------------------------------------------------------------
+
+/// Debian's package of fio installs its json+ converter here.
+const CLAT2CSV: &str = "/usr/bin/fio_jsonplus_clat2csv";
+
+/// Whether `python3` runs and fio's json+ converter is installed; prints what is missing.
+fn clat2csv_installed() -> bool {
+    if !Path::new(CLAT2CSV).exists() {
+        eprintln!("skipped: {CLAT2CSV} not installed (Debian's fio package has it)");
+        return false;
+    }
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: python3 not found");
+        return false;
+    }
+    true
+}
+
+/// fio's `fio_jsonplus_clat2csv` reads iomark's json+ and writes one CSV per job with a
+/// header and one row per distinct bin value of the job's slat, clat and lat histograms;
+/// its `--validate` checks every count against the JSON.
+#[test]
+fn fio_jsonplus_clat2csv_reads_our_json_plus() {
+    if !clat2csv_installed() {
+        return;
+    }
+    let dir = tempdir();
+    let args = [
+        "--output-format=json+",
+        "--output=out.json",
+        "--ioengine=null",
+        "--size=4m",
+        "--lat_percentiles=1",
+        "--name=mixed",
+        "--rw=randrw",
+        "--name=reads",
+        "--rw=read",
+    ];
+    let out = iomark_in(dir.path(), &args, false);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(dir.path().join("out.json")).expect("json+ output");
+    let doc: Value = serde_json::from_str(&json).expect("one JSON document");
+    let convert = |extra: &[&str]| {
+        Command::new("python3")
+            .current_dir(dir.path())
+            .args([CLAT2CSV, "out.json", "out.csv"])
+            .args(extra)
+            .output()
+            .expect("run python3")
+    };
+    let made = convert(&[]);
+    assert!(made.status.success(), "clat2csv: {}", text(&made.stderr));
+    assert_eq!(text(&made.stdout), "out_job0.csv generated\nout_job1.csv generated\n");
+    let checked = convert(&["--validate"]);
+    assert!(checked.status.success(), "clat2csv --validate: {}", text(&checked.stderr));
+    assert_eq!(text(&checked.stdout), "out_job0.csv validated\nout_job1.csv validated\n");
+    for (i, job) in doc["jobs"].as_array().expect("jobs").iter().enumerate() {
+        let mut values = BTreeSet::new();
+        for d in ["read", "write", "trim"] {
+            for lat in ["slat_ns", "clat_ns", "lat_ns"] {
+                if let Some(bins) = job[d][lat].get("bins").and_then(Value::as_object) {
+                    values.extend(bins.keys().map(|k| k.parse::<u64>().expect("a bin value")));
+                }
+            }
+        }
+        assert!(job["read"]["clat_ns"]["bins"].is_object(), "job {i} has clat bins");
+        let csv = std::fs::read_to_string(dir.path().join(format!("out_job{i}.csv")))
+            .expect("the job's CSV");
+        let rows: Vec<u64> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().trim().parse().expect("nsec"))
+            .collect();
+        assert!(csv.starts_with("nsec, read_slat_ns_count,"), "{csv}");
+        assert_eq!(rows, values.into_iter().collect::<Vec<_>>(), "job {i}: one row per bin");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// group_reporting: exact merges, and the group's name and options
+// ---------------------------------------------------------------------------------------
+
+/// Two differently named jobs in one group, whose latencies differ under the fake clock.
+const GROUP_JOBS: &str = "[global]\nioengine=null\nsize=256k\nbs=4k\nlat_percentiles=1\n\
+    percentile_list=10:50:90:99:99.9\n\n\
+    [deep]\ndescription=four at a time\nrw=randrw\nrwmixread=60\niodepth=4\n\n\
+    [shallow]\nrw=randrw\nrwmixread=80\nbs=8k\n";
+
+/// A group_reporting run's latencies are the exact merge of its jobs' (the same jobs run
+/// without it, under the fake clock, which makes every job's numbers the same in both runs):
+/// the counts add, the bins add bucket by bucket, the percentiles are those of the added
+/// bins, and the mean and deviation are the pooled ones.
+#[test]
+fn group_reporting_merges_latencies_exactly() {
+    let dir = tempdir();
+    let run = |job: &str| {
+        let path = write_job(dir.path(), job);
+        let out = iomark_in(dir.path(), &["--output-format=json+", path.to_str().unwrap()], true);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        parse_json(&out, "group run")
+    };
+    let apart = run(GROUP_JOBS);
+    let together = run(&GROUP_JOBS.replace("[global]\n", "[global]\ngroup_reporting\n"));
+    let jobs = apart["jobs"].as_array().expect("jobs");
+    assert_eq!(jobs.len(), 2);
+    let group = &together["jobs"][0];
+    assert_eq!(together["jobs"].as_array().map(Vec::len), Some(1));
+    for d in ["read", "write"] {
+        for lat in ["clat_ns", "lat_ns"] {
+            let what = format!("{d} {lat}");
+            let parts: Vec<&Value> = jobs.iter().map(|j| &j[d][lat]).collect();
+            let merged = &group[d][lat];
+            let u = |v: &Value| v.as_u64().expect("an integer");
+            let f = |v: &Value| v.as_f64().expect("a number");
+            let n: u64 = parts.iter().map(|p| u(&p["N"])).sum();
+            assert_eq!(u(&merged["N"]), n, "{what}");
+            let min = parts.iter().map(|p| u(&p["min"])).min().unwrap();
+            let max = parts.iter().map(|p| u(&p["max"])).max().unwrap();
+            assert_eq!((u(&merged["min"]), u(&merged["max"])), (min, max), "{what}");
+            // Pooled mean and deviation (Chan et al.) from each job's N, mean and deviation.
+            let (mut count, mut mean, mut m2) = (0.0f64, 0.0f64, 0.0f64);
+            for p in &parts {
+                let (nb, mb) = (f(&p["N"]), f(&p["mean"]));
+                let m2b = f(&p["stddev"]).powi(2) * (nb - 1.0);
+                let delta = mb - mean;
+                let total = count + nb;
+                mean += delta * nb / total;
+                m2 += m2b + delta * delta * count * nb / total;
+                count = total;
+            }
+            let stddev = (m2 / (count - 1.0)).sqrt();
+            assert!((f(&merged["mean"]) - mean).abs() < 1e-5, "{what}: mean");
+            assert!((f(&merged["stddev"]) - stddev).abs() < 1e-5, "{what}: stddev");
+            // The jobs' bins, added into one histogram, give the group's bins and percentiles.
+            let mut hist = iomark_stats::LatHistogram::new();
+            for p in &parts {
+                for (value, count) in p["bins"].as_object().expect("bins") {
+                    hist.record_n(value.parse().expect("a bin value"), u(count));
+                }
+            }
+            let bins: Vec<(String, u64)> =
+                hist.bins(min..=max).map(|(v, c)| (v.to_string(), c)).collect();
+            let got: Vec<(String, u64)> = merged["bins"]
+                .as_object()
+                .expect("group bins")
+                .iter()
+                .map(|(k, v)| (k.clone(), u(v)))
+                .collect();
+            assert_eq!(got, bins, "{what}: bins");
+            let list = [10.0, 50.0, 90.0, 99.0, 99.9];
+            let expected = hist.percentiles(&list, min..=max);
+            let pcts: Vec<u64> =
+                merged["percentile"].as_object().expect("percentiles").values().map(u).collect();
+            assert_eq!(pcts, expected, "{what}: percentiles");
+        }
+    }
+    // Not a trivial merge: the two jobs' latencies differ.
+    assert_ne!(jobs[0]["write"]["lat_ns"]["bins"], jobs[1]["write"]["lat_ns"]["bins"]);
+}
+
+/// A group is named after its first job and shows that job's options and description
+/// (fio 3.33 shows the first job's name and description with the last job's options).
+#[test]
+fn a_group_is_reported_under_its_first_job() {
+    let dir = tempdir();
+    let job = GROUP_JOBS.replace("[global]\n", "[global]\ngroup_reporting\n");
+    let path = write_job(dir.path(), &job);
+    let args = ["--output-format=json,normal", path.to_str().unwrap()];
+    let out = iomark_in(dir.path(), &args, true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let json_start = stdout.find("\n{\n").expect("the JSON document") + 1;
+    let json_end = stdout.find("\n}\n").expect("the JSON document") + 3;
+    let doc: Value = serde_json::from_str(&stdout[json_start..json_end]).expect("JSON");
+    let group = &doc["jobs"][0];
+    assert_eq!(group["jobname"], "deep");
+    assert_eq!(group["desc"], "four at a time");
+    let options = group["job options"].as_object().expect("job options");
+    let keys: BTreeSet<&str> = options.keys().map(String::as_str).collect();
+    assert_eq!(keys, BTreeSet::from(["description", "rw", "rwmixread", "iodepth"]));
+    assert_eq!(options["rwmixread"], "60");
+    assert!(stdout.contains("\ndeep: (groupid=0, jobs=2): err= 0"), "{stdout}");
+    assert!(stdout.contains("\n  Description  : [four at a time]\n"), "{stdout}");
 }

@@ -207,3 +207,38 @@ fn terse_fields_match_fio() {
         }
     }
 }
+
+#[test]
+fn golden_unified_rw_reporting_in_every_version() {
+    check_versions("unified_mixed");
+    check_versions("unified_both");
+}
+
+/// `unified_rw_reporting`: `mixed` replaces the direction blocks with one mixed block,
+/// `both` appends it; the line has fio's field count in every version and the mixed block
+/// carries all the KiB.
+#[test]
+fn unified_rw_reporting_lines_match_fio() {
+    if !fio_3_33_installed() {
+        return;
+    }
+    let base = ["--name=u", "--ioengine=null", "--rw=randrw", "--bs=4k", "--size=1m"];
+    for mode in ["mixed", "both"] {
+        for version in 2..=5 {
+            let flags =
+                [format!("--unified_rw_reporting={mode}"), format!("--terse-version={version}")];
+            let mut args: Vec<&str> = base.to_vec();
+            args.extend(flags.iter().map(String::as_str));
+            args.push("--minimal");
+            let fio = run(Path::new("fio"), &args, false);
+            let ours = run(Path::new(env!("CARGO_BIN_EXE_iomark")), &args, false);
+            let what = format!("{mode} v{version}");
+            assert_eq!(ours.split(';').count(), fio.split(';').count(), "{what}: field count");
+            let (first, width, dirs) = layout(version);
+            let mixed = if mode == "mixed" { first } else { first + dirs * width };
+            let kib = |line: &str| line.split(';').nth(mixed).map(str::to_owned);
+            assert_eq!(kib(&ours), Some("1024".to_owned()), "{what}: mixed KiB\n{ours}");
+            assert_eq!(kib(&ours), kib(&fio), "{what}: mixed KiB against fio");
+        }
+    }
+}

@@ -6,6 +6,13 @@
 //! follows (`"iomark-0.1.0 (fio-3.33)"`), so that tools which look for `fio-3.33` in it still
 //! find it, and an `"iomark version"` key follows it with iomark's own version.
 //!
+//! [`json_plus`] is fio's `json+`: the same document, where every latency object that has
+//! percentiles (`clat_ns`, `lat_ns` and `slat_ns` when their percentiles are on, the `sync`
+//! `lat_ns`) also has a `"bins"` object after `"percentile"`: one `"value" : count` entry
+//! per non-empty histogram bucket, in increasing value, the value in nanoseconds. iomark's
+//! buckets are finer than fio's (512 per power of two instead of 64), so there are more
+//! of them; the layout is fio's and fio's `fio_jsonplus_clat2csv` reads it.
+//!
 //! The document is built as a small ordered tree and written by one function, so the layout
 //! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer.
 
@@ -46,6 +53,23 @@ fn string(v: &str) -> Value {
 
 /// fio's JSON document for a run, ending with a newline.
 pub fn json(report: &RunReport) -> String {
+    document(report, Bins::Leave)
+}
+
+/// fio's `json+` document for a run: [`json`] with the histogram `bins` (see the module
+/// doc), ending with a newline.
+pub fn json_plus(report: &RunReport) -> String {
+    document(report, Bins::Show)
+}
+
+/// Whether latency objects carry their histogram bins (json+) or not (json).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bins {
+    Leave,
+    Show,
+}
+
+fn document(report: &RunReport, bins: Bins) -> String {
     let mut top: Vec<(String, Value)> = vec![
         (
             "fio version".into(),
@@ -59,7 +83,7 @@ pub fn json(report: &RunReport) -> String {
     if !report.global_options.is_empty() {
         top.push(("global options".into(), options(&report.global_options)));
     }
-    top.push(("jobs".into(), Value::Array(report.jobs.iter().map(job).collect())));
+    top.push(("jobs".into(), Value::Array(report.jobs.iter().map(|j| job(j, bins)).collect())));
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
@@ -76,7 +100,7 @@ fn options(list: &[(String, String)]) -> Value {
 /// fio reports a finished job's ETA as the largest `int`.
 const FINISHED_ETA: i32 = i32::MAX;
 
-fn job(job: &JobReport) -> Value {
+fn job(job: &JobReport, bins: Bins) -> Value {
     let mut entries: Vec<(String, Value)> = vec![
         ("jobname".into(), string(&job.name)),
         ("groupid".into(), int(job.groupid)),
@@ -87,13 +111,18 @@ fn job(job: &JobReport) -> Value {
     if !job.options.is_empty() {
         entries.push(("job options".into(), options(&job.options)));
     }
-    for (name, dir) in iomark_stats::report::DIRECTIONS.iter().zip(&job.dirs) {
-        entries.push(((*name).into(), direction(dir)));
+    // unified_rw_reporting: fio 3.33 leaves out the directions and `sync` under `mixed`,
+    // and puts `mixed` after `sync` under `both`.
+    if job.unified_rw.directions() {
+        for (name, dir) in iomark_stats::report::DIRECTIONS.iter().zip(&job.dirs) {
+            entries.push(((*name).into(), direction(dir, bins)));
+        }
+        let sync = [("total_ios", int(job.sync.total_ios)), ("lat_ns", lat(&job.sync.lat, bins))];
+        entries.push(("sync".into(), object(sync)));
     }
-    entries.push((
-        "sync".into(),
-        object([("total_ios", int(job.sync.total_ios)), ("lat_ns", lat(&job.sync.lat))]),
-    ));
+    if let Some(mixed) = &job.mixed {
+        entries.push(("mixed".into(), direction(mixed, bins)));
+    }
     let rest = [
         ("job_runtime", int(job.runtime_ms)),
         ("usr_cpu", float(job.usr_cpu)),
@@ -135,7 +164,7 @@ fn shares(keys: &[&str], values: &[f64]) -> Value {
 
 /// One direction. `io_kbytes` and `bw` are the byte figures in KiB, truncated, whatever
 /// `kb_base` says.
-fn direction(dir: &DirReport) -> Value {
+fn direction(dir: &DirReport, bins: Bins) -> Value {
     object([
         ("io_bytes", int(dir.io_bytes)),
         ("io_kbytes", int(dir.io_bytes / 1024)),
@@ -146,9 +175,9 @@ fn direction(dir: &DirReport) -> Value {
         ("total_ios", int(dir.total_ios)),
         ("short_ios", int(dir.short_ios)),
         ("drop_ios", int(dir.drop_ios)),
-        ("slat_ns", lat(&dir.slat)),
-        ("clat_ns", lat(&dir.clat)),
-        ("lat_ns", lat(&dir.lat)),
+        ("slat_ns", lat(&dir.slat, bins)),
+        ("clat_ns", lat(&dir.clat, bins)),
+        ("lat_ns", lat(&dir.lat, bins)),
         ("bw_min", int(dir.bw_samples.min)),
         ("bw_max", int(dir.bw_samples.max)),
         ("bw_agg", float(dir.bw_samples.agg_pct)),
@@ -164,8 +193,9 @@ fn direction(dir: &DirReport) -> Value {
 }
 
 /// A latency object; its `percentile` object appears only when there are samples and
-/// percentiles, keyed by the percentile with six decimals (`"99.900000"`).
-fn lat(stats: &LatStats) -> Value {
+/// percentiles, keyed by the percentile with six decimals (`"99.900000"`), and in json+ the
+/// `bins` object follows it (fio 3.33 shows bins exactly where it shows percentiles).
+fn lat(stats: &LatStats, bins: Bins) -> Value {
     let mut entries = vec![
         ("min", int(stats.min)),
         ("max", int(stats.max)),
@@ -177,6 +207,11 @@ fn lat(stats: &LatStats) -> Value {
         if stats.n > 0 && !list.is_empty() {
             let pct = list.iter().map(|(p, v)| (format!("{p:.6}"), int(*v)));
             entries.push(("percentile", object(pct)));
+            if bins == Bins::Show {
+                let list = stats.bins.as_deref().unwrap_or_default();
+                let counts = list.iter().map(|(value, count)| (value.to_string(), int(*count)));
+                entries.push(("bins", object(counts)));
+            }
         }
     }
     object(entries)

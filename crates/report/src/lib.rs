@@ -1,12 +1,12 @@
-//! Printers over `&RunReport`: fio 3.33's `normal`, `terse` and `json` output.
+//! Printers over `&RunReport`: fio 3.33's `normal`, `terse`, `json` and `json+` output.
 //!
 //! A run's statistics are reduced once, into [`iomark_stats::RunReport`]; the printers here
 //! only format them, in fio's layouts, so that people and tools that read fio's reports read
 //! iomark's unchanged. [`normal`] prints the human report, [`terse`] the `;`-separated
-//! lines (versions 2 to 5), [`json`] the JSON document, and
-//! [`job_header_line`] the line fio shows for each job before the run starts. Number and unit
-//! formatting (fio's scaled numbers, `kb_base`, `unit_base`, latency units) lives in
-//! [`units`].
+//! lines (versions 2 to 5), [`json`] the JSON document, [`json_plus`] the same with
+//! histogram bins, and [`job_header_line`] the line fio shows for each job before the run
+//! starts. Number and unit formatting (fio's scaled numbers, `kb_base`, `unit_base`, latency
+//! units) lives in [`units`].
 #![forbid(unsafe_code)]
 
 mod json;
@@ -14,7 +14,7 @@ mod normal;
 mod terse;
 pub mod units;
 
-pub use json::json;
+pub use json::{json, json_plus};
 pub use normal::{job_header_line, normal, start_line};
 pub use terse::{terse, TerseVersion};
 pub use units::PrintOptions;

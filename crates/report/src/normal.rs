@@ -9,7 +9,8 @@
 use std::fmt::Write as _;
 
 use iomark_stats::report::{
-    DirReport, DiskReport, GroupReport, JobHeader, JobReport, LatStats, RunReport, SampleStats,
+    DirReport, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, RunReport,
+    SampleStats,
 };
 
 use crate::units::{LatUnit, PrintOptions};
@@ -73,7 +74,7 @@ pub fn start_line(name: &str, groupid: u32, header: &JobHeader, opts: &PrintOpti
 /// fio leaves out jobs that neither moved a byte nor completed an I/O (a job that failed to
 /// start, for one).
 fn did_io(job: &JobReport) -> bool {
-    job.dirs.iter().any(|d| d.io_bytes > 0 || d.total_ios > 0)
+    job.dirs.iter().chain(&job.mixed).any(|d| d.io_bytes > 0 || d.total_ios > 0)
 }
 
 fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions) {
@@ -89,7 +90,10 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
     if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
         let _ = writeln!(out, "  Description  : [{description}]");
     }
-    for (name, dir) in DIR_NAMES.iter().zip(&job.dirs) {
+    // unified_rw_reporting: the directions, then their sum as `mixed`, as asked.
+    let directions: &[DirReport] = if job.unified_rw.directions() { &job.dirs } else { &[] };
+    let shown = DIR_NAMES.iter().zip(directions).chain(job.mixed.iter().map(|m| (&"mixed", m)));
+    for (name, dir) in shown {
         if dir.io_bytes > 0 {
             write_dir(out, name, dir, opts);
         }
@@ -110,7 +114,12 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
     write_depths(out, "  IO depths    : ", &DEPTH_LABELS, &job.iodepth_level);
     write_depths(out, "     submit    : ", &BATCH_LABELS, &job.iodepth_submit);
     write_depths(out, "     complete  : ", &BATCH_LABELS, &job.iodepth_complete);
-    let [r, w, t] = &job.dirs;
+    // Under `mixed` fio counts every I/O as a read here.
+    let none = DirReport::default();
+    let [r, w, t] = match &job.mixed {
+        Some(mixed) if !job.unified_rw.directions() => [mixed, &none, &none],
+        _ => [&job.dirs[0], &job.dirs[1], &job.dirs[2]],
+    };
     let _ = writeln!(
         out,
         "     issued rwts: total={},{},{},{} short={},{},{},0 dropped={},{},{},0",
@@ -179,14 +188,16 @@ fn write_lat_line(out: &mut String, label: &str, stats: &LatStats) {
 
 /// `   bw (  KiB/s): min=…`: the samples are in KiB/s and switch to MiB/s (divided by
 /// `kb_base`) when the mean exceeds `kb_base` squared. fio 3.33 shows this line in bytes
-/// even with `unit_base=1`.
+/// even with `unit_base=1`, and with `kb_base=1000` labels the same KiB/s figures `kB/s`
+/// (and the divided ones still `MiB/s`).
 fn write_bw_samples(out: &mut String, bw: &SampleStats, opts: &PrintOptions) {
     if bw.samples == 0 {
         return;
     }
     let kb = f64::from(opts.kb_base);
+    let small = if opts.binary_first() { "KiB" } else { "kB" };
     let (mut min, mut max, mut mean, mut dev, mut unit) =
-        (bw.min, bw.max, bw.mean, bw.stddev, "KiB");
+        (bw.min, bw.max, bw.mean, bw.stddev, small);
     if mean > kb * kb {
         min = (min as f64 / kb) as u64;
         max = (max as f64 / kb) as u64;
@@ -250,11 +261,15 @@ fn write_depths(out: &mut String, prefix: &str, labels: &[&str], shares: &[f64])
     out.push('\n');
 }
 
-/// `Run status group 0 (all jobs):` and one line per direction that moved data. The group
-/// header is printed even when no job of the group did I/O.
+/// `Run status group 0 (all jobs):` and one line per direction that moved data (and the
+/// `MIXED` line of `unified_rw_reporting`). The group header is printed even when no job of
+/// the group did I/O.
 fn write_group(out: &mut String, group: &GroupReport, opts: &PrintOptions) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.groupid);
-    for (name, dir) in GROUP_DIR_NAMES.iter().zip(&group.dirs) {
+    let directions: &[GroupDir] = if group.unified_rw.directions() { &group.dirs } else { &[] };
+    let lines =
+        GROUP_DIR_NAMES.iter().zip(directions).chain(group.mixed.iter().map(|m| (&"MIXED", m)));
+    for (name, dir) in lines {
         if dir.io_bytes == 0 {
             continue;
         }
@@ -304,7 +319,7 @@ fn write_disk(out: &mut String, disk: &DiskReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iomark_stats::report::{JobHeader, LatencyTarget, SyncReport};
+    use iomark_stats::report::{JobHeader, LatencyTarget, SyncReport, UnifiedRw};
 
     fn job(name: &str) -> JobReport {
         JobReport {
@@ -326,6 +341,8 @@ mod tests {
                 iodepth: 1,
             },
             dirs: Default::default(),
+            unified_rw: UnifiedRw::None,
+            mixed: None,
             sync: SyncReport::default(),
             runtime_ms: 1,
             usr_cpu: 0.0,
@@ -355,7 +372,12 @@ mod tests {
             time: "Sun Nov 22 02:46:37 2026".into(),
             global_options: Vec::new(),
             jobs,
-            groups: vec![GroupReport { groupid: 0, dirs: Default::default() }],
+            groups: vec![GroupReport {
+                groupid: 0,
+                dirs: Default::default(),
+                unified_rw: UnifiedRw::None,
+                mixed: None,
+            }],
             disks: Vec::new(),
         }
     }

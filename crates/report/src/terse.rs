@@ -93,7 +93,10 @@ pub fn terse(report: &RunReport, version: TerseVersion) -> String {
         line.push(&job.name);
         line.push(job.groupid);
         line.push(job.error);
-        for dir in &job.dirs[..version.directions()] {
+        // unified_rw_reporting: `mixed` replaces the directions, `both` follows them.
+        let dirs =
+            if job.unified_rw.directions() { &job.dirs[..version.directions()] } else { &[] };
+        for dir in dirs.iter().chain(&job.mixed) {
             direction(&mut line, dir, &job.percentile_list, version);
         }
         cpu_and_shares(&mut line, job);

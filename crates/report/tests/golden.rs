@@ -2,7 +2,8 @@
 //!
 //! Each fixture under `tests/fixtures/` is one fio run (`generate.sh` made them): the job
 //! file `<case>.fio` and fio's standard output `<case>.out` from
-//! `fio <case>.fio --output-format=normal,json`. fio prints the job header lines, `fio-3.33`,
+//! `fio <case>.fio --output-format=normal,json` (`normal,json+` for the `jsonplus` cases, whose
+//! JSON is compared with our json+ printer). fio prints the job header lines, `fio-3.33`,
 //! `Starting N processes`, the JSON document, an empty line, then the normal report.
 //!
 //! The test turns fio's JSON into a `RunReport` (`golden/convert.rs`), prints it with our printers
@@ -25,7 +26,7 @@ mod convert;
 
 use std::path::PathBuf;
 
-use iomark_report::{job_header_line, json, normal};
+use iomark_report::{job_header_line, json, json_plus, normal};
 
 struct Fixture {
     /// The lines fio printed before the run, one per job section.
@@ -75,10 +76,16 @@ fn expected_json(fios: &str) -> String {
 }
 
 fn check(case: &str) {
+    check_with(case, |fios| fios.to_owned());
+}
+
+/// [`check`], with fio's normal report amended by `fix` where iomark differs on purpose.
+fn check_with(case: &str, fix: impl Fn(&str) -> String) {
     let fixture = load(case);
     let (report, opts) = convert::report_from_fio(&fixture.json, &fixture.normal);
-    assert_same(&format!("{case} json"), &json(&report), &expected_json(&fixture.json));
-    assert_same(&format!("{case} normal"), &normal(&report, &opts), &fixture.normal);
+    let printer = if case.starts_with("jsonplus") { json_plus } else { json };
+    assert_same(&format!("{case} json"), &printer(&report), &expected_json(&fixture.json));
+    assert_same(&format!("{case} normal"), &normal(&report, &opts), &fix(&fixture.normal));
     let headers: Vec<String> = report.jobs.iter().map(|job| job_header_line(job, &opts)).collect();
     assert_eq!(headers, fixture.headers, "{case} header lines");
 }
@@ -111,4 +118,41 @@ fn kb_base_1000_and_five_significant_figures() {
 #[test]
 fn unit_base_1_shows_bits() {
     check("unit_base");
+}
+
+#[test]
+fn json_plus_bins_for_clat_lat_slat_and_sync() {
+    check("jsonplus");
+}
+
+#[test]
+fn unified_rw_reporting_mixed() {
+    check("unified_mixed");
+}
+
+/// fio 3.33 prints `mixed: IOPS=0, BW=0 (0)(0B/…)` under `both`, though its JSON has the
+/// figures; iomark prints them.
+#[test]
+fn unified_rw_reporting_both() {
+    check_with("unified_both", |fios| {
+        fios.replace(
+            "  mixed: IOPS=0, BW=0 (0)(0B/1101msec)",
+            "  mixed: IOPS=7673, BW=30.0MiB/s (31.4MB/s)(33.0MiB/1101msec)",
+        )
+        .replace(
+            "  mixed: IOPS=0, BW=0 (0)(0B/1100msec)",
+            "  mixed: IOPS=2560, BW=10.0MiB/s (10.5MB/s)(11.0MiB/1100msec)",
+        )
+    });
+}
+
+#[test]
+fn significant_figures_2() {
+    check("sig_figs");
+}
+
+/// Under `kb_base=1000` fio labels the bandwidth samples `kB/s`, though they are in KiB/s.
+#[test]
+fn kb_base_1000_bits_and_six_significant_figures() {
+    check("kb_base_bits");
 }

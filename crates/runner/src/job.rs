@@ -115,7 +115,7 @@ pub fn run(
         free: Vec::with_capacity(plan.iodepth as usize),
         done: Vec::with_capacity(plan.iodepth as usize),
         in_flight: 0,
-        writes_since_sync: 0,
+        sync_state: SyncState::default(),
         error: 0,
         error_text: String::new(),
         measure_from: now,
@@ -211,7 +211,8 @@ struct Loop<'a> {
     /// Room for the indexes `reap` returns.
     done: Vec<u32>,
     in_flight: u32,
-    writes_since_sync: u64,
+    /// Where `fsync=N`/`fdatasync=N` stand.
+    sync_state: SyncState,
     error: i32,
     error_text: String,
     /// When measurement began (after `ramp_time`).
@@ -230,6 +231,19 @@ struct Loop<'a> {
     counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
+}
+
+/// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
+#[derive(Default)]
+struct SyncState {
+    /// Writes issued so far.
+    writes: u64,
+    /// The file of the last write, which a sync goes to.
+    last_write_file: usize,
+    /// Whether the last I/O issued was a sync.
+    last_was_sync: bool,
+    /// The request drawn from the workload that a sync went before.
+    held: Option<(Ddir, usize, u64, usize)>,
 }
 
 impl Loop<'_> {
@@ -267,10 +281,19 @@ impl Loop<'_> {
                 self.reap_full();
                 continue;
             };
-            let Some((ddir, file, offset, len)) = self.next_request() else {
+            let next = self.sync_state.held.take().or_else(|| self.next_request());
+            let Some((ddir, file, offset, len)) = next else {
                 self.free.push(index);
                 break;
             };
+            if let Some(sync) = self.sync_due() {
+                // The request waits for the next turn of the loop.
+                self.sync_state.held = Some((ddir, file, offset, len));
+                self.sync_state.last_was_sync = true;
+                self.issue(index, sync, self.sync_state.last_write_file, 0, 0);
+                continue;
+            }
+            self.sync_state.last_was_sync = false;
             self.issue(index, ddir, file, offset, len);
         }
         self.commit();
@@ -339,8 +362,8 @@ impl Loop<'_> {
             }
         }
         if ddir == Ddir::Write {
-            self.writes_since_sync += 1;
-            self.sync_if_due(file);
+            self.sync_state.writes += 1;
+            self.sync_state.last_write_file = file;
         }
     }
 
@@ -454,29 +477,22 @@ impl Loop<'_> {
         self.published.count(d, bytes, now);
     }
 
-    /// `fsync`/`fdatasync` after every N writes issued, as an I/O of its own through the
-    /// engine (fio's `fsync=N`), timed as a sync.
-    fn sync_if_due(&mut self, file: usize) {
+    /// The sync to issue before the next I/O, if `fsync=N` or `fdatasync=N` asks for one.
+    ///
+    /// fio 3.33's rule, read off `--write_iolog`: whenever the count of writes issued is a
+    /// non-zero multiple of N and the previous I/O was not a sync, the next I/O is a sync.
+    /// So a sync follows every Nth write, but only when another I/O follows it (64 writes
+    /// with `fsync=8` give 7 syncs), and in a mixed job a sync follows every read issued
+    /// until the next write (`W S R S R S W`).
+    #[inline]
+    fn sync_due(&self) -> Option<Ddir> {
         let (every, ddir) = match (self.plan.fsync_every, self.plan.fdatasync_every) {
+            (0, 0) => return None,
             (n, _) if n > 0 => (n, Ddir::Sync),
-            (_, n) if n > 0 => (n, Ddir::Datasync),
-            _ => return,
+            (_, n) => (n, Ddir::Datasync),
         };
-        if self.writes_since_sync < every {
-            return;
-        }
-        self.writes_since_sync = 0;
-        let index = match self.free.pop() {
-            Some(index) => index,
-            None => {
-                self.reap_full();
-                match self.free.pop() {
-                    Some(index) => index,
-                    None => return,
-                }
-            }
-        };
-        self.issue(index, ddir, file, 0, 0);
+        let s = &self.sync_state;
+        (s.writes > 0 && s.writes % every == 0 && !s.last_was_sync).then_some(ddir)
     }
 
     /// A sync outside the I/O loop (`end_fsync`, `fsync_on_close`), timed as a sync.

@@ -12,6 +12,7 @@ use iomark_engine::file::Prealloc;
 use iomark_engine::EngineOptions;
 use iomark_options::value::{SplitEntry, Value};
 use iomark_options::JobSpec;
+use iomark_stats::report::UnifiedRw;
 use std::time::Duration;
 
 /// A configuration that cannot run, with the job it concerns.
@@ -86,6 +87,8 @@ pub struct StatsPlan {
     pub bw_avg_ms: u64,
     /// IOPS sample window in ms (`iopsavgtime`).
     pub iops_avg_ms: u64,
+    /// How the directions are reported (`unified_rw_reporting`).
+    pub unified_rw: UnifiedRw,
 }
 
 /// One running copy of a job.
@@ -286,6 +289,12 @@ impl JobPlan {
             Some(Value::Floats(v)) => v,
             _ => Vec::new(),
         };
+        // The option's parser checks the count and the range 0..100; a 0 is refused here,
+        // since fio 3.33 takes it for the end of the list and drops what follows.
+        iomark_stats::PercentileList::new(&percentile_list).map_err(|e| {
+            let list: Vec<String> = percentile_list.iter().map(f64::to_string).collect();
+            fail(format!("option 'percentile_list': invalid list '{}': {e}", list.join(":")))
+        })?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {
@@ -350,6 +359,11 @@ impl JobPlan {
                 percentile_list,
                 bw_avg_ms: get::int(spec, "bwavgtime").unwrap_or(500).max(1),
                 iops_avg_ms: get::int(spec, "iopsavgtime").unwrap_or(500).max(1),
+                unified_rw: match get::choice(spec, "unified_rw_reporting").map(|c| c.0) {
+                    Some("mixed" | "1") => UnifiedRw::Mixed,
+                    Some("both" | "2") => UnifiedRw::Both,
+                    _ => UnifiedRw::None,
+                },
             },
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),

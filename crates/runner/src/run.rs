@@ -280,6 +280,7 @@ fn meta(
             percentile: 100.0,
             window: 0,
         },
+        unified_rw: plan.stats.unified_rw,
     }
 }
 

@@ -150,7 +150,9 @@ impl DirRecorder {
         }
     }
 
-    fn merge(&mut self, other: &DirRecorder) {
+    /// Adds another recording: counts add, latencies merge exactly ([`LatRecorder::merge`]).
+    /// Used for `group_reporting` and for fio's `mixed` direction.
+    pub fn merge(&mut self, other: &DirRecorder) {
         self.bytes += other.bytes;
         self.ios += other.ios;
         self.short += other.short;

@@ -27,6 +27,14 @@
 //!   the ns row, unfloored, to the floored share of the µs `2` bucket (runs of fio with
 //!   every clat logged: 99.9953 % of I/Os under 1 µs and a few in 1–2 µs printed
 //!   `100.01%`; with none in 1–2 µs, 99.9956 % printed `100.00%`).
+//! - `unified_rw_reporting` (`mixed`, `both`): a job's `mixed` direction is its three
+//!   directions merged ([`DirRecorder::merge`]: counts summed, latency histograms and sums
+//!   merged exactly), its bandwidth and IOPS samples summed per direction by fio's
+//!   `group_reporting` rule ([`Moments::merge_sum`], which fio 3.33's `mixed` figures
+//!   match), and its runtime the longest direction's. The group's `MIXED` line takes, as
+//!   fio's does, each job's reported directions: a `mixed` job's mixed figures, any other
+//!   job's reads, writes and trims one by one (so under `both` its min and max bandwidth
+//!   are those of single directions). A job's mixed `per=` is its share of that line.
 
 use std::collections::BTreeMap;
 
@@ -35,7 +43,7 @@ use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
     DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
-    SyncReport,
+    SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -67,6 +75,11 @@ impl std::fmt::Display for PercentileListError {
         match self {
             Self::Empty => write!(f, "the percentile list is empty"),
             Self::TooMany(n) => write!(f, "{n} percentiles given, at most {MAX_PERCENTILES}"),
+            Self::OutOfRange(p) if *p == 0.0 => write!(
+                f,
+                "percentile 0 is not allowed (fio 3.33 takes a 0 for the end of the list \
+                 and drops the percentiles after it)"
+            ),
             Self::OutOfRange(p) => write!(f, "percentile {p} is not in (0, 100]"),
         }
     }
@@ -154,6 +167,8 @@ pub struct JobMeta {
     pub header: JobHeader,
     /// Latency-target results.
     pub latency_target: LatencyTarget,
+    /// `unified_rw_reporting`.
+    pub unified_rw: UnifiedRw,
 }
 
 /// Latency statistics from a latency recorder.
@@ -229,6 +244,7 @@ pub fn job_report(
     let dirs = [0, 1, 2].map(|d| {
         dir_report(&rec.dirs[d], rec.bw.stats(d), rec.iops.stats(d), times.runtime_ms[d], pcts)
     });
+    let mixed = meta.unified_rw.mixed().then(|| mixed_report(rec, times, pcts));
     let ios: u64 = rec.dirs.iter().map(|d| d.ios).sum();
     let lat = rec.latency.percentages(ios, LAT_FLOOR);
     let ns_row = rec.latency.counts()[..10].iter().map(|&c| c as f64 / ios as f64 * 100.0);
@@ -260,6 +276,8 @@ pub fn job_report(
         options: meta.options,
         header: meta.header,
         dirs,
+        unified_rw: meta.unified_rw,
+        mixed,
         sync: SyncReport { total_ios: rec.sync.moments.count(), lat: lat_stats(&rec.sync, pcts) },
         runtime_ms: times.total_run_ms,
         usr_cpu: cpu(times.usr_ns),
@@ -279,32 +297,42 @@ pub fn job_report(
     }
 }
 
+/// The `mixed` direction of a job: see the module doc.
+fn mixed_report(rec: &JobRecorder, times: &JobTimes, pcts: &PercentileList) -> DirReport {
+    let mut all = rec.dirs[0].clone();
+    let (mut bw, mut iops) = (*rec.bw.stats(0), *rec.iops.stats(0));
+    for d in 1..3 {
+        all.merge(&rec.dirs[d]);
+        bw.merge_sum(rec.bw.stats(d));
+        iops.merge_sum(rec.iops.stats(d));
+    }
+    let runtime_ms = times.runtime_ms.iter().copied().max().unwrap_or(0);
+    dir_report(&all, &bw, &iops, runtime_ms, pcts)
+}
+
 /// fio's "Run status group" numbers for every group in `jobs` (in increasing group id),
 /// and each job's share of its group's bandwidth (`bw_samples.agg_pct`).
 pub fn group_reports(jobs: &mut [JobReport]) -> Vec<GroupReport> {
     let mut groups: BTreeMap<u32, GroupReport> = BTreeMap::new();
     for job in jobs.iter() {
-        let g = groups
-            .entry(job.groupid)
-            .or_insert_with(|| GroupReport { groupid: job.groupid, dirs: Default::default() });
+        let g = groups.entry(job.groupid).or_insert_with(|| GroupReport {
+            groupid: job.groupid,
+            dirs: Default::default(),
+            unified_rw: job.unified_rw,
+            mixed: job.unified_rw.mixed().then(GroupDir::default),
+        });
         for (gd, jd) in g.dirs.iter_mut().zip(job.dirs.iter()) {
-            if jd.runtime_ms == 0 {
-                continue;
+            add_to_group(gd, jd);
+        }
+        if let Some(gm) = &mut g.mixed {
+            match &job.mixed {
+                Some(jm) if !job.unified_rw.directions() => add_to_group(gm, jm),
+                _ => job.dirs.iter().for_each(|jd| add_to_group(gm, jd)),
             }
-            let first = gd.max_run_ms == 0;
-            if first || jd.runtime_ms < gd.min_run_ms {
-                gd.min_run_ms = jd.runtime_ms;
-            }
-            gd.max_run_ms = gd.max_run_ms.max(jd.runtime_ms);
-            if first || jd.bw_bytes < gd.min_bw {
-                gd.min_bw = jd.bw_bytes;
-            }
-            gd.max_bw = gd.max_bw.max(jd.bw_bytes);
-            gd.io_bytes += jd.io_bytes;
         }
     }
     for g in groups.values_mut() {
-        for gd in g.dirs.iter_mut().filter(|gd| gd.max_run_ms > 0) {
+        for gd in g.dirs.iter_mut().chain(g.mixed.as_mut()).filter(|gd| gd.max_run_ms > 0) {
             let agg = u128::from(gd.io_bytes) * 1000 / u128::from(gd.max_run_ms);
             gd.agg_bw = u64::try_from(agg).unwrap_or(u64::MAX);
         }
@@ -315,8 +343,30 @@ pub fn group_reports(jobs: &mut [JobReport]) -> Vec<GroupReport> {
             jd.bw_samples.agg_pct = share_of_group(&jd.bw_samples, gd);
             jd.bw_samples.agg_pct_terse = terse_share_of_group(&jd.bw_samples, gd);
         }
+        if let Some(jm) = &mut job.mixed {
+            let gm = g.mixed.clone().unwrap_or_default();
+            jm.bw_samples.agg_pct = share_of_group(&jm.bw_samples, &gm);
+            jm.bw_samples.agg_pct_terse = terse_share_of_group(&jm.bw_samples, &gm);
+        }
     }
     groups.into_values().collect()
+}
+
+/// Counts one job direction into a group direction, unless it did not run.
+fn add_to_group(gd: &mut GroupDir, jd: &DirReport) {
+    if jd.runtime_ms == 0 {
+        return;
+    }
+    let first = gd.max_run_ms == 0;
+    if first || jd.runtime_ms < gd.min_run_ms {
+        gd.min_run_ms = jd.runtime_ms;
+    }
+    gd.max_run_ms = gd.max_run_ms.max(jd.runtime_ms);
+    if first || jd.bw_bytes < gd.min_bw {
+        gd.min_bw = jd.bw_bytes;
+    }
+    gd.max_bw = gd.max_bw.max(jd.bw_bytes);
+    gd.io_bytes += jd.io_bytes;
 }
 
 /// fio's `per=`: see the module doc.

@@ -69,6 +69,19 @@ pub struct JobReport {
     pub header: JobHeader,
     /// Reads, writes and trims.
     pub dirs: [DirReport; 3],
+    /// fio's `unified_rw_reporting`: whether the directions, their sum ([`mixed`]), or
+    /// both are reported.
+    ///
+    /// [`mixed`]: JobReport::mixed
+    #[serde(default)]
+    pub unified_rw: UnifiedRw,
+    /// The three directions as one (fio's `mixed`), when [`unified_rw`] asks for it: bytes
+    /// and I/Os summed, latency histograms and moments merged exactly, bandwidth and IOPS
+    /// samples summed by fio's rule, the longest direction's runtime.
+    ///
+    /// [`unified_rw`]: JobReport::unified_rw
+    #[serde(default)]
+    pub mixed: Option<DirReport>,
     /// `fsync`/`fdatasync` calls and their latency.
     pub sync: SyncReport,
     /// Time the job spent doing I/O, in milliseconds.
@@ -107,6 +120,30 @@ pub struct JobReport {
     pub percentile_list: Vec<f64>,
     /// fio's `latency_depth`, `latency_target`, `latency_percentile`, `latency_window`.
     pub latency_target: LatencyTarget,
+}
+
+/// fio's `unified_rw_reporting`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum UnifiedRw {
+    /// `none` (`0`, the default): reads, writes and trims apart.
+    #[default]
+    None,
+    /// `mixed` (`1`): the three directions as one, `mixed`, and nothing per direction.
+    Mixed,
+    /// `both` (`2`): each direction, then `mixed`.
+    Both,
+}
+
+impl UnifiedRw {
+    /// Whether reads, writes and trims are reported apart.
+    pub fn directions(self) -> bool {
+        self != UnifiedRw::Mixed
+    }
+
+    /// Whether the `mixed` sum is reported.
+    pub fn mixed(self) -> bool {
+        self != UnifiedRw::None
+    }
 }
 
 /// What fio prints on a job's first line: `rw=randrw, bs=(R) 4096B-4096B, …`.
@@ -219,6 +256,16 @@ pub struct GroupReport {
     pub groupid: u32,
     /// Per direction.
     pub dirs: [GroupDir; 3],
+    /// The group's `unified_rw_reporting` (its first job's): which of [`dirs`] and
+    /// [`mixed`] are reported.
+    ///
+    /// [`dirs`]: GroupReport::dirs
+    /// [`mixed`]: GroupReport::mixed
+    #[serde(default)]
+    pub unified_rw: UnifiedRw,
+    /// The `MIXED` line, when [`unified_rw`](GroupReport::unified_rw) asks for it.
+    #[serde(default)]
+    pub mixed: Option<GroupDir>,
 }
 
 /// One direction of a group.

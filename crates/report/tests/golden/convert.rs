@@ -11,7 +11,7 @@
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
     DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
-    LatencyTarget, RunReport, SampleStats, SyncReport, REPORT_VERSION,
+    LatencyTarget, RunReport, SampleStats, SyncReport, UnifiedRw, REPORT_VERSION,
 };
 use serde_json::{Map, Value};
 
@@ -79,7 +79,7 @@ fn options(v: Option<&Value>) -> Vec<(String, String)> {
 }
 
 fn did_io(job: &JobReport) -> bool {
-    job.dirs.iter().any(|d| d.io_bytes > 0 || d.total_ios > 0)
+    job.dirs.iter().chain(&job.mixed).any(|d| d.io_bytes > 0 || d.total_ios > 0)
 }
 
 /// `gr: (groupid=0, jobs=3): err= 0: pid=28001: Sun Nov 22 02:52:22 2026` → (3, 28001).
@@ -153,11 +153,18 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
         elapsed_s: u(&job["elapsed"]),
         options,
         header,
-        dirs: ["read", "write", "trim"].map(|d| dir(&job[d])),
-        sync: SyncReport {
-            total_ios: u(&job["sync"]["total_ios"]),
-            lat: lat(&job["sync"]["lat_ns"]),
+        // unified_rw_reporting=mixed leaves out the directions and `sync`; `both` has all.
+        dirs: ["read", "write", "trim"].map(|d| job.get(d).map(dir).unwrap_or_default()),
+        unified_rw: match (job.get("mixed"), job.get("read")) {
+            (None, _) => UnifiedRw::None,
+            (Some(_), None) => UnifiedRw::Mixed,
+            (Some(_), Some(_)) => UnifiedRw::Both,
         },
+        mixed: job.get("mixed").map(dir),
+        sync: job
+            .get("sync")
+            .map(|sync| SyncReport { total_ios: u(&sync["total_ios"]), lat: lat(&sync["lat_ns"]) })
+            .unwrap_or_default(),
         runtime_ms: u(&job["job_runtime"]),
         usr_cpu: f(&job["usr_cpu"]),
         sys_cpu: f(&job["sys_cpu"]),
@@ -230,6 +237,10 @@ fn lat(v: &Value) -> LatStats {
         v.get("percentile").and_then(Value::as_object).map(|map: &Map<String, Value>| {
             map.iter().map(|(k, v)| (k.parse().expect("a percentile"), u(v))).collect()
         });
+    // json+: fio's bins, in document order (serde_json's `preserve_order`).
+    let bins = v.get("bins").and_then(Value::as_object).map(|map: &Map<String, Value>| {
+        map.iter().map(|(k, v)| (k.parse().expect("a bin value"), u(v))).collect()
+    });
     LatStats {
         n: u(&v["N"]),
         min: u(&v["min"]),
@@ -237,7 +248,7 @@ fn lat(v: &Value) -> LatStats {
         mean: f(&v["mean"]),
         stddev: f(&v["stddev"]),
         percentiles,
-        bins: None,
+        bins,
     }
 }
 
@@ -278,32 +289,38 @@ fn terse_shares(jobs: &mut [JobReport], groups: &[GroupReport]) {
 
 /// fio's group totals: per direction, over the group's jobs that ran in it, the summed
 /// bytes, the shortest and longest runtime, the lowest and highest job bandwidth, and the
-/// aggregate bandwidth of all bytes over the longest runtime.
+/// aggregate bandwidth of all bytes over the longest runtime. The `MIXED` line (under
+/// `unified_rw_reporting`) does the same over each job's reported directions: a `mixed`
+/// job's mixed figures, or each of a `both` job's directions.
 fn groups(jobs: &[JobReport]) -> Vec<GroupReport> {
     let mut ids: Vec<u32> = jobs.iter().map(|job| job.groupid).collect();
     ids.dedup();
     ids.into_iter()
         .map(|groupid| {
             let members: Vec<&JobReport> = jobs.iter().filter(|j| j.groupid == groupid).collect();
-            let dirs = [0, 1, 2].map(|d| {
-                let ran: Vec<&DirReport> = members
-                    .iter()
-                    .map(|job| &job.dirs[d])
-                    .filter(|dir| dir.runtime_ms > 0)
-                    .collect();
-                let io_bytes = ran.iter().map(|dir| dir.io_bytes).sum();
-                let max_run_ms = ran.iter().map(|dir| dir.runtime_ms).max().unwrap_or(0);
-                let bw = |dir: &&DirReport| dir.io_bytes * 1000 / dir.runtime_ms;
-                GroupDir {
-                    io_bytes,
-                    agg_bw: (io_bytes * 1000).checked_div(max_run_ms).unwrap_or(0),
-                    min_bw: ran.iter().map(bw).min().unwrap_or(0),
-                    max_bw: ran.iter().map(bw).max().unwrap_or(0),
-                    min_run_ms: ran.iter().map(|dir| dir.runtime_ms).min().unwrap_or(0),
-                    max_run_ms,
-                }
+            let dirs = [0, 1, 2].map(|d| group_dir(members.iter().map(|job| &job.dirs[d])));
+            let unified_rw = members[0].unified_rw;
+            let reported = members.iter().flat_map(|job| match (&job.mixed, job.unified_rw) {
+                (Some(mixed), UnifiedRw::Mixed) => vec![mixed],
+                _ => job.dirs.iter().collect(),
             });
-            GroupReport { groupid, dirs }
+            let mixed = unified_rw.mixed().then(|| group_dir(reported));
+            GroupReport { groupid, dirs, unified_rw, mixed }
         })
         .collect()
+}
+
+fn group_dir<'a>(dirs: impl Iterator<Item = &'a DirReport>) -> GroupDir {
+    let ran: Vec<&DirReport> = dirs.filter(|dir| dir.runtime_ms > 0).collect();
+    let io_bytes = ran.iter().map(|dir| dir.io_bytes).sum();
+    let max_run_ms = ran.iter().map(|dir| dir.runtime_ms).max().unwrap_or(0);
+    let bw = |dir: &&DirReport| dir.io_bytes * 1000 / dir.runtime_ms;
+    GroupDir {
+        io_bytes,
+        agg_bw: (io_bytes * 1000).checked_div(max_run_ms).unwrap_or(0),
+        min_bw: ran.iter().map(bw).min().unwrap_or(0),
+        max_bw: ran.iter().map(bw).max().unwrap_or(0),
+        min_run_ms: ran.iter().map(|dir| dir.runtime_ms).min().unwrap_or(0),
+        max_run_ms,
+    }
 }

@@ -23,6 +23,7 @@ fn meta(groupid: u32) -> JobMeta {
             iodepth: 1,
         },
         latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
+        unified_rw: UnifiedRw::None,
     }
 }
 
@@ -212,4 +213,91 @@ fn percentile_lists_are_checked() {
         Ok(vec![0.5, 100.0])
     );
     assert_eq!(PercentileList::default().values().len(), 17);
+}
+
+fn unified(unified_rw: UnifiedRw) -> JobMeta {
+    JobMeta { unified_rw, ..meta(0) }
+}
+
+/// The `mixed` direction is the exact merge of the directions: the same statistics as one
+/// recording of every I/O, percentiles and bins included.
+#[test]
+fn mixed_merges_the_directions_exactly() {
+    let cfg = RecorderConfig {
+        dirs: [true, true, false],
+        lat_percentiles: true,
+        ..RecorderConfig::default()
+    };
+    let (mut split, mut one) =
+        (JobRecorder::new(cfg, 0).unwrap(), JobRecorder::new(cfg, 0).unwrap());
+    for i in 1..=3000u64 {
+        let (dir, clat) = if i % 3 == 0 { (Dir::Write, 50_000 + i * 7) } else { (Dir::Read, i) };
+        split.record_io(dir, 4096, 4096, None, Some(clat), Some(clat + 100));
+        one.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat + 100));
+    }
+    let times = JobTimes { runtime_ms: [700, 900, 0], ..JobTimes::default() };
+    let pcts = PercentileList::default();
+    let r = job_report(&split, unified(UnifiedRw::Mixed), &times, &pcts);
+    let all = job_report(&one, meta(0), &JobTimes { runtime_ms: [900, 0, 0], ..times }, &pcts);
+    let mixed = r.mixed.expect("a mixed direction");
+    assert_eq!(mixed, all.dirs[0]);
+    assert_eq!((mixed.total_ios, mixed.io_bytes, mixed.runtime_ms), (3000, 3000 * 4096, 900));
+    assert_eq!(r.unified_rw, UnifiedRw::Mixed);
+    // The directions stay in the report; the printers decide what to show.
+    assert_eq!(r.dirs[1].total_ios, 1000);
+    let none = job_report(&split, meta(0), &times, &pcts);
+    assert_eq!((none.mixed, none.unified_rw), (None, UnifiedRw::None));
+}
+
+/// fio 3.33, `unified_rw_reporting=mixed`: the mixed bandwidth samples are the directions'
+/// summed by the group_reporting rule (a randrw job with 2 read samples 30720/30736 KiB/s and
+/// 2 write samples 10240/10248 printed `min=40960, max=40984, avg=40972.00, stdev= 7.30,
+/// samples=4`).
+#[test]
+fn mixed_samples_add_up_as_fios() {
+    let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+    let ms = 1_000_000;
+    let kib = |rate: u64, spent: u64| rate * 1024 * spent / 1000;
+    // Samples of exactly 30720/10240 and 30736/10248 KiB/s, 500 ms apart.
+    rec.bw.tick(500 * ms, [kib(30720, 500), kib(10240, 500), 0]);
+    rec.bw
+        .tick(1000 * ms, [kib(30720, 500) + kib(30736, 500), kib(10240, 500) + kib(10248, 500), 0]);
+    let r = job_report(&rec, unified(UnifiedRw::Both), &JobTimes::default(), &Default::default());
+    let bw = r.mixed.expect("mixed").bw_samples;
+    assert_eq!((bw.min, bw.max, bw.mean, bw.samples), (40960, 40984, 40972.0, 4));
+    assert!((bw.stddev - 7.302967).abs() < 1e-6, "{}", bw.stddev);
+}
+
+/// fio 3.33's `Run status group` lines under `both` and `mixed`, from two jobs: `rw`
+/// (randrw, 22 MiB read and 11 MiB written in 1101 ms) and `r` (read, 11 MiB in 1100 ms).
+/// Under `both` fio printed
+/// `MIXED: bw=40.0MiB/s (41.9MB/s), 9.99MiB/s-20.0MiB/s (10.5MB/s-21.0MB/s), io=44.0MiB
+/// (46.1MB), run=1100-1101msec`: its min and max are single directions'.
+#[test]
+fn group_mixed_line_follows_fio() {
+    let jobs = |mode: UnifiedRw| {
+        let mut rw = job(0, [(23_068_672, 1101, 0.0, 0), (11_534_336, 1101, 0.0, 0)]);
+        let mut r = job(0, [(11_538_432, 1100, 0.0, 0), (0, 0, 0.0, 0)]);
+        for j in [&mut rw, &mut r] {
+            j.unified_rw = mode;
+            let mut mixed = j.dirs[0].clone();
+            mixed.io_bytes += j.dirs[1].io_bytes;
+            mixed.bw_bytes = mixed.io_bytes * 1000 / mixed.runtime_ms;
+            j.mixed = Some(mixed);
+        }
+        vec![rw, r]
+    };
+    let mut both = jobs(UnifiedRw::Both);
+    let g = group_reports(&mut both).remove(0);
+    let m = g.mixed.expect("a MIXED line");
+    assert_eq!((m.io_bytes, m.agg_bw), (46_141_440, 41_908_664));
+    assert_eq!((m.min_bw, m.max_bw), (10_476_236, 20_952_472));
+    assert_eq!((m.min_run_ms, m.max_run_ms), (1100, 1101));
+    assert_eq!(g.dirs[0].io_bytes, 34_607_104);
+    // Under `mixed` each job counts once, with its mixed figures (fio: 10.0MiB/s-30.0MiB/s).
+    let mut mixed = jobs(UnifiedRw::Mixed);
+    let g = group_reports(&mut mixed).remove(0);
+    let m = g.mixed.expect("a MIXED line");
+    assert_eq!((m.io_bytes, m.min_bw, m.max_bw), (46_141_440, 10_489_483, 31_428_708));
+    assert_eq!(g.unified_rw, UnifiedRw::Mixed);
 }

@@ -238,8 +238,9 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .default("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
     .supported(
-        "The percentiles to report, separated by `:` (`50:99:99.9`), each \
-         from 0 to 100. Default: 17 values from 1 to 99.99.",
+        "The percentiles to report, separated by `:` (`50:99:99.9`): at most \
+         20, each above 0 and at most 100, reported in increasing order. Default: 17 values \
+         from 1 to 99.99.",
     ),
     opt(
         "significant_figures",
@@ -247,7 +248,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Significant figures for output-format set to normal",
     )
-    .default("4"),
+    .default("4")
+    .supported(
+        "How many figures the normal report shows of scaled numbers (IOPS, \
+         bandwidth, sizes): `2` prints `30MiB/s`, `6` prints `30692KiB/s`. Default 4.",
+    ),
     opt("disk_util", Kind::Bool, Category::Reporting, "Log disk utilization statistics")
         .default("1")
         .supported(
@@ -283,7 +288,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Unify reporting across data direction",
     )
-    .default("none"),
+    .default("none")
+    .supported(
+        "Report reads, writes and trims apart (`none`, the default), as one `mixed` \
+         direction (`mixed`), or both (`both`); `0`, `1`, `2` are the same. The mixed \
+         latencies merge the directions' histograms, so their percentiles are exact.",
+    ),
     opt(
         "continue_on_error",
         Kind::Enum(&[
@@ -339,7 +349,8 @@ pub(super) const ROWS: &[OptionDef] = &[
         "How size suffixes are read and sizes printed. With 1024 (the \
          default) `k`, `m`, `g` are powers of 1024 and, as in old fio, the IEC spellings \
          `KiB`, `MiB` are powers of 1000; with 1000 both take their standard meaning (SI \
-         powers of 1000, IEC powers of 1024).",
+         powers of 1000, IEC powers of 1024). The normal report shows SI units first with \
+         1000 (`30.0MB/s (28.6MiB/s)`), IEC first with 1024; JSON is unchanged.",
     ),
     opt(
         "unit_base",
@@ -348,8 +359,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Bit multiple of result summary data (8 for byte, 1 for bit)",
     )
     .supported(
-        "Whether the report counts in bytes (8) or in bits (1); 0 chooses on \
-         its own. Default: bytes.",
+        "`1` shows the bandwidth of the normal report in bits per second \
+         (`240Mibit/s`); `8` and `0` (\"auto-detect\", which in fio 3.33 means bytes) in \
+         bytes. Sizes, the bandwidth samples and JSON stay in bytes. Default: bytes.",
     ),
     opt(
         "hugepage-size",
