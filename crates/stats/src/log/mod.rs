@@ -12,7 +12,8 @@
 //! What a row holds follows fio 3.33, measured against it:
 //!
 //! - Times are milliseconds since the log's origin (the job's start, or the end of
-//!   `ramp_time`); I/Os of the ramp are not logged.
+//!   `ramp_time`); I/Os of the ramp are not logged. Windows are measured in these whole
+//!   (truncated) milliseconds, as fio measures them.
 //! - With `log_avg_msec=0` every I/O has a row in each log: its latency in nanoseconds
 //!   (slat only where the engine measures one), its bandwidth `bytes × 10^6 / clat` (in
 //!   bytes per millisecond, which is what fio 3.33 writes for a single I/O), and `1` for
@@ -163,14 +164,14 @@ pub struct JobLog {
     rows: [Vec<LogRow>; 5],
     /// Latency windows, per latency log (slat, clat, lat) and direction.
     windows: [[Window; 3]; 3],
-    /// The end of the current latency window, ns since the origin.
-    window_end_ns: u64,
+    /// The end of the current latency window, ms since the origin.
+    window_end_ms: u64,
     /// Bytes and I/Os per direction since the last rate sample.
     moved: [[u64; 3]; 2],
-    /// The last rate sample, ns since the origin.
-    sampled_ns: u64,
-    /// When the next rate sample is due.
-    sample_due_ns: u64,
+    /// The last rate sample, ms since the origin.
+    sampled_ms: u64,
+    /// When the next rate sample is due, ms since the origin.
+    sample_due_ms: u64,
     hist: Option<HistLog>,
 }
 
@@ -187,10 +188,10 @@ impl JobLog {
             config,
             rows,
             windows: [[Window::default(); 3]; 3],
-            window_end_ns: 0,
+            window_end_ms: 0,
             moved: [[0; 3]; 2],
-            sampled_ns: 0,
-            sample_due_ns: 0,
+            sampled_ms: 0,
+            sample_due_ms: 0,
             hist,
         };
         log.restart();
@@ -207,11 +208,10 @@ impl JobLog {
     pub fn restart(&mut self) {
         self.clear_rows();
         self.windows = [[Window::default(); 3]; 3];
-        let window_ns = self.config.avg_ms.saturating_mul(NS_PER_MS);
-        self.window_end_ns = window_ns;
+        self.window_end_ms = self.config.avg_ms;
         self.moved = [[0; 3]; 2];
-        self.sampled_ns = 0;
-        self.sample_due_ns = window_ns;
+        self.sampled_ms = 0;
+        self.sample_due_ms = self.config.avg_ms;
         if let Some(h) = &mut self.hist {
             h.restart();
         }
@@ -222,13 +222,15 @@ impl JobLog {
     /// [`clear_rows`](Self::clear_rows)) before the next call. Never allocates.
     #[inline]
     pub fn record(&mut self, t_ns: u64, io: &LoggedIo) -> bool {
+        // Windows are measured in whole milliseconds, as fio measures them.
+        let t_ms = t_ns / NS_PER_MS;
         if self.config.avg_ms == 0 {
-            self.per_io(t_ns, io);
+            self.per_io(t_ms, io);
         } else {
-            self.windowed(t_ns, io);
+            self.windowed(t_ms, io);
         }
         if let Some(h) = &mut self.hist {
-            h.record(t_ns, io);
+            h.record(t_ms, io);
         }
         self.is_full()
     }
@@ -268,9 +270,9 @@ impl JobLog {
         }
     }
 
-    fn per_io(&mut self, t_ns: u64, io: &LoggedIo) {
+    fn per_io(&mut self, t_ms: u64, io: &LoggedIo) {
         let row = |value| LogRow {
-            time_ms: t_ns / NS_PER_MS,
+            time_ms: t_ms,
             value,
             dir: io.dir as u8,
             bs: io.bs,
@@ -294,14 +296,14 @@ impl JobLog {
         }
     }
 
-    fn windowed(&mut self, t_ns: u64, io: &LoggedIo) {
+    fn windowed(&mut self, t_ms: u64, io: &LoggedIo) {
         let k = self.config.kinds;
-        let window_ns = self.config.avg_ms * NS_PER_MS;
+        let window = self.config.avg_ms;
         let d = io.dir as usize;
         if k[..3].contains(&true) {
-            if t_ns >= self.window_end_ns {
-                self.close_windows(t_ns / NS_PER_MS);
-                self.window_end_ns = (t_ns / window_ns + 1) * window_ns;
+            if t_ms >= self.window_end_ms {
+                self.close_windows(t_ms);
+                self.window_end_ms = (t_ms / window + 1) * window;
             }
             for (i, lat) in [io.slat_ns, io.clat_ns, io.lat_ns].iter().enumerate() {
                 if let (true, Some(ns)) = (k[i], lat) {
@@ -315,9 +317,9 @@ impl JobLog {
         if k[LogKind::Bw as usize] || k[LogKind::Iops as usize] {
             self.moved[0][d] += io.bytes;
             self.moved[1][d] += 1;
-            if t_ns >= self.sample_due_ns {
-                self.sample_rates(t_ns);
-                self.sample_due_ns = (t_ns / window_ns + 1) * window_ns;
+            if t_ms >= self.sample_due_ms {
+                self.sample_rates(t_ms);
+                self.sample_due_ms = (t_ms / window + 1) * window;
             }
         }
     }
@@ -341,9 +343,8 @@ impl JobLog {
     }
 
     /// Bandwidth (KiB/s) and IOPS since the last sample, for each direction that moved.
-    fn sample_rates(&mut self, t_ns: u64) {
-        let spent_ms = (t_ns - self.sampled_ns) / NS_PER_MS;
-        let time_ms = t_ns / NS_PER_MS;
+    fn sample_rates(&mut self, time_ms: u64) {
+        let spent_ms = time_ms - self.sampled_ms;
         for (kind, moved, scale) in [(LogKind::Bw, 0, 1024), (LogKind::Iops, 1, 1)] {
             for d in 0..3 {
                 let delta = std::mem::take(&mut self.moved[moved][d]);
@@ -360,7 +361,7 @@ impl JobLog {
                 self.rows[kind as usize].push(row);
             }
         }
-        self.sampled_ns = t_ns;
+        self.sampled_ms = time_ms;
     }
 }
 
@@ -368,10 +369,10 @@ impl JobLog {
 /// latencies, folded into fio's bins when the window closes.
 #[derive(Debug, Clone)]
 struct HistLog {
-    window_ns: u64,
+    window_ms: u64,
     coarseness: u32,
     nbins: usize,
-    started_ns: u64,
+    started_ms: u64,
     hists: [Option<LatHistogram>; 3],
     last_bs: [u64; 3],
     fine: Box<[u64; FIO_HIST_BINS]>,
@@ -384,10 +385,10 @@ impl HistLog {
         let nbins = coarse_bins(config.hist_coarseness);
         let rows = HIST_CHUNK + HEADROOM;
         HistLog {
-            window_ns: config.hist_ms.saturating_mul(NS_PER_MS),
+            window_ms: config.hist_ms,
             coarseness: config.hist_coarseness,
             nbins,
-            started_ns: 0,
+            started_ms: 0,
             hists: [0, 1, 2].map(|d| config.dirs[d].then(LatHistogram::new)),
             last_bs: [0; 3],
             fine: Box::new([0; FIO_HIST_BINS]),
@@ -397,27 +398,27 @@ impl HistLog {
     }
 
     fn restart(&mut self) {
-        self.started_ns = 0;
+        self.started_ms = 0;
         self.hists.iter_mut().flatten().for_each(LatHistogram::clear);
         self.heads.clear();
         self.bins.clear();
     }
 
     #[inline]
-    fn record(&mut self, t_ns: u64, io: &LoggedIo) {
+    fn record(&mut self, t_ms: u64, io: &LoggedIo) {
         let d = io.dir as usize;
         if let (Some(h), Some(ns)) = (&mut self.hists[d], io.clat_ns) {
             h.record(ns);
         }
         self.last_bs[d] = io.bs;
-        if t_ns.saturating_sub(self.started_ns) >= self.window_ns {
-            self.close(t_ns);
-            self.started_ns = t_ns;
+        if t_ms.saturating_sub(self.started_ms) >= self.window_ms {
+            self.close(t_ms);
+            self.started_ms = t_ms;
         }
     }
 
     /// One row per direction: the window's counts in fio's bins; the window restarts.
-    fn close(&mut self, t_ns: u64) {
+    fn close(&mut self, time_ms: u64) {
         for d in 0..3 {
             let Some(h) = &mut self.hists[d] else { continue };
             self.fine.fill(0);
@@ -426,7 +427,6 @@ impl HistLog {
             let at = self.bins.len();
             self.bins.resize(at + self.nbins, 0);
             fio_hist::coarsen(&self.fine, self.coarseness, &mut self.bins[at..]);
-            let time_ms = t_ns / NS_PER_MS;
             self.heads.push(HistRowHead { time_ms, dir: d as u8, bs: self.last_bs[d] });
         }
     }
