@@ -817,3 +817,69 @@ fn fio2gnuplot_draws_iomarks_logs() {
         .count();
     assert!(pngs >= 6, "{pngs} plots");
 }
+
+// ---------------------------------------------------------------------------------------
+// --bandwidth-log
+// ---------------------------------------------------------------------------------------
+
+const AGG: [&str; 3] = ["agg-read_bw.log", "agg-trim_bw.log", "agg-write_bw.log"];
+
+/// A one-second read job with `--bandwidth-log` and the ETA line as `eta` says.
+fn agg_args(eta: &str) -> Vec<&str> {
+    vec![
+        "--bandwidth-log",
+        eta,
+        "--eta-interval=250ms",
+        "--output=/dev/null",
+        "--name=j",
+        "--ioengine=null",
+        "--size=1g",
+        "--rw=read",
+        "--time_based",
+        "--runtime=1s",
+    ]
+}
+
+#[test]
+fn the_bandwidth_log_samples_all_jobs_while_the_eta_line_runs() {
+    let dir = tempdir();
+    iomark_ok(dir.path(), &agg_args("--eta=always"), false);
+    assert_eq!(logs_in(dir.path()), AGG);
+    let read = parse_rows(dir.path(), "agg-read_bw.log");
+    assert!(read.len() >= 2, "{read:?}");
+    assert!(read.iter().all(|r| r.dir == 0 && r.value > 0 && r.bs == 0));
+    assert!(read.windows(2).all(|w| w[0].time < w[1].time));
+    for (name, d) in [("agg-write_bw.log", 1), ("agg-trim_bw.log", 2)] {
+        let rows = parse_rows(dir.path(), name);
+        assert_eq!(rows.len(), read.len(), "{name}");
+        assert!(rows.iter().all(|r| r.dir == d && r.value == 0), "{name}");
+    }
+    assert!(rows(dir.path(), "agg-read_bw.log").iter().all(|r| r.len() == 5));
+}
+
+#[test]
+fn the_bandwidth_log_stays_empty_without_the_eta_line_as_in_fio() {
+    let dir = tempdir();
+    iomark_ok(dir.path(), &agg_args("--eta=never"), false);
+    assert_eq!(logs_in(dir.path()), AGG);
+    for name in AGG {
+        assert_eq!(read(dir.path(), name), "", "{name}");
+    }
+}
+
+#[test]
+fn the_bandwidth_log_matches_fios_files_and_columns() {
+    if !have("fio", &["--version"]) {
+        return;
+    }
+    let (theirs, ours) = (tempdir(), tempdir());
+    let args = agg_args("--eta=always");
+    fio_in(theirs.path(), &args);
+    iomark_ok(ours.path(), &args, false);
+    let (theirs, ours) = (shape(theirs.path()), shape(ours.path()));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+    for (name, (rows, columns)) in &theirs {
+        assert_eq!(&ours[name].1, columns, "{name}");
+        assert!(*rows > 0 && ours[name].0 > 0, "{name}");
+    }
+}

@@ -18,6 +18,7 @@
 //! Every file is created when the job starts, also those that will stay empty (the slat
 //! log of a synchronous engine, the histogram log without `log_hist_msec`).
 
+pub mod agg;
 mod format;
 mod iolog;
 
