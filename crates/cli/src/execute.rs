@@ -6,12 +6,14 @@ use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
 use iomark_report::units::{scaled, Unit};
 use iomark_report::{PrintOptions, TerseVersion};
+use iomark_runner::logs::agg::AggBandwidthLog;
 use iomark_runner::plan::JobPlan;
 use iomark_runner::progress::{EtaThread, NumberFormat, Progress};
 use iomark_runner::run::{self, RunError, RunOptions};
 use iomark_stats::report::{JobHeader, RunReport};
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -83,10 +85,19 @@ pub fn execute(
         progress: Some(Arc::clone(&progress)),
         ..run_options()
     };
+    // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
+    let agg = match program.bandwidth_log {
+        true => Some(AggBandwidthLog::create(Path::new(".")).map_err(Failure::Run)?),
+        false => None,
+    };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
+    let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
     let result = run::run(&plans, &options, stop, |_| {});
     if let Some(eta) = eta {
         eta.stop();
+    }
+    if let Some(Err(e)) = agg.map(|a| a.stop()) {
+        eprintln!("iomark: --bandwidth-log: {e}");
     }
     let report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),

@@ -25,6 +25,7 @@ Options:
   --eta-newline=TIME       Start a new ETA line every TIME
   --eta-interval=TIME      Update the ETA line every TIME (milliseconds by default)
   --status-interval=TIME   Print a full report every TIME
+  --bandwidth-log          Write agg-{read,write,trim}_bw.log while the ETA line runs
   --debug=LIST             Debug output; 'parse' prints every parsed value
   --version                Print the version and exit
   --help, -h               Print this text

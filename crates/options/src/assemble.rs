@@ -169,6 +169,12 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
         (Some(raw), table::Kind::Flag) if raw.trim().is_empty() => {
             return Err(fail(ErrorKind::Value(value::ValueError::Missing)))
         }
+        // fio's log options without a value take the job's name; with an empty one,
+        // fio 3.33 says the option "requires an argument".
+        (None, table::Kind::Str) if def.value_optional => Value::Str(String::new()),
+        (Some(raw), table::Kind::Str) if def.value_optional && raw.trim().is_empty() => {
+            return Err(fail(ErrorKind::Value(value::ValueError::Missing)))
+        }
         (None, _) => return Err(fail(ErrorKind::Value(value::ValueError::Missing))),
         (Some(raw), kind) => {
             value::parse(&kind, raw, ctx).map_err(|e| fail(ErrorKind::Value(e)))?

@@ -94,7 +94,6 @@ pub const DEBUG_CATEGORIES: &[&str] = &[
 /// fio's command-line-only options that iomark refuses for now.
 pub const NOT_YET: &[&str] = &[
     "merge-blktrace-only",
-    "bandwidth-log",
     "cpuclock-test",
     "crctest",
     "alloc-size",
@@ -149,6 +148,8 @@ pub struct ProgramOptions {
     pub status_interval: Option<Duration>,
     /// `--debug=LIST`, the categories named.
     pub debug: Vec<String>,
+    /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
+    pub bandwidth_log: bool,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -268,6 +269,7 @@ fn program_option(
         "help" => no_value(&inline).map(|()| p.help = true)?,
         "section" => p.sections.push(take()?),
         "readonly" => no_value(&inline).map(|()| p.readonly = true)?,
+        "bandwidth-log" => no_value(&inline).map(|()| p.bandwidth_log = true)?,
         "max-jobs" => {
             let v = take()?;
             let n = v.trim().parse::<u64>().ok().filter(|&n| n > 0);

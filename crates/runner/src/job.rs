@@ -26,6 +26,7 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use crate::clock::JobClock;
+use crate::logs::JobLogs;
 use crate::plan::JobPlan;
 use crate::progress::{JobProgress, JobState, Publisher};
 use crate::workload_config;
@@ -103,6 +104,7 @@ pub fn run(
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
     let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let mut l = Loop {
         plan,
@@ -126,11 +128,15 @@ pub fn run(
         ios_done: 0,
         counts_batches: false,
         published: Publisher::new(progress),
+        logs,
     };
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
     l.run(stop);
     let end = l.last_now;
+    if let Some(Err(e)) = l.logs.as_mut().map(|logs| logs.finish(end)) {
+        l.set_error_text(libc::EIO, e);
+    }
     l.recorder.settle();
     l.published.flush();
     progress.set_state(JobState::Fsync);
@@ -231,6 +237,8 @@ struct Loop<'a> {
     counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
+    /// The log files, if the job writes any.
+    logs: Option<JobLogs>,
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
@@ -257,6 +265,9 @@ impl Loop<'_> {
             if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
                 ramping = false;
                 self.recorder.clear(now);
+                if let Some(logs) = &mut self.logs {
+                    logs.restart(now);
+                }
                 self.published.progress().set_state(JobState::Running);
                 self.measure_from = now;
                 self.ios_done = 0;
@@ -321,6 +332,9 @@ impl Loop<'_> {
             start
         };
         self.stamps[index as usize] = (start, issue);
+        if let Some(logs) = &mut self.logs {
+            logs.issue(start, file, ddir, offset, len);
+        }
         let (mut start, mut issue) = (start, issue);
         loop {
             match self.engine.queue(&mut self.units[index as usize]) {
@@ -475,6 +489,18 @@ impl Loop<'_> {
         );
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
+        if let Some(logs) = &mut self.logs {
+            let io = crate::logs::logged_io(
+                dir,
+                bytes,
+                unit.len as u64,
+                unit.offset,
+                slat,
+                now - issue,
+                now - start,
+            );
+            logs.complete(now, &io);
+        }
     }
 
     /// The sync to issue before the next I/O, if `fsync=N` or `fdatasync=N` asks for one.
@@ -514,6 +540,14 @@ impl Loop<'_> {
             for f in files {
                 self.sync_file(f.as_raw_fd(), Ddir::Sync);
             }
+        }
+    }
+
+    /// Records a failure explained by `text` (a log that could not be written).
+    fn set_error_text(&mut self, errno: i32, text: String) {
+        if self.error == 0 {
+            self.error = errno;
+            self.error_text = text;
         }
     }
 

@@ -10,6 +10,7 @@ pub mod files;
 mod get;
 pub mod job;
 pub mod layout;
+pub mod logs;
 pub mod plan;
 pub mod progress;
 pub mod run;

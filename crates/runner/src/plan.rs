@@ -207,6 +207,8 @@ pub struct JobPlan {
     /// The job's position among all running jobs (fio's thread number, from 0); seeds
     /// each job's random streams differently.
     pub thread_number: u64,
+    /// The log files the job writes.
+    pub logs: crate::logs::LogPlan,
 }
 
 impl JobPlan {
@@ -368,6 +370,7 @@ impl JobPlan {
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),
             thread_number: 0,
+            logs: crate::logs::LogPlan::of(spec),
         })
     }
 

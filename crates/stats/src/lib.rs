@@ -9,6 +9,7 @@
 
 pub mod dist;
 pub mod hist;
+pub mod log;
 pub mod moments;
 pub mod recorder;
 pub mod reduce;

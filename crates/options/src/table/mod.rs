@@ -33,6 +33,9 @@ pub struct OptionDef {
     pub support: Support,
     /// For engine-specific options, the engines that define them; empty for general options.
     pub engines: &'static [&'static str],
+    /// Whether a job file may give the option with no value at all (fio's log options then
+    /// take the job's name); it parses as an empty [`Kind::Str`].
+    pub value_optional: bool,
 }
 
 impl OptionDef {
@@ -54,6 +57,7 @@ impl OptionDef {
             long_help: "",
             support: Support::NotYet,
             engines: &[],
+            value_optional: false,
         }
     }
 
@@ -79,6 +83,13 @@ impl OptionDef {
     pub const fn supported(mut self, long_help: &'static str) -> Self {
         self.support = Support::Yes;
         self.long_help = long_help;
+        self
+    }
+
+    /// The same row, whose value a job file may leave out (see
+    /// [`value_optional`](Self::value_optional)).
+    pub const fn value_optional(mut self) -> Self {
+        self.value_optional = true;
         self
     }
 

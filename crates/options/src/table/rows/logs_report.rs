@@ -12,8 +12,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Include job number in generated log files or not",
     )
-    .default("1"),
-    opt("write_bw_log", Kind::Str, Category::Reporting, "Write log of bandwidth during run"),
+    .default("1")
+    .supported(
+        "Put the job's number in log file names (`NAME_bw.N.log`); with 0 the \
+         jobs add their rows to one shared file, `NAME_bw.log`, opened for appending. \
+         Default true. See docs/logs.md.",
+    ),
+    opt("write_bw_log", Kind::Str, Category::Reporting, "Write log of bandwidth during run")
+        .value_optional()
+        .supported(
+            "Write a bandwidth log, `NAME_bw.N.log` (`NAME` is the value, or the job's \
+         name when none is given; `N` the job's number): a row per I/O, or per \
+         `log_avg_msec` window in KiB/s. See docs/logs.md.",
+        ),
     opt(
         "bwavgtime",
         int(0, NOLIMIT),
@@ -25,8 +36,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "The period, in milliseconds, over which bandwidth is averaged for \
          its samples and log. Default 500.",
     ),
-    opt("write_lat_log", Kind::Str, Category::Reporting, "Write log of latency during run"),
-    opt("write_iops_log", Kind::Str, Category::Reporting, "Write log of IOPS during run"),
+    opt("write_lat_log", Kind::Str, Category::Reporting, "Write log of latency during run")
+        .value_optional()
+        .supported(
+            "Write latency logs in nanoseconds: `NAME_slat.N.log`, \
+         `NAME_clat.N.log` and `NAME_lat.N.log` (`NAME` is the value, or the job's name), a \
+         row per I/O or per `log_avg_msec` window. See docs/logs.md.",
+        ),
+    opt("write_iops_log", Kind::Str, Category::Reporting, "Write log of IOPS during run")
+        .value_optional()
+        .supported(
+            "Write an IOPS log, `NAME_iops.N.log`: 1 per I/O, or the IOPS of \
+         each `log_avg_msec` window. See docs/logs.md.",
+        ),
     opt(
         "iopsavgtime",
         int(0, NOLIMIT),
@@ -44,21 +66,34 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Initial number of entries in a job IO log",
     )
-    .default("1024"),
+    .default("1024")
+    .supported(
+        "Rows a log holds in memory; when a log is full the chunk is written \
+         to its file at once (fio grows its logs in memory instead). Default 1024.",
+    ),
     opt(
         "log_avg_msec",
         int(0, NOLIMIT),
         Category::Reporting,
         "Average bw/iops/lat logs over this period of time",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Log one row per direction per window of this many milliseconds \
+         (the mean latency, the bandwidth or the IOPS of the window) instead of a row per \
+         I/O. Default 0: a row per I/O.",
+    ),
     opt(
         "log_hist_msec",
         int(0, NOLIMIT),
         Category::Reporting,
         "Dump completion latency histograms at frequency of this time value",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "The window, in milliseconds, of the histogram log \
+         (`write_hist_log`); 0 (the default) writes no rows.",
+    ),
     opt(
         "log_hist_coarseness",
         int(0, NOLIMIT),
@@ -67,12 +102,22 @@ pub(super) const ROWS: &[OptionDef] = &[
          bins per sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, \
          19] respectively.",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Add up 2^N neighbouring bins of the histogram log: 1856 bins at 0 \
+         (fio 3.33's layout), 928 at 1, … 29 at 6 (fio's help still says 1216 at 0).",
+    ),
     opt(
         "write_hist_log",
         Kind::Str,
         Category::Reporting,
         "Write log of latency histograms during run",
+    )
+    .value_optional()
+    .supported(
+        "Write a completion latency histogram log, `NAME_clat_hist.N.log`, one \
+         row per direction every `log_hist_msec` in fio's 1856 bins; fio's \
+         fiologparser_hist.py reads it. See docs/logs.md.",
     ),
     opt(
         "log_max_value",
@@ -80,16 +125,22 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Log max sample in a window instead of average",
     )
-    .default("0"),
+    .default("0")
+    .supported("With `log_avg_msec`, log the largest latency of each window instead of the mean."),
     opt("log_offset", Kind::Bool, Category::Reporting, "Include offset of IO for each log entry")
-        .default("0"),
+        .default("0")
+        .supported("Add each I/O's offset to the rows of the logs, before the priority column."),
     opt(
         "log_prio",
         Kind::Bool,
         Category::Reporting,
         "Include priority value of IO for each log entry",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Write the priority column of the logs as fio 3.33 does then, in hex \
+         (`0x0000`); iomark's I/Os all have the default priority.",
+    ),
     opt(
         "log_compression",
         int(1024, 536870912),
@@ -108,7 +159,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Store logs in a compressed format",
     ),
-    opt("log_unix_epoch", Kind::Bool, Category::Reporting, "Use Unix time in log files"),
+    opt("log_unix_epoch", Kind::Bool, Category::Reporting, "Use Unix time in log files").supported(
+        "Log times in milliseconds since the Unix epoch instead of since the job's start.",
+    ),
     opt(
         "log_alternate_epoch",
         Kind::Bool,

@@ -188,7 +188,10 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Trim after this number of blocks are written",
     ),
     opt("trim_backlog_batch", int(0, NOLIMIT), Category::Verify, "Trim this number of IO blocks"),
-    opt("write_iolog", Kind::Str, Category::IoReplay, "Store IO pattern to file"),
+    opt("write_iolog", Kind::Str, Category::IoReplay, "Store IO pattern to file").supported(
+        "Log every I/O the job issues to this file, in fio 3.33's trace format \
+         (`fio version 3 iolog`), appending to it. See docs/logs.md.",
+    ),
     opt("read_iolog", Kind::Str, Category::IoReplay, "Playback IO pattern from file"),
     opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
         .default("0"),

@@ -1,0 +1,123 @@
+//! `write_iolog`: every I/O the job issues, in the trace format fio 3.33 writes.
+//!
+//! fio 3.33 writes version 3 of its trace format (its HOWTO still describes version 2 for
+//! `write_iolog`; iomark follows the program): a first line `fio version 3 iolog`, then
+//! `TIME FILE add` and `TIME FILE open` for each file, one `TIME FILE ACTION OFFSET LENGTH`
+//! line per I/O issued (`read`, `write`, `trim`, `sync`, `datasync`; a sync carries the
+//! offset of the file's last I/O and length 0, as in fio), and `TIME FILE close` at the
+//! end. `TIME` is in microseconds since the job started; `FILE` is the file's name as the
+//! job gives it. The file is opened for appending, as fio does: jobs that share it add
+//! their blocks to it (fio warns that they may be interleaved; iomark writes whole chunks
+//! of `log_entries` lines at a time). fio 3.33 also closes and reopens the files between
+//! `loops`; iomark keeps them open and logs one `open` and one `close` per file.
+
+use super::LogFile;
+use crate::plan::JobPlan;
+use iomark_engine::Ddir;
+use std::fmt::Write;
+use std::path::Path;
+
+/// One issued I/O.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    time_us: u64,
+    file: u32,
+    ddir: Ddir,
+    offset: u64,
+    len: u64,
+}
+
+/// The iolog of one job.
+pub(crate) struct IoLog {
+    file: LogFile,
+    names: Vec<String>,
+    /// The offset of each file's last data I/O (a sync's offset).
+    last_offset: Vec<u64>,
+    lines: Vec<Line>,
+    chunk: usize,
+    /// Text not yet written: the opening lines until the first chunk, then each chunk.
+    text: String,
+}
+
+impl IoLog {
+    /// Opens `path` for appending and prepares the opening lines, stamped `now_ns`.
+    pub(crate) fn open(
+        path: &Path,
+        plan: &JobPlan,
+        chunk: usize,
+        now_ns: u64,
+    ) -> Result<IoLog, String> {
+        let file = LogFile::create(path.to_path_buf(), true)?;
+        let names: Vec<String> = plan.files.iter().map(|f| f.path.display().to_string()).collect();
+        let longest = names.iter().map(String::len).max().unwrap_or(0);
+        let mut text = String::with_capacity(chunk * (longest + 48) + 64 * (names.len() + 1));
+        text.push_str("fio version 3 iolog\n");
+        let t = now_ns / 1000;
+        for action in ["add", "open"] {
+            for name in &names {
+                let _ = writeln!(text, "{t} {name} {action}");
+            }
+        }
+        Ok(IoLog {
+            file,
+            last_offset: vec![0; names.len()],
+            names,
+            lines: Vec::with_capacity(chunk),
+            chunk,
+            text,
+        })
+    }
+
+    /// Records one I/O issued at `now_ns`; true when a chunk is full and must be written
+    /// ([`drain`](Self::drain)) before the next one. Never allocates.
+    #[inline]
+    pub(crate) fn record(
+        &mut self,
+        now_ns: u64,
+        file: usize,
+        ddir: Ddir,
+        offset: u64,
+        len: u64,
+    ) -> bool {
+        let offset = match ddir {
+            Ddir::Sync | Ddir::Datasync => self.last_offset[file],
+            _ => {
+                self.last_offset[file] = offset;
+                offset
+            }
+        };
+        self.lines.push(Line { time_us: now_ns / 1000, file: file as u32, ddir, offset, len });
+        self.lines.len() >= self.chunk
+    }
+
+    /// Writes the text held and the lines recorded so far.
+    pub(crate) fn drain(&mut self) -> Result<(), String> {
+        for l in &self.lines {
+            let action = match l.ddir {
+                Ddir::Read => "read",
+                Ddir::Write => "write",
+                Ddir::Trim => "trim",
+                Ddir::Sync => "sync",
+                Ddir::Datasync => "datasync",
+            };
+            let name = &self.names[l.file as usize];
+            let _ = writeln!(self.text, "{} {name} {action} {} {}", l.time_us, l.offset, l.len);
+        }
+        self.lines.clear();
+        let r = self.file.write(&self.text);
+        self.text.clear();
+        r
+    }
+
+    /// The closing lines, stamped `end_ns`, and everything not yet written.
+    pub(crate) fn finish(&mut self, end_ns: u64) -> Result<(), String> {
+        let r = self.drain();
+        let t = end_ns / 1000;
+        for name in &self.names {
+            let _ = writeln!(self.text, "{t} {name} close");
+        }
+        let r2 = self.file.write(&self.text);
+        self.text.clear();
+        r.and(r2)
+    }
+}

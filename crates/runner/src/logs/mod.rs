@@ -1,0 +1,343 @@
+//! The log files a job writes, with fio 3.33's names and layouts: `write_lat_log`,
+//! `write_bw_log`, `write_iops_log`, `write_hist_log` and `write_iolog`.
+//!
+//! [`LogPlan`] is what the job's options ask for; [`JobLogs`] opens the files when the job
+//! starts, records through a [`JobLog`] (which keeps the rows) and an iolog buffer, and
+//! writes the rows out. Nothing on the I/O path allocates: every buffer is sized when the
+//! job starts, and a log that holds a full chunk (`log_entries` rows, 16 histogram rows)
+//! is formatted and written out at once from the completion point, one `write` per log
+//! (fio instead grows its logs in memory and writes them when the job ends). The rest is
+//! written when the job ends.
+//!
+//! File names are fio's: `PREFIX_clat.N.log`, `PREFIX_slat.N.log`, `PREFIX_lat.N.log`,
+//! `PREFIX_bw.N.log`, `PREFIX_iops.N.log` and `PREFIX_clat_hist.N.log`, where `PREFIX` is
+//! the option's value (the job's name when it has none) and `N` the job's number among all
+//! the jobs of the run, from 1, clones included. With `per_job_logs=0` the `.N` is left out
+//! and the jobs add their rows to one file, which fio 3.33 opens for appending (a second run
+//! adds to the file); with `per_job_logs=1` (the default) each run replaces the file.
+//! Every file is created when the job starts, also those that will stay empty (the slat
+//! log of a synchronous engine, the histogram log without `log_hist_msec`).
+
+pub mod agg;
+mod format;
+mod iolog;
+
+use crate::get;
+use crate::plan::JobPlan;
+use iomark_engine::Ddir;
+use iomark_options::JobSpec;
+use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
+use iomark_stats::Dir;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What a job's log options ask for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogPlan {
+    /// `write_lat_log`: the prefix of the slat, clat and lat logs.
+    pub lat: Option<String>,
+    /// `write_bw_log`: the prefix of the bandwidth log.
+    pub bw: Option<String>,
+    /// `write_iops_log`: the prefix of the IOPS log.
+    pub iops: Option<String>,
+    /// `write_hist_log`: the prefix of the completion latency histogram log.
+    pub hist: Option<String>,
+    /// `write_iolog`: the file the issued I/Os are logged to.
+    pub iolog: Option<PathBuf>,
+    /// `per_job_logs` (default true): the job's number in the file names.
+    pub per_job: bool,
+    /// `log_avg_msec`: 0 for a row per I/O, else the window in ms.
+    pub avg_ms: u64,
+    /// `log_max_value`: windows log their largest latency, not the mean.
+    pub max_value: bool,
+    /// `log_hist_msec`: the histogram window in ms (0: no histogram rows).
+    pub hist_ms: u64,
+    /// `log_hist_coarseness`.
+    pub hist_coarseness: u32,
+    /// `log_offset`: an offset column.
+    pub offset: bool,
+    /// `log_prio`: the priority column in hex, as fio 3.33 writes it then.
+    pub prio: bool,
+    /// `log_unix_epoch`: times in milliseconds since the Unix epoch.
+    pub unix_epoch: bool,
+    /// `log_entries`: rows held before a log is written out.
+    pub entries: usize,
+}
+
+impl LogPlan {
+    /// The log options of `spec`; a log option given without a value takes the job's name.
+    pub fn of(spec: &JobSpec) -> LogPlan {
+        let prefix = |name: &str| {
+            get::text(spec, name)
+                .map(|p| if p.is_empty() { spec.name.clone() } else { p })
+                .filter(|_| spec.value(name).is_some())
+        };
+        LogPlan {
+            lat: prefix("write_lat_log"),
+            bw: prefix("write_bw_log"),
+            iops: prefix("write_iops_log"),
+            hist: prefix("write_hist_log"),
+            iolog: get::text(spec, "write_iolog").filter(|s| !s.is_empty()).map(PathBuf::from),
+            per_job: get::flag(spec, "per_job_logs"),
+            avg_ms: get::int(spec, "log_avg_msec").unwrap_or(0),
+            max_value: get::flag(spec, "log_max_value"),
+            hist_ms: get::int(spec, "log_hist_msec").unwrap_or(0),
+            hist_coarseness: get::int(spec, "log_hist_coarseness").unwrap_or(0).min(31) as u32,
+            offset: get::flag(spec, "log_offset"),
+            prio: get::flag(spec, "log_prio"),
+            unix_epoch: get::flag(spec, "log_unix_epoch"),
+            entries: get::int(spec, "log_entries").unwrap_or(1024).clamp(1, 1 << 20) as usize,
+        }
+    }
+
+    /// Whether the job writes any log.
+    pub fn any(&self) -> bool {
+        self.lat.is_some()
+            || self.bw.is_some()
+            || self.iops.is_some()
+            || self.hist.is_some()
+            || self.iolog.is_some()
+    }
+
+    /// The path of one log of job number `n` (from 1): `PREFIX_SUFFIX.N.log`, or
+    /// `PREFIX_SUFFIX.log` without `per_job_logs`.
+    pub fn path(&self, prefix: &str, suffix: &str, n: u64) -> PathBuf {
+        if self.per_job {
+            PathBuf::from(format!("{prefix}_{suffix}.{n}.log"))
+        } else {
+            PathBuf::from(format!("{prefix}_{suffix}.log"))
+        }
+    }
+}
+
+/// One open log file.
+struct LogFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl LogFile {
+    /// Creates (or, for shared logs, opens for appending) the file at `path`.
+    fn create(path: PathBuf, append: bool) -> Result<LogFile, String> {
+        let mut options = OpenOptions::new();
+        if append {
+            options.append(true).create(true);
+        } else {
+            options.write(true).create(true).truncate(true);
+        }
+        match options.open(&path) {
+            Ok(file) => Ok(LogFile { path, file }),
+            Err(e) => Err(format!("cannot create log file '{}': {e}", path.display())),
+        }
+    }
+
+    /// Writes `text` in one call (an appending file takes it as one piece).
+    fn write(&mut self, text: &str) -> Result<(), String> {
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write log file '{}': {e}", self.path.display()))
+    }
+}
+
+/// One job's logs while it runs; see the module doc.
+pub struct JobLogs {
+    log: JobLog,
+    /// The row logs' files, by [`LogKind`].
+    files: [Option<LogFile>; 5],
+    hist_file: Option<LogFile>,
+    /// Whether any row or histogram log is kept (the iolog aside).
+    rows: bool,
+    iolog: Option<iolog::IoLog>,
+    /// Still in `ramp_time`: nothing is logged yet.
+    ramping: bool,
+    /// The clock reading that the log times count from.
+    origin_ns: u64,
+    /// Milliseconds added to every time (the origin's Unix time, with `log_unix_epoch`).
+    epoch_ms: u64,
+    fake: bool,
+    unix_epoch: bool,
+    columns: format::Columns,
+    /// The text of a chunk, reused.
+    text: String,
+    /// The first write error.
+    error: Option<String>,
+}
+
+impl JobLogs {
+    /// Opens the logs of `plan` at clock reading `now_ns` (the job's start), if it writes
+    /// any; `dirs` are the directions the job performs, `fake` says the fake clock runs
+    /// (Unix times are then 0 + the log time, so that files are the same on every run).
+    pub fn open(
+        plan: &JobPlan,
+        dirs: [bool; 3],
+        fake: bool,
+        now_ns: u64,
+    ) -> Result<Option<JobLogs>, String> {
+        let p = &plan.logs;
+        if !p.any() {
+            return Ok(None);
+        }
+        let n = plan.thread_number + 1;
+        let append = !p.per_job;
+        let mut files: [Option<LogFile>; 5] = Default::default();
+        let mut kinds = [false; 5];
+        for kind in LogKind::ALL {
+            let prefix = match kind {
+                LogKind::Slat | LogKind::Clat | LogKind::Lat => &p.lat,
+                LogKind::Bw => &p.bw,
+                LogKind::Iops => &p.iops,
+            };
+            if let Some(prefix) = prefix {
+                files[kind as usize] =
+                    Some(LogFile::create(p.path(prefix, kind.suffix(), n), append)?);
+                kinds[kind as usize] = true;
+            }
+        }
+        let hist_file = match &p.hist {
+            Some(prefix) => Some(LogFile::create(p.path(prefix, "clat_hist", n), append)?),
+            None => None,
+        };
+        let config = LogConfig {
+            kinds,
+            avg_ms: p.avg_ms,
+            max_value: p.max_value,
+            hist_ms: if hist_file.is_some() { p.hist_ms } else { 0 },
+            hist_coarseness: p.hist_coarseness,
+            dirs,
+            chunk_rows: p.entries,
+        };
+        let rows = kinds.contains(&true) || config.hist_ms > 0;
+        let iolog = match &p.iolog {
+            Some(path) => Some(iolog::IoLog::open(path, plan, p.entries, now_ns)?),
+            None => None,
+        };
+        let text_capacity = if rows { p.entries * 48 } else { 0 };
+        let mut logs = JobLogs {
+            log: JobLog::new(config),
+            files,
+            hist_file,
+            rows,
+            iolog,
+            ramping: !plan.ramp_time.is_zero(),
+            origin_ns: now_ns,
+            epoch_ms: 0,
+            fake,
+            unix_epoch: p.unix_epoch,
+            columns: format::Columns { offset: p.offset, prio_hex: p.prio },
+            text: String::with_capacity(text_capacity),
+            error: None,
+        };
+        logs.set_origin(now_ns);
+        Ok(Some(logs))
+    }
+
+    /// Log times count from `now_ns`; with `log_unix_epoch`, from that moment's Unix time.
+    fn set_origin(&mut self, now_ns: u64) {
+        self.origin_ns = now_ns;
+        if self.unix_epoch {
+            self.epoch_ms = crate::clock::wall_ms(self.fake);
+        }
+    }
+
+    /// `ramp_time` is over at `now_ns`: logging starts, with times from here.
+    pub fn restart(&mut self, now_ns: u64) {
+        self.ramping = false;
+        self.log.restart();
+        self.set_origin(now_ns);
+    }
+
+    /// An I/O issued at `now_ns` (the iolog's line).
+    #[inline]
+    pub fn issue(&mut self, now_ns: u64, file: usize, ddir: Ddir, offset: u64, len: usize) {
+        if let Some(iolog) = &mut self.iolog {
+            if iolog.record(now_ns, file, ddir, offset, len as u64) {
+                let r = iolog.drain();
+                self.keep_error(r);
+            }
+        }
+    }
+
+    /// A data I/O completed at `now_ns`; writes a chunk out when a log is full.
+    #[inline]
+    pub fn complete(&mut self, now_ns: u64, io: &LoggedIo) {
+        if !self.rows || self.ramping {
+            return;
+        }
+        if self.log.record(now_ns.saturating_sub(self.origin_ns), io) {
+            self.drain();
+        }
+    }
+
+    /// Ends the logs at `end_ns`: the last windows, every row, the iolog's closing lines.
+    /// Returns the first error met while writing.
+    pub fn finish(&mut self, end_ns: u64) -> Result<(), String> {
+        if self.rows && !self.ramping {
+            self.log.finish(end_ns.saturating_sub(self.origin_ns));
+        }
+        self.drain();
+        if let Some(iolog) = &mut self.iolog {
+            let r = iolog.finish(end_ns);
+            self.keep_error(r);
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Formats and writes every row held, then forgets them.
+    fn drain(&mut self) {
+        for kind in LogKind::ALL {
+            let Some(file) = &mut self.files[kind as usize] else { continue };
+            let rows = self.log.rows(kind);
+            if rows.is_empty() {
+                continue;
+            }
+            self.text.clear();
+            for row in rows {
+                format::row(&mut self.text, row, self.epoch_ms, self.columns);
+            }
+            let r = file.write(&self.text);
+            if let (Err(e), None) = (r, &self.error) {
+                self.error = Some(e);
+            }
+        }
+        if let Some(file) = &mut self.hist_file {
+            self.text.clear();
+            for (head, bins) in self.log.hist_rows() {
+                format::hist_row(&mut self.text, &head, bins, self.epoch_ms);
+            }
+            if !self.text.is_empty() {
+                let r = file.write(&self.text);
+                if let (Err(e), None) = (r, &self.error) {
+                    self.error = Some(e);
+                }
+            }
+        }
+        self.log.clear_rows();
+    }
+
+    fn keep_error(&mut self, r: Result<(), String>) {
+        if let (Err(e), None) = (r, &self.error) {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// The logs' view of one completed data I/O.
+#[inline]
+pub fn logged_io(
+    dir: Dir,
+    bytes: u64,
+    bs: u64,
+    offset: u64,
+    slat_ns: Option<u64>,
+    clat_ns: u64,
+    lat_ns: u64,
+) -> LoggedIo {
+    LoggedIo { dir, bytes, bs, offset, slat_ns, clat_ns: Some(clat_ns), lat_ns: Some(lat_ns) }
+}
+
+#[cfg(test)]
+mod tests;
