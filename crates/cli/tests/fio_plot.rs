@@ -81,3 +81,41 @@ fn fio_plot_draws_iops_and_latency_against_queue_depth() {
     let args = ["-i", ".", "-T", "iomark", "-l", "-r", "randread", "-d", "1", "2", "4", "8"];
     plot(dir.path(), &[&args[..], &["-n", "1", "-o", "qd.png"]].concat(), "qd.png");
 }
+
+#[test]
+fn fio_plot_draws_the_latency_histogram_of_json_plus() {
+    if !fio_plot_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    json_per_depth(dir.path(), &[1], "json+");
+    let args = ["-i", ".", "-T", "iomark", "-H", "-r", "randread", "-d", "1", "-n", "1"];
+    plot(dir.path(), &[&args[..], &["-o", "hist.png"]].concat(), "hist.png");
+}
+
+/// fio-plot's log graph reads the `_lat`, `_bw` and `_iops` logs of `write_*_log`, found
+/// by bench-fio's naming (`rw-iodepth-N-numjobs-M`).
+#[test]
+fn fio_plot_draws_iomarks_logs_over_time() {
+    if !fio_plot_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = "--write_{}_log=randread-iodepth-1-numjobs-1";
+    let logs: Vec<String> = ["lat", "bw", "iops"].iter().map(|k| log.replace("{}", k)).collect();
+    let mut args = vec![
+        "--name=logs",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=16m",
+        "--loops=20",
+        "--log_avg_msec=1",
+    ];
+    args.extend(logs.iter().map(String::as_str));
+    let out = iomark_in(dir.path(), &args);
+    assert!(out.status.success(), "iomark: {}", String::from_utf8_lossy(&out.stderr));
+    let plot_args = ["-i", ".", "-T", "iomark", "-g", "-r", "randread", "-d", "1", "-n", "1"];
+    let kinds = ["-t", "iops", "lat", "bw", "-o", "logs.png"];
+    plot(dir.path(), &[&plot_args[..], &kinds[..]].concat(), "logs.png");
+}
