@@ -116,9 +116,6 @@ pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
     if program.formats.json_plus {
         return not_yet("--output-format=json+");
     }
-    if program.status_interval.is_some() {
-        return not_yet("--status-interval");
-    }
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Signals, as fio 3.33 takes them: SIGINT and SIGTERM stop the run and print the report of
-//! what was done (exit code 128), a second SIGINT exits at once (130).
+//! what was done (exit code 128), a second SIGINT exits at once (130), SIGUSR1 and
+//! `--status-interval` print interim reports.
 //!
 //! Each test spawns the binary, waits until its job has written to its data file (so that
 //! the job is running and has completed I/O; no fixed sleep), and sends the signal with the
@@ -154,6 +155,11 @@ fn writer(dir: &Path, extra: &[&str]) -> Vec<String> {
     args
 }
 
+/// Every whole JSON document in `bytes`, in order.
+fn documents(bytes: &[u8]) -> Vec<Value> {
+    serde_json::Deserializer::from_slice(bytes).into_iter::<Value>().map_while(Result::ok).collect()
+}
+
 fn total_ios(doc: &Value) -> u64 {
     doc["jobs"]
         .as_array()
@@ -290,4 +296,68 @@ fn a_second_sigint_exits_at_once() {
     assert!(kill(&run.child, "INT"));
     let status = run.wait();
     assert_eq!(status.code(), Some(130), "128 + SIGINT; stderr: {}", run.stderr.text());
+}
+
+#[test]
+fn sigusr1_prints_one_interim_report() {
+    if !have_kill() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut run = Run::start(&writer(dir.path(), &[]));
+    wait_for_writes(&mut run, &dir.path().join("data"));
+    assert!(kill(&run.child, "USR1"));
+    let interim = wait_until(|| documents(&run.stdout.bytes()).into_iter().next());
+    let interim = interim.expect("an interim report");
+    assert!(total_ios(&interim) > 0);
+    assert!(kill(&run.child, "INT"));
+    let status = run.wait();
+    assert_eq!(status.code(), Some(128), "stderr: {}", run.stderr.text());
+    let out = run.stdout.bytes();
+    let docs = documents(&out);
+    assert_eq!(docs.len(), 2, "the interim report and the final one");
+    assert!(total_ios(&docs[1]) >= total_ios(&docs[0]), "the final report counts everything");
+    // Nothing but the two documents.
+    let mut stream = serde_json::Deserializer::from_slice(&out).into_iter::<Value>();
+    assert!(stream.by_ref().take(2).all(|d| d.is_ok()));
+    assert!(stream.next().is_none());
+}
+
+#[test]
+fn status_interval_prints_cumulative_reports_then_the_final_one() {
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args([
+            "--name=s",
+            "--ioengine=null",
+            "--size=1g",
+            "--time_based",
+            "--runtime=3",
+            "--output-format=json",
+            "--status-interval=1",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run iomark");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let docs: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+        .into_iter::<Value>()
+        .map(|d| d.expect("every document parses"))
+        .collect();
+    assert!(docs.len() >= 2, "interim reports, then the final one: {} documents", docs.len());
+    let ios: Vec<u64> =
+        docs.iter().map(|d| d["jobs"][0]["read"]["total_ios"].as_u64().unwrap()).collect();
+    assert!(ios.windows(2).all(|w| w[0] <= w[1]), "cumulative since the start: {ios:?}");
+    let last = &docs[docs.len() - 1]["jobs"][0];
+    assert!(last["job_runtime"].as_u64().unwrap() >= 3000, "the last is the final report");
+}
+
+#[test]
+fn a_status_interval_below_one_millisecond_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["--name=s", "--ioengine=null", "--size=1m", "--status-interval=0"])
+        .output()
+        .expect("run iomark");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--status-interval: too small (1msec min)"), "stderr: {err}");
 }
