@@ -29,13 +29,14 @@ fn kill(child: &Child, signal: &str) -> bool {
     }
 }
 
-/// Whether the `kill` program is there (tests skip without it).
-fn have_kill() -> bool {
-    if Command::new("kill").arg("-l").stdout(Stdio::null()).status().is_ok() {
-        return true;
+/// A temporary directory for a test that sends signals; `None` (the test skips) when there
+/// is no `kill` program.
+fn setup() -> Option<tempfile::TempDir> {
+    if Command::new("kill").arg("-l").stdout(Stdio::null()).status().is_err() {
+        eprintln!("skipped: no `kill` program to send signals with");
+        return None;
     }
-    eprintln!("skipped: no `kill` program to send signals with");
-    false
+    Some(tempfile::tempdir().expect("temporary directory"))
 }
 
 /// Everything a stream carries, gathered by a thread of its own (so that the child never
@@ -155,6 +156,16 @@ fn writer(dir: &Path, extra: &[&str]) -> Vec<String> {
     args
 }
 
+/// Starts `args` (whose first job writes `dir/data`), waits until it writes, sends `signal`
+/// and waits for the end.
+fn stop_running(dir: &Path, args: &[String], signal: &str) -> (Run, ExitStatus) {
+    let mut run = Run::start(args);
+    wait_for_writes(&mut run, &dir.join("data"));
+    assert!(kill(&run.child, signal));
+    let status = run.wait();
+    (run, status)
+}
+
 /// Every whole JSON document in `bytes`, in order.
 fn documents(bytes: &[u8]) -> Vec<Value> {
     serde_json::Deserializer::from_slice(bytes).into_iter::<Value>().map_while(Result::ok).collect()
@@ -172,14 +183,8 @@ fn total_ios(doc: &Value) -> u64 {
 /// Stops a running writer with `signal` and checks what fio 3.33 does: one message on
 /// standard error, the whole report of what was done as one JSON document, exit code 128.
 fn stops_with(signal: &str, number: i32) {
-    if !have_kill() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let mut run = Run::start(&writer(dir.path(), &[]));
-    wait_for_writes(&mut run, &dir.path().join("data"));
-    assert!(kill(&run.child, signal));
-    let status = run.wait();
+    let Some(dir) = setup() else { return };
+    let (run, status) = stop_running(dir.path(), &writer(dir.path(), &[]), signal);
     let (out, err) = (run.stdout.bytes(), run.stderr.text());
     assert_eq!(status.code(), Some(128), "exit code after SIG{signal}; stderr: {err}");
     assert!(err.contains(&format!("iomark: terminating on signal {number}")), "stderr: {err}");
@@ -202,10 +207,7 @@ fn sigterm_stops_the_run_and_prints_its_report() {
 
 #[test]
 fn a_stop_ends_a_startdelay_and_the_jobs_not_started_show_nothing() {
-    if !have_kill() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let Some(dir) = setup() else { return };
     // The first job writes; the second, beside it, waits 600 s before its start
     // (startdelay); the third would start after both (stonewall).
     let data2 = dir.path().join("data2");
@@ -220,10 +222,7 @@ fn a_stop_ends_a_startdelay_and_the_jobs_not_started_show_nothing() {
         "--size=1m".to_string(),
         format!("--filename={}", data2.display()),
     ]);
-    let mut run = Run::start(&args);
-    wait_for_writes(&mut run, &dir.path().join("data"));
-    assert!(kill(&run.child, "INT"));
-    let status = run.wait();
+    let (run, status) = stop_running(dir.path(), &args, "INT");
     assert_eq!(status.code(), Some(128), "stderr: {}", run.stderr.text());
     let doc: Value = serde_json::from_slice(&run.stdout.bytes()).expect("one JSON document");
     let jobs = doc["jobs"].as_array().expect("jobs");
@@ -238,10 +237,7 @@ fn a_stop_ends_a_startdelay_and_the_jobs_not_started_show_nothing() {
 
 #[test]
 fn a_stop_during_layout_removes_the_partial_file() {
-    if !have_kill() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let Some(dir) = setup() else { return };
     let output = dir.path().join("report.json");
     let big = dir.path().join("big");
     // A reader's file is written out first: 2 GiB would take seconds.
@@ -267,10 +263,7 @@ fn a_stop_during_layout_removes_the_partial_file() {
 
 #[test]
 fn a_second_sigint_exits_at_once() {
-    if !have_kill() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let Some(dir) = setup() else { return };
     let fifo = dir.path().join("report.fifo");
     match Command::new("mkfifo").arg(&fifo).status() {
         Ok(s) if s.success() => {}
@@ -300,10 +293,7 @@ fn a_second_sigint_exits_at_once() {
 
 #[test]
 fn sigusr1_prints_one_interim_report() {
-    if !have_kill() {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let Some(dir) = setup() else { return };
     let mut run = Run::start(&writer(dir.path(), &[]));
     wait_for_writes(&mut run, &dir.path().join("data"));
     assert!(kill(&run.child, "USR1"));

@@ -111,7 +111,10 @@ impl StatusBoard {
                 _ => None,
             })
             .collect();
-        (outcomes, s.disks.take())
+        let disks = s.disks.take();
+        drop(s);
+        self.changed.notify_all();
+        (outcomes, disks)
     }
 
     /// The handle through which job `index` answers requests. Dropping it without
@@ -211,5 +214,91 @@ impl Drop for JobSlot<'_> {
         }
         drop(s);
         self.board.changed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_stats::recorder::{JobRecorder, RecorderConfig};
+
+    fn outcome(pid: u32) -> JobOutcome {
+        let config = RecorderConfig {
+            dirs: [true, false, false],
+            slat: false,
+            clat_percentiles: false,
+            lat_percentiles: false,
+            slat_percentiles: false,
+            syncs: false,
+            bw_avg_ms: 500,
+            iops_avg_ms: 500,
+            lat_is_clat: [false; 3],
+        };
+        JobOutcome {
+            recorder: JobRecorder::new(config, 0).expect("recorder"),
+            times: Default::default(),
+            error: 0,
+            error_text: String::new(),
+            notes: Vec::new(),
+            pid,
+            start_wall_ms: 0,
+        }
+    }
+
+    fn pids(c: &Collected) -> Vec<Option<u32>> {
+        c.outcomes.iter().map(|o| o.as_ref().map(|o| o.pid)).collect()
+    }
+
+    #[test]
+    fn running_jobs_answer_finished_ones_stay_and_waiting_ones_count_as_nothing() {
+        let board = StatusBoard::new();
+        assert!(board.collect().is_none(), "no run under way");
+        board.begin(3, DiskWatch::start([]), 0);
+        std::thread::scope(|scope| {
+            let mut running = board.slot(0);
+            running.start();
+            board.slot(1).done(outcome(11));
+            let _waiting = board.slot(2);
+            let (finish, finished) = std::sync::mpsc::channel::<()>();
+            let job = scope.spawn(move || {
+                // The job's loop: answer each request until two were answered.
+                let mut answered = 0;
+                while answered < 2 {
+                    if let Some(request) = running.asked() {
+                        running.answer(request, outcome(10 + answered));
+                        answered += 1;
+                    }
+                    std::thread::yield_now();
+                }
+                finished.recv().unwrap();
+                running.done(outcome(99));
+            });
+            let first = board.collect().expect("a run");
+            assert_eq!(pids(&first), [Some(10), Some(11), None]);
+            let second = board.collect().expect("a run");
+            assert_eq!(pids(&second), [Some(11), Some(11), None]);
+            finish.send(()).unwrap();
+            job.join().unwrap();
+        });
+        let (outcomes, _) = board.end();
+        let pids: Vec<Option<u32>> = outcomes.iter().map(|o| o.as_ref().map(|o| o.pid)).collect();
+        assert_eq!(pids, [Some(99), Some(11), None], "a slot dropped unfinished has no outcome");
+        assert!(board.collect().is_none(), "the run is over");
+    }
+
+    #[test]
+    fn a_job_that_starts_after_a_request_answers_it_with_nothing() {
+        let board = StatusBoard::new();
+        board.begin(1, DiskWatch::start([]), 0);
+        // A requester has raised request 1 and waits for the running jobs.
+        board.asked.fetch_add(1, Ordering::SeqCst);
+        let mut slot = board.slot(0);
+        slot.start();
+        assert_eq!(slot.asked(), None, "nothing more to answer");
+        let s = board.lock();
+        assert!(
+            matches!(s.slots[0], Slot::Running { answered: 1, copy: None }),
+            "request 1 counts as answered, with nothing done"
+        );
     }
 }
