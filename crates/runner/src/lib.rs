@@ -16,4 +16,5 @@ pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
+pub mod status;
 mod workload_config;

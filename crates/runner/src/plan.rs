@@ -460,7 +460,7 @@ fn fadvise(spec: &JobSpec, rw: &str) -> Option<iomark_engine::file::Access> {
 }
 
 /// The engines whose every I/O completes inside the call that issues it.
-const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
+pub(crate) const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
 
 /// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
