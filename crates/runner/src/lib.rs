@@ -16,3 +16,5 @@ pub mod run;
 pub mod safety;
 pub mod schedule;
 mod workload_config;
+
+pub use workload_config::WorkloadOptions;

@@ -204,6 +204,8 @@ pub struct JobPlan {
     /// The job's position among all running jobs (fio's thread number, from 0); seeds
     /// each job's random streams differently.
     pub thread_number: u64,
+    /// The options only the workload reads (distributions, generator, sequencer).
+    pub workload: crate::workload_config::WorkloadOptions,
 }
 
 impl JobPlan {
@@ -354,6 +356,7 @@ impl JobPlan {
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),
             thread_number: 0,
+            workload: crate::workload_config::WorkloadOptions::of(spec),
         })
     }
 

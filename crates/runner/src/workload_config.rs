@@ -1,10 +1,52 @@
-//! The plan, as the workload crate wants it: a [`WorkloadConfig`].
+//! The plan, as the workload crate wants it: a [`WorkloadConfig`]; and the workload options
+//! a plan carries as parsed ([`WorkloadOptions`]).
 
 use crate::plan::JobPlan;
+use iomark_options::value::distribution as parsed;
+use iomark_options::value::Value;
+use iomark_options::JobSpec;
 use iomark_workload::{
-    BlockSizes, BufferOptions, FileRegion, FileService, PerDir, RwMode, SplitEntry, WorkloadConfig,
-    DEFAULT_SEED,
+    AbsZone, BlockSizes, BufferOptions, Distribution, FileRegion, FileService, PerDir, RwMode,
+    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
 };
+
+/// The options of a job that only the workload reads, resolved from its spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadOptions {
+    /// `random_distribution` per direction (reads, writes, trims).
+    pub distribution: [Distribution; 3],
+}
+
+impl WorkloadOptions {
+    /// The workload options of `spec`, with fio's defaults.
+    pub fn of(spec: &JobSpec) -> WorkloadOptions {
+        let distribution = match spec.value_or_default("random_distribution") {
+            Some(Value::Distribution(dirs)) => {
+                dirs.map(|d| d.map_or(Distribution::Random, convert))
+            }
+            _ => [Distribution::Random, Distribution::Random, Distribution::Random],
+        };
+        WorkloadOptions { distribution }
+    }
+}
+
+/// The workload's form of a parsed distribution.
+fn convert(d: parsed::Distribution) -> Distribution {
+    match d {
+        parsed::Distribution::Random => Distribution::Random,
+        parsed::Distribution::Zipf { theta, center } => Distribution::Zipf { theta, center },
+        parsed::Distribution::Pareto { power, center } => Distribution::Pareto { power, center },
+        parsed::Distribution::Normal { deviation, center } => {
+            Distribution::Normal { deviation, center }
+        }
+        parsed::Distribution::Zoned(z) => Distribution::Zoned(
+            z.iter().map(|z| Zone { access: z.access, percent: z.percent }).collect(),
+        ),
+        parsed::Distribution::ZonedAbs(z) => Distribution::ZonedAbs(
+            z.iter().map(|z| AbsZone { access: z.access, bytes: z.bytes }).collect(),
+        ),
+    }
+}
 
 /// The workload of `plan`.
 pub fn of(plan: &JobPlan) -> WorkloadConfig {
@@ -63,6 +105,10 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             zero_buffers: plan.zero_buffers,
             refill_buffers: plan.refill_buffers,
             scramble_buffers: plan.scramble_buffers,
+        },
+        distribution: {
+            let [read, write, trim] = plan.workload.distribution.clone();
+            PerDir { read, write, trim }
         },
         ..WorkloadConfig::default()
     }

@@ -5,6 +5,7 @@
 //! (file sizes, regions from `offset`/`offset_increment`/`size`/`filesize`/`nrfiles`, the
 //! seed when `randrepeat=0`) and the workload never looks further than this struct.
 
+use crate::distribution::Distribution;
 use thiserror::Error;
 
 /// fio's default `randseed` (0x89), used when `randrepeat=1` (the default) and no
@@ -224,8 +225,8 @@ impl Default for BufferOptions {
 ///
 /// [`Default`] gives fio's defaults with no files: `rw=read`, `bs=4k`, `rwmixread=50`,
 /// `loops=1`, seed 0x89, the random map on, fully random random modes, round-robin file
-/// service, scrambled random buffers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// service, scrambled random buffers, uniform random offsets.
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorkloadConfig {
     /// The `rw` mode.
     pub rw: RwMode,
@@ -279,6 +280,9 @@ pub struct WorkloadConfig {
     pub percentage_random: PerDir<u32>,
     /// Buffer content options.
     pub buffers: BufferOptions,
+    /// `random_distribution` per direction: how random offsets spread over each region.
+    /// Any skewed one turns the random map off, as in fio.
+    pub distribution: PerDir<Distribution>,
 }
 
 impl Default for WorkloadConfig {
@@ -302,6 +306,7 @@ impl Default for WorkloadConfig {
             seed: DEFAULT_SEED,
             percentage_random: PerDir::all(100),
             buffers: BufferOptions::default(),
+            distribution: PerDir::all(Distribution::Random),
         }
     }
 }
@@ -377,6 +382,14 @@ pub enum ConfigError {
         /// The value given.
         value: u32,
     },
+    /// A `random_distribution` that cannot run on this job.
+    #[error("option 'random_distribution': {why} (for {dir:?})")]
+    BadDistribution {
+        /// The direction.
+        dir: Direction,
+        /// What is wrong.
+        why: String,
+    },
     /// `blockalign` is zero.
     #[error("option 'blockalign': alignment for {dir:?} must be at least 1 byte")]
     ZeroAlignment {
@@ -430,6 +443,10 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
         }
         if *cfg.blockalign.get(dir) == Some(0) {
             return Err(ConfigError::ZeroAlignment { dir });
+        }
+        if cfg.rw.is_random() {
+            crate::distribution::check(cfg.distribution.get(dir), &cfg.files)
+                .map_err(|why| ConfigError::BadDistribution { dir, why })?;
         }
         let min = bs.min();
         for (file, region) in cfg.files.iter().enumerate() {

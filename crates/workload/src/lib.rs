@@ -31,6 +31,7 @@
 mod bs;
 mod buffers;
 mod config;
+mod distribution;
 mod mix;
 mod offsets;
 mod rng;
@@ -40,6 +41,7 @@ pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
     Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
 };
+pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use rng::{Rng, Stream};
 
 use bs::BsChooser;
@@ -53,6 +55,33 @@ fn first_quota(service: FileService) -> u32 {
         FileService::RoundRobin(n) => n.max(1),
         FileService::Sequential | FileService::Random(_) => 0,
     }
+}
+
+/// The cursor of each file; with a skewed distribution, each with the pickers of the
+/// directions the job issues (over the positions a job without the map draws from).
+fn cursors(
+    cfg: &WorkloadConfig,
+    map_unit: Option<u64>,
+    skewed: bool,
+    align: &[u64; 3],
+) -> Vec<FileCursor> {
+    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
+    let mut cursors: Vec<FileCursor> =
+        cfg.files.iter().map(|r| FileCursor::new(*r, map_unit)).collect();
+    if skewed {
+        for c in &mut cursors {
+            let place = distribution::Placement::draw(&mut placement);
+            let len = c.region.len;
+            let pick = |d: Direction| {
+                let positions = (len - cfg.bs.get(d).min()) / align[d.index()] + 1;
+                let dist = cfg.distribution.get(d);
+                distribution::Picker::new(dist, positions, align[d.index()], len, &place)
+                    .filter(|_| cfg.rw.issues(d))
+            };
+            c.pickers = Some(Box::new(Direction::ALL.map(pick)));
+        }
+    }
+    cursors
 }
 
 /// One I/O to issue.
@@ -116,7 +145,9 @@ impl Workload {
         config::validate(cfg)?;
         let loops = u64::from(cfg.loops.max(1));
         let map_unit = cfg.min_bs();
-        let use_map = cfg.random_map && cfg.rw.is_random();
+        let skewed =
+            cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
+        let use_map = cfg.random_map && cfg.rw.is_random() && !skewed;
         let bs = Direction::ALL.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
         let align = Direction::ALL
             .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
@@ -151,11 +182,7 @@ impl Workload {
             map_unit,
             align,
             bs,
-            files: cfg
-                .files
-                .iter()
-                .map(|r| FileCursor::new(*r, use_map.then_some(map_unit)))
-                .collect(),
+            files: cursors(cfg, use_map.then_some(map_unit), skewed, &align),
             service: cfg.file_service,
             current: 0,
             left_on_file: first_quota(cfg.file_service),
@@ -320,7 +347,8 @@ impl Workload {
             match follow {
                 Some(ext) => ext,
                 None => {
-                    cursor.random(&mut self.offsets_rng, want, bs, self.map_unit, self.align[d])?
+                    let (unit, align) = (self.map_unit, self.align[d]);
+                    cursor.random(d, &mut self.offsets_rng, want, bs, unit, align)?
                 }
             }
         };

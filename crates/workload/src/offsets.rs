@@ -23,6 +23,7 @@
 
 use crate::bs::BsChooser;
 use crate::config::FileRegion;
+use crate::distribution::Picker;
 use crate::rng::Rng;
 
 /// One bit per block of a region: set once the block has been done in this pass.
@@ -194,6 +195,9 @@ pub(crate) struct FileCursor {
     pub(crate) map: Option<RandomMap>,
     /// True once this pass is over for the file.
     pub(crate) done: bool,
+    /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
+    /// when every direction is uniform.
+    pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
 }
 
 /// An offset and length relative to the region start.
@@ -209,6 +213,7 @@ impl FileCursor {
             last: [0; 3],
             map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
             done: false,
+            pickers: None,
         }
     }
 
@@ -257,12 +262,13 @@ impl FileCursor {
         bs.fit(want, room, bs.min()).map(|l| (from, l))
     }
 
-    /// A random I/O. With the map: a free block and the free run after it, marked done;
-    /// `None` when the map is full. Without: any `align`-aligned offset where the
-    /// direction's smallest block fits.
+    /// A random I/O of direction `dir`. With the map: a free block and the free run after
+    /// it, marked done; `None` when the map is full. Without: an `align`-aligned offset where
+    /// the direction's smallest block fits, uniform or from the direction's picker.
     #[inline]
     pub(crate) fn random(
         &mut self,
+        dir: usize,
         rng: &mut Rng,
         want: u64,
         bs: &BsChooser,
@@ -283,7 +289,12 @@ impl FileCursor {
             }
             None => {
                 let positions = (len - bs.min()) / align + 1;
-                let off = rng.below(positions) * align;
+                let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
+                let pos = match picker {
+                    Some(p) => p.position(rng),
+                    None => rng.below(positions),
+                };
+                let off = pos * align;
                 bs.fit(want, len - off, bs.min()).map(|l| (off, l))
             }
         }
@@ -391,7 +402,7 @@ mod tests {
             let mut general = c.map.clone().unwrap();
             let mut rng = Rng::from_seed(blocks);
             let mut from_rng = rng.clone();
-            while let Some((off, l)) = c.random(&mut rng, 4096, &bs, 4096, 4096) {
+            while let Some((off, l)) = c.random(0, &mut rng, 4096, &bs, 4096, 4096) {
                 let b = general.next_free(from_rng.below(general.blocks())).unwrap();
                 assert_eq!(run_at(&mut general, b, len, 4096, &bs, 4096), Some((off, l)));
                 assert_eq!(c.map.as_ref().unwrap().words, general.words);
@@ -430,7 +441,7 @@ mod tests {
         let mut c = FileCursor::new(FileRegion { offset: 0, len: 65536 }, Some(4096));
         let mut rng = Rng::from_seed(3);
         let mut total = 0;
-        while let Some((off, len)) = c.random(&mut rng, 16384, &bs, 4096, 4096) {
+        while let Some((off, len)) = c.random(0, &mut rng, 16384, &bs, 4096, 4096) {
             assert!(off + len <= 65536 && len % 4096 == 0);
             total += len;
         }

@@ -369,18 +369,28 @@ pub(super) const ROWS: &[OptionDef] = &[
     .default("tausworthe"),
     opt(
         "random_distribution",
-        Kind::Enum(&[
+        Kind::Distribution(&[
             ch("random", "Completely random"),
-            ch("zipf", "Zipf distribution").arg(ChoiceArg::OptionalFloat),
-            ch("pareto", "Pareto distribution").arg(ChoiceArg::OptionalFloat),
-            ch("normal", "Normal (Gaussian) distribution").arg(ChoiceArg::OptionalFloat),
+            ch("zipf", "Zipf distribution").arg(ChoiceArg::OptionalStr),
+            ch("pareto", "Pareto distribution").arg(ChoiceArg::OptionalStr),
+            ch("normal", "Normal (Gaussian) distribution").arg(ChoiceArg::OptionalStr),
             ch("zoned", "Zoned random distribution").arg(ChoiceArg::OptionalStr),
             ch("zoned_abs", "Zoned absolute random distribution").arg(ChoiceArg::OptionalStr),
         ]),
         Category::IoType,
         "Random offset distribution generator",
     )
-    .default("random"),
+    .default("random")
+    .supported(
+        "How random offsets spread over the file. `zipf:theta` (default 1.1) and \
+         `pareto:power` (default 0.2) make a few blocks hot, spread over the file; \
+         `normal:dev` (alias `gauss`) is a bell curve; each takes an optional `:center` \
+         in 0..1 that places the hottest block. `zoned:60/10:30/20:10/70` sends 60% of \
+         the I/Os to the first 10% of the region and so on; `zoned_abs` takes sizes \
+         (`60/20g:40/100g`). Up to three comma-separated values set reads, writes and \
+         trims apart. Any distribution but `random` turns the random map off, as in fio. \
+         See docs/workloads.md.",
+    ),
     opt(
         "percentage_random",
         Kind::IntPerDir,

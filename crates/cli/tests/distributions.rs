@@ -1,0 +1,121 @@
+//! The corpus files of random distributions, generators and their small options, run under
+//! fio 3.33 and iomark (null engine, JSON output) in a temporary directory: the counts of
+//! I/Os and bytes must agree. Random offsets are iomark's own, so only counts are compared;
+//! the shares themselves are checked in the workload crate's tests.
+//!
+//! Without `fio` on the `PATH` the test prints `skipped: fio not installed` and passes.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// How the counts of one corpus file are compared.
+#[derive(Debug, Clone, Copy)]
+enum Compare {
+    /// I/Os and bytes per direction, exactly.
+    Exact,
+    /// Reads and writes drawn at random (`randrw`): their sums exactly, trims exactly.
+    Summed,
+}
+
+/// The corpus files of this test, under `tests/jobs/good`.
+const CASES: &[(&str, Compare)] = &[
+    ("dist_zipf.fio", Compare::Summed),
+    ("dist_pareto.fio", Compare::Exact),
+    ("dist_normal.fio", Compare::Exact),
+    ("dist_zoned.fio", Compare::Exact),
+    ("dist_zoned_abs.fio", Compare::Exact),
+];
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jobs/good").join(name)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Whether fio can be run; prints the skip message when it cannot.
+fn fio_installed() -> bool {
+    let ok = Command::new("fio")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: fio not installed");
+    }
+    ok
+}
+
+/// Runs fio or iomark on `job` with JSON output in a fresh temporary directory.
+fn run_json(fio: bool, job: &Path) -> Value {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let program = if fio { "fio".into() } else { PathBuf::from(env!("CARGO_BIN_EXE_iomark")) };
+    let out: Output = Command::new(program)
+        .current_dir(dir.path())
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .arg("--output-format=json")
+        .arg(job)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let tool = if fio { "fio" } else { "iomark" };
+    assert_eq!(out.status.code(), Some(0), "{}: {tool}: {}", job.display(), text(&out.stderr));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{}: {tool}: not JSON ({e})", job.display()))
+}
+
+fn count(job: &Value, dir: &str, field: &str) -> u64 {
+    job[dir][field].as_u64().unwrap_or_else(|| panic!("{dir}.{field} missing"))
+}
+
+/// The differences between fio's and iomark's counts for one file.
+fn differences(name: &str, how: Compare, fio: &Value, ours: &Value) -> Vec<String> {
+    let (fj, oj) = (fio["jobs"].as_array().unwrap(), ours["jobs"].as_array().unwrap());
+    if fj.len() != oj.len() {
+        return vec![format!("{name}: {} jobs in fio, {} in iomark", fj.len(), oj.len())];
+    }
+    let mut diffs = Vec::new();
+    for (f, o) in fj.iter().zip(oj) {
+        let job = f["jobname"].as_str().unwrap_or("?");
+        for field in ["total_ios", "io_bytes"] {
+            let get = |j: &Value, dirs: &[&str]| dirs.iter().map(|d| count(j, d, field)).sum();
+            let groups: &[&[&str]] = match how {
+                Compare::Exact => &[&["read"], &["write"], &["trim"]],
+                Compare::Summed => &[&["read", "write"], &["trim"]],
+            };
+            for dirs in groups {
+                let (a, b): (u64, u64) = (get(f, dirs), get(o, dirs));
+                if a != b {
+                    diffs.push(format!("{name} [{job}] {dirs:?} {field}: fio {a}, iomark {b}"));
+                }
+            }
+        }
+        eprintln!(
+            "{name} [{job}]: fio r/w/t ios {}/{}/{}, iomark {}/{}/{}",
+            count(f, "read", "total_ios"),
+            count(f, "write", "total_ios"),
+            count(f, "trim", "total_ios"),
+            count(o, "read", "total_ios"),
+            count(o, "write", "total_ios"),
+            count(o, "trim", "total_ios"),
+        );
+    }
+    diffs
+}
+
+#[test]
+fn same_counts_as_fio_for_every_distribution_file() {
+    if !fio_installed() {
+        return;
+    }
+    let mut diffs = Vec::new();
+    for &(name, how) in CASES {
+        let path = corpus(name);
+        let (fio, ours) = (run_json(true, &path), run_json(false, &path));
+        diffs.extend(differences(name, how, &fio, &ours));
+    }
+    assert!(diffs.is_empty(), "differences from fio 3.33:\n{}", diffs.join("\n"));
+}

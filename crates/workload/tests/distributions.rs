@@ -1,0 +1,190 @@
+//! `random_distribution` through the whole workload: counts that fio 3.33 gives, shares per
+//! zone and per rank with fixed seeds and stated tolerances, and repeatable sequences.
+//!
+//! "fio:" comments record what fio 3.33 did, measured with
+//! `fio --name=t --ioengine=null --size=64m --bs=4k --rw=randread --write_iolog=LOG
+//! --random_distribution=...`.
+
+use iomark_workload::{
+    AbsZone, Direction, Distribution, IoRequest, PerDir, RwMode, Workload, WorkloadConfig, Zone,
+};
+use std::collections::HashMap;
+
+const K: u64 = 1024;
+const M: u64 = 1024 * K;
+
+fn run(cfg: &WorkloadConfig) -> Vec<IoRequest> {
+    Workload::new(cfg).expect("valid config").collect()
+}
+
+fn job(rw: RwMode, size: u64, dist: Distribution) -> WorkloadConfig {
+    WorkloadConfig {
+        distribution: PerDir::all(dist),
+        ..WorkloadConfig::single_file(rw, 4 * K, size)
+    }
+}
+
+fn zipf(theta: f64) -> Distribution {
+    Distribution::Zipf { theta, center: None }
+}
+
+/// Hits per 4 KiB block.
+fn hits(ios: &[IoRequest]) -> HashMap<u64, u64> {
+    let mut h = HashMap::new();
+    for io in ios {
+        *h.entry(io.offset / (4 * K)).or_insert(0) += 1;
+    }
+    h
+}
+
+#[test]
+fn skewed_jobs_issue_size_over_bs_ios_without_the_map() {
+    // fio: 64m of 4k blocks with zipf:1.2, pareto, normal, zoned or zoned_abs issues 16384
+    // reads (the map is off: fio's zipf hit 2419 distinct blocks).
+    for dist in [
+        zipf(1.2),
+        Distribution::Pareto { power: 0.3, center: None },
+        Distribution::Normal { deviation: 10.0, center: None },
+        Distribution::Zoned(vec![Zone { access: 100, percent: 100.0 }]),
+        Distribution::ZonedAbs(vec![AbsZone { access: 100, bytes: 64 * M }]),
+    ] {
+        let ios = run(&job(RwMode::RandRead, 64 * M, dist.clone()));
+        assert_eq!(ios.len(), 16384, "{dist:?}");
+        assert!(hits(&ios).len() < 16384, "{dist:?}: no block repeated, as if a map were on");
+    }
+    // A skewed write distribution turns the map off for reads too (one map per file).
+    let mut cfg = job(RwMode::RandReadWrite, 64 * M, Distribution::Random);
+    cfg.distribution.write = zipf(1.2);
+    assert!(hits(&run(&cfg)).len() < 16384);
+    // loops and io_size count bytes as without the map.
+    let cfg = WorkloadConfig { loops: 2, ..job(RwMode::RandRead, 4 * M, zipf(1.2)) };
+    assert_eq!(run(&cfg).len(), 2048);
+}
+
+#[test]
+fn same_seed_same_sequence_other_seed_other_sequence() {
+    for dist in [
+        zipf(0.9),
+        Distribution::Normal { deviation: 5.0, center: Some(0.3) },
+        Distribution::Zoned(vec![
+            Zone { access: 70, percent: 30.0 },
+            Zone { access: 30, percent: 70.0 },
+        ]),
+    ] {
+        let cfg = job(RwMode::RandRead, 16 * M, dist.clone());
+        assert_eq!(run(&cfg), run(&cfg), "{dist:?}");
+        let other = WorkloadConfig { seed: 7, ..cfg.clone() };
+        assert_ne!(run(&cfg), run(&other), "{dist:?}");
+    }
+}
+
+#[test]
+fn zoned_shares_per_zone_follow_the_spec() {
+    // fio: zoned:60/10:30/20:10/70 over 64m gave shares 0.5975, 0.3022, 0.1002. Here the
+    // shares over 16384 I/Os are within 0.015 of the spec (3.5 standard errors).
+    let zones = vec![
+        Zone { access: 60, percent: 10.0 },
+        Zone { access: 30, percent: 20.0 },
+        Zone { access: 10, percent: 70.0 },
+    ];
+    let ios = run(&job(RwMode::RandRead, 64 * M, Distribution::Zoned(zones)));
+    let size = (64 * M) as f64;
+    let share = |lo: f64, hi: f64| {
+        let n = ios
+            .iter()
+            .filter(|io| (io.offset as f64) >= lo * size && (io.offset as f64) < hi * size)
+            .count();
+        n as f64 / ios.len() as f64
+    };
+    for (lo, hi, want) in [(0.0, 0.1, 0.6), (0.1, 0.3, 0.3), (0.3, 1.0, 0.1)] {
+        let got = share(lo, hi);
+        assert!((got - want).abs() < 0.015, "zone {lo}..{hi}: {got} vs {want}");
+    }
+    // Whole blocks stay inside their zone.
+    assert!(ios.iter().all(|io| io.offset + io.len <= 64 * M));
+}
+
+#[test]
+fn zoned_abs_zones_are_relative_to_the_region_and_must_fit() {
+    // fio: offset=32m size=32m zoned_abs:50/16m:50/16m puts half the I/Os in each 16m
+    // half of the region (offsets 32m..48m and 48m..64m).
+    let zones = vec![AbsZone { access: 50, bytes: 16 * M }, AbsZone { access: 50, bytes: 16 * M }];
+    let mut cfg = job(RwMode::RandRead, 32 * M, Distribution::ZonedAbs(zones.clone()));
+    cfg.files[0].offset = 32 * M;
+    let ios = run(&cfg);
+    assert!(ios.iter().all(|io| io.offset >= 32 * M && io.offset + io.len <= 64 * M));
+    let low = ios.iter().filter(|io| io.offset < 48 * M).count() as f64 / ios.len() as f64;
+    assert!((low - 0.5).abs() < 0.02, "{low}");
+    // fio: "zoned_abs sizes exceed file size" when the zones are longer than the region.
+    let mut too_long = zones;
+    too_long[1].bytes = 24 * M;
+    let err = Workload::new(&job(RwMode::RandRead, 32 * M, Distribution::ZonedAbs(too_long)))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("random_distribution") && err.contains("region"), "{err}");
+}
+
+#[test]
+fn zipf_hit_shares_match_the_exact_law_and_spread_over_the_file() {
+    // 1M draws over 16384 blocks with θ = 1.2: the share of the hottest 1% and 10% of the
+    // blocks (by rank) against H(k, θ)/H(n, θ), within 0.01.
+    let n = 16384u64;
+    let cfg = WorkloadConfig {
+        io_limit: 64 * n * 4 * K,
+        io_size_given: true,
+        ..job(RwMode::RandRead, n * 4 * K, zipf(1.2))
+    };
+    let ios = run(&cfg);
+    let mut counts: Vec<u64> = hits(&ios).into_values().collect();
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    let h = |k: u64| (1..=k).map(|i| (i as f64).powf(-1.2)).sum::<f64>();
+    for pct in [1, 10] {
+        let k = (n * pct / 100) as usize;
+        let got = counts[..k].iter().sum::<u64>() as f64 / ios.len() as f64;
+        let want = h(k as u64) / h(n);
+        assert!((got - want).abs() < 0.01, "top {pct}%: {got} vs {want}");
+    }
+    // The 16 hottest blocks are not at the start of the file: they fall in at least 8 of
+    // its 16 parts.
+    let by_block = hits(&ios);
+    let mut blocks: Vec<(u64, u64)> = by_block.into_iter().collect();
+    blocks.sort_by_key(|&(b, c)| (std::cmp::Reverse(c), b));
+    let mut parts = [false; 16];
+    for &(b, _) in &blocks[..16] {
+        parts[(b * 16 / n) as usize] = true;
+    }
+    assert!(parts.iter().filter(|&&p| p).count() >= 8, "{parts:?}");
+}
+
+#[test]
+fn per_direction_distributions_apply_to_their_direction() {
+    // Reads all in the first 10%, writes uniform.
+    let mut cfg = job(RwMode::RandReadWrite, 16 * M, Distribution::Random);
+    cfg.distribution.read = Distribution::Zoned(vec![
+        Zone { access: 100, percent: 10.0 },
+        Zone { access: 0, percent: 90.0 },
+    ]);
+    let ios = run(&cfg);
+    let limit = 16 * M / 10;
+    let reads = ios.iter().filter(|io| io.dir == Direction::Read);
+    assert!(reads.clone().all(|io| io.offset + io.len <= limit));
+    assert!(reads.count() > 1000);
+    let far_writes = ios.iter().filter(|io| io.dir == Direction::Write && io.offset >= limit);
+    assert!(far_writes.count() > 1000);
+}
+
+#[test]
+fn out_of_range_numbers_are_refused() {
+    for dist in [
+        zipf(1.0),
+        Distribution::Pareto { power: 1.5, center: None },
+        Distribution::Normal { deviation: 100.0, center: None },
+        Distribution::Zipf { theta: 1.2, center: Some(2.0) },
+        Distribution::Zoned(vec![Zone { access: 90, percent: 10.0 }]),
+    ] {
+        let err = Workload::new(&job(RwMode::RandRead, M, dist.clone())).unwrap_err();
+        assert!(err.to_string().contains("random_distribution"), "{dist:?}: {err}");
+    }
+    // Sequential jobs never draw offsets: the distribution is not looked at (fio too).
+    assert!(Workload::new(&job(RwMode::Read, M, zipf(1.0))).is_ok());
+}
