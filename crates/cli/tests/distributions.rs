@@ -25,6 +25,7 @@ const CASES: &[(&str, Compare)] = &[
     ("dist_normal.fio", Compare::Exact),
     ("dist_zoned.fio", Compare::Exact),
     ("dist_zoned_abs.fio", Compare::Exact),
+    ("random_generator.fio", Compare::Summed),
 ];
 
 fn corpus(name: &str) -> PathBuf {

@@ -1,6 +1,7 @@
 //! The plan, as the workload crate wants it: a [`WorkloadConfig`]; and the workload options
 //! a plan carries as parsed ([`WorkloadOptions`]).
 
+use crate::get;
 use crate::plan::JobPlan;
 use iomark_options::value::distribution as parsed;
 use iomark_options::value::Value;
@@ -15,6 +16,9 @@ use iomark_workload::{
 pub struct WorkloadOptions {
     /// `random_distribution` per direction (reads, writes, trims).
     pub distribution: [Distribution; 3],
+    /// `random_generator=lfsr` (`tausworthe` and `tausworthe64` both mean iomark's own
+    /// generator).
+    pub lfsr: bool,
 }
 
 impl WorkloadOptions {
@@ -26,7 +30,8 @@ impl WorkloadOptions {
             }
             _ => [Distribution::Random, Distribution::Random, Distribution::Random],
         };
-        WorkloadOptions { distribution }
+        let lfsr = get::choice(spec, "random_generator").is_some_and(|c| c.0 == "lfsr");
+        WorkloadOptions { distribution, lfsr }
     }
 }
 
@@ -110,6 +115,7 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             let [read, write, trim] = plan.workload.distribution.clone();
             PerDir { read, write, trim }
         },
+        lfsr: plan.workload.lfsr,
         ..WorkloadConfig::default()
     }
 }

@@ -283,6 +283,11 @@ pub struct WorkloadConfig {
     /// `random_distribution` per direction: how random offsets spread over each region.
     /// Any skewed one turns the random map off, as in fio.
     pub distribution: PerDir<Distribution>,
+    /// `random_generator=lfsr`: uniform random offsets come from a maximal-length LFSR
+    /// over each region's blocks, which visits every block once per pass without the
+    /// random map (the map is off). `tausworthe` and `tausworthe64` (false) use iomark's
+    /// generator.
+    pub lfsr: bool,
 }
 
 impl Default for WorkloadConfig {
@@ -307,6 +312,7 @@ impl Default for WorkloadConfig {
             percentage_random: PerDir::all(100),
             buffers: BufferOptions::default(),
             distribution: PerDir::all(Distribution::Random),
+            lfsr: false,
         }
     }
 }

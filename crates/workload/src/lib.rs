@@ -32,6 +32,7 @@ mod bs;
 mod buffers;
 mod config;
 mod distribution;
+mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
@@ -58,20 +59,26 @@ fn first_quota(service: FileService) -> u32 {
 }
 
 /// The cursor of each file; with a skewed distribution, each with the pickers of the
-/// directions the job issues (over the positions a job without the map draws from).
+/// directions the job issues (over the positions a job without the map draws from); with
+/// `lfsr`, each with its register over the region's blocks of the job's smallest size.
 fn cursors(
     cfg: &WorkloadConfig,
     map_unit: Option<u64>,
     skewed: bool,
+    lfsr: bool,
     align: &[u64; 3],
 ) -> Vec<FileCursor> {
     let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
     let mut cursors: Vec<FileCursor> =
         cfg.files.iter().map(|r| FileCursor::new(*r, map_unit)).collect();
-    if skewed {
-        for c in &mut cursors {
-            let place = distribution::Placement::draw(&mut placement);
-            let len = c.region.len;
+    for c in &mut cursors {
+        let place = distribution::Placement::draw(&mut placement);
+        let lfsr_seed = placement.next_u64();
+        let len = c.region.len;
+        if lfsr {
+            c.lfsr = Some(lfsr::Lfsr::new(len / cfg.min_bs(), lfsr_seed));
+        }
+        if skewed {
             let pick = |d: Direction| {
                 let positions = (len - cfg.bs.get(d).min()) / align[d.index()] + 1;
                 let dist = cfg.distribution.get(d);
@@ -147,7 +154,8 @@ impl Workload {
         let map_unit = cfg.min_bs();
         let skewed =
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
-        let use_map = cfg.random_map && cfg.rw.is_random() && !skewed;
+        let lfsr = cfg.lfsr && cfg.rw.is_random();
+        let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
         let bs = Direction::ALL.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
         let align = Direction::ALL
             .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
@@ -182,7 +190,7 @@ impl Workload {
             map_unit,
             align,
             bs,
-            files: cursors(cfg, use_map.then_some(map_unit), skewed, &align),
+            files: cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align),
             service: cfg.file_service,
             current: 0,
             left_on_file: first_quota(cfg.file_service),

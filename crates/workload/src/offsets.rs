@@ -24,6 +24,7 @@
 use crate::bs::BsChooser;
 use crate::config::FileRegion;
 use crate::distribution::Picker;
+use crate::lfsr::Lfsr;
 use crate::rng::Rng;
 
 /// One bit per block of a region: set once the block has been done in this pass.
@@ -198,6 +199,8 @@ pub(crate) struct FileCursor {
     /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
     /// when every direction is uniform.
     pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
+    /// `random_generator=lfsr`: the register over the region's blocks (no map then).
+    pub(crate) lfsr: Option<Lfsr>,
 }
 
 /// An offset and length relative to the region start.
@@ -214,6 +217,7 @@ impl FileCursor {
             map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
             done: false,
             pickers: None,
+            lfsr: None,
         }
     }
 
@@ -223,6 +227,9 @@ impl FileCursor {
         self.last = [0; 3];
         if let Some(map) = &mut self.map {
             map.reset();
+        }
+        if let Some(lfsr) = &mut self.lfsr {
+            lfsr.reset();
         }
         self.done = false;
     }
@@ -290,13 +297,26 @@ impl FileCursor {
             None => {
                 let positions = (len - bs.min()) / align + 1;
                 let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
-                let pos = match picker {
-                    Some(p) => p.position(rng),
-                    None => rng.below(positions),
+                let pos = match (picker, &mut self.lfsr) {
+                    (Some(p), _) => p.position(rng),
+                    (None, Some(lfsr)) => return lfsr_extent(lfsr, len, want, bs, unit),
+                    (None, None) => rng.below(positions),
                 };
                 let off = pos * align;
                 bs.fit(want, len - off, bs.min()).map(|l| (off, l))
             }
+        }
+    }
+}
+
+/// The next I/O of a register over blocks of `unit` bytes: the next block where the
+/// direction's smallest size fits, `want` bytes shrunk to the region end; `None` once the
+/// register has given every block of this pass.
+fn lfsr_extent(lfsr: &mut Lfsr, len: u64, want: u64, bs: &BsChooser, unit: u64) -> Option<Extent> {
+    loop {
+        let off = lfsr.next_value()? * unit;
+        if let Some(l) = bs.fit(want, len - off, bs.min()) {
+            return Some((off, l));
         }
     }
 }

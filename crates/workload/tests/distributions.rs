@@ -188,3 +188,65 @@ fn out_of_range_numbers_are_refused() {
     // Sequential jobs never draw offsets: the distribution is not looked at (fio too).
     assert!(Workload::new(&job(RwMode::Read, M, zipf(1.0))).is_ok());
 }
+
+fn lfsr_job(rw: RwMode, size: u64) -> WorkloadConfig {
+    WorkloadConfig { lfsr: true, ..WorkloadConfig::single_file(rw, 4 * K, size) }
+}
+
+#[test]
+fn lfsr_visits_every_block_once_per_pass() {
+    // fio: size=4m bs=4k random_generator=lfsr → 1024 reads at 1024 distinct offsets;
+    // loops=2 and io_size=8m → 2048 reads, each block twice, in the same order.
+    let ios = run(&lfsr_job(RwMode::RandRead, 4 * M));
+    assert_eq!(ios.len(), 1024);
+    assert_eq!(hits(&ios).len(), 1024);
+    for cfg in [
+        WorkloadConfig { loops: 2, ..lfsr_job(RwMode::RandRead, 4 * M) },
+        WorkloadConfig {
+            io_limit: 8 * M,
+            io_size_given: true,
+            ..lfsr_job(RwMode::RandRead, 4 * M)
+        },
+    ] {
+        let ios = run(&cfg);
+        assert_eq!(ios.len(), 2048);
+        let (first, second) = ios.split_at(1024);
+        assert_eq!(hits(first).len(), 1024);
+        assert_eq!(first, second);
+    }
+    // Reads and writes share the register: every block once, whatever the direction.
+    let ios = run(&lfsr_job(RwMode::RandReadWrite, 4 * M));
+    assert_eq!((ios.len(), hits(&ios).len()), (1024, 1024));
+    // A region that is not a power of two of blocks, and a ragged tail.
+    let ios = run(&lfsr_job(RwMode::RandWrite, 1000 * 4 * K + 100));
+    assert_eq!((ios.len(), hits(&ios).len()), (1000, 1000));
+    // The order follows the seed.
+    let other = WorkloadConfig { seed: 3, ..lfsr_job(RwMode::RandRead, 4 * M) };
+    assert_ne!(run(&other), run(&lfsr_job(RwMode::RandRead, 4 * M)));
+}
+
+#[test]
+fn lfsr_with_several_sizes_stops_on_the_byte_budget() {
+    // fio: bsrange=4k-16k over 4m with lfsr → 421 I/Os totalling 4202496 bytes: no map, so
+    // the budget (not the coverage) ends the pass, and no offset repeats.
+    let mut cfg = lfsr_job(RwMode::RandRead, 4 * M);
+    cfg.bs = PerDir::all(iomark_workload::BlockSizes::Range { min: 4 * K, max: 16 * K });
+    let ios = run(&cfg);
+    let bytes: u64 = ios.iter().map(|io| io.len).sum();
+    assert!((4 * M..4 * M + 16 * K).contains(&bytes), "{bytes}");
+    let offsets: std::collections::HashSet<u64> = ios.iter().map(|io| io.offset).collect();
+    assert_eq!(offsets.len(), ios.len());
+    assert!((380..470).contains(&ios.len()), "{}", ios.len());
+}
+
+#[test]
+fn a_skewed_distribution_wins_over_lfsr() {
+    // fio: lfsr with zipf:1.2 over 1024 blocks still repeats blocks (217 distinct).
+    let cfg = WorkloadConfig {
+        distribution: PerDir::all(zipf(1.2)),
+        ..lfsr_job(RwMode::RandRead, 4 * M)
+    };
+    let ios = run(&cfg);
+    assert_eq!(ios.len(), 1024);
+    assert!(hits(&ios).len() < 600);
+}

@@ -366,7 +366,15 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Type of random number generator to use",
     )
-    .default("tausworthe"),
+    .default("tausworthe")
+    .supported(
+        "`lfsr` draws uniform random offsets from a maximal-length linear feedback shift \
+         register over the file's blocks: every block exactly once per pass, without the \
+         random map (the map is off), in an order set by the seed. `tausworthe` (default) \
+         and `tausworthe64` both use iomark's own generator (xoshiro256**), which has a \
+         longer period than either; offsets are not fio's. A skewed \
+         `random_distribution` takes precedence over `lfsr`.",
+    ),
     opt(
         "random_distribution",
         Kind::Distribution(&[
