@@ -8,7 +8,7 @@ use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use iomark_workload::{
     AbsZone, BlockSizes, BufferOptions, Distribution, FileRegion, FileService, PerDir, RwMode,
-    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
+    Sequencer, SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
 };
 
 /// The options of a job that only the workload reads, resolved from its spec.
@@ -19,6 +19,14 @@ pub struct WorkloadOptions {
     /// `random_generator=lfsr` (`tausworthe` and `tausworthe64` both mean iomark's own
     /// generator).
     pub lfsr: bool,
+    /// `rw_sequencer`: what the `:N` of a random mode does between new offsets.
+    pub sequencer: Sequencer,
+    /// `bs_unaligned`: `bsrange` sizes of any byte count.
+    pub bs_unaligned: bool,
+    /// `bs_is_seq_rand`: read sizes for sequential I/Os, write sizes for random ones.
+    pub bs_is_seq_rand: bool,
+    /// `softrandommap`: run without the random map when it cannot be allocated.
+    pub softrandommap: bool,
 }
 
 impl WorkloadOptions {
@@ -31,7 +39,18 @@ impl WorkloadOptions {
             _ => [Distribution::Random, Distribution::Random, Distribution::Random],
         };
         let lfsr = get::choice(spec, "random_generator").is_some_and(|c| c.0 == "lfsr");
-        WorkloadOptions { distribution, lfsr }
+        let sequencer = match get::choice(spec, "rw_sequencer") {
+            Some(("identical", _)) => Sequencer::Identical,
+            _ => Sequencer::Sequential,
+        };
+        WorkloadOptions {
+            distribution,
+            lfsr,
+            sequencer,
+            bs_unaligned: get::flag(spec, "bs_unaligned"),
+            bs_is_seq_rand: get::flag(spec, "bs_is_seq_rand"),
+            softrandommap: get::flag(spec, "softrandommap"),
+        }
     }
 }
 
@@ -116,7 +135,10 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             PerDir { read, write, trim }
         },
         lfsr: plan.workload.lfsr,
-        ..WorkloadConfig::default()
+        rw_sequencer: plan.workload.sequencer,
+        bs_unaligned: plan.workload.bs_unaligned,
+        bs_is_seq_rand: plan.workload.bs_is_seq_rand,
+        soft_random_map: plan.workload.softrandommap,
     }
 }
 

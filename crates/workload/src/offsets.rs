@@ -77,6 +77,23 @@ impl RandomMap {
         map
     }
 
+    /// As [`RandomMap::new`], or `None` when the memory cannot be had (fio's
+    /// `softrandommap` then runs without the map).
+    pub(crate) fn try_new(blocks: u64) -> Option<RandomMap> {
+        let alloc = |len: u64| -> Option<Vec<u64>> {
+            let len = usize::try_from(len).ok()?;
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).ok()?;
+            v.resize(len, 0);
+            Some(v)
+        };
+        let words = blocks.div_ceil(64);
+        let mut map =
+            RandomMap { words: alloc(words)?, full: alloc(words.div_ceil(64))?, blocks, used: 0 };
+        map.reset();
+        Some(map)
+    }
+
     /// How many blocks the map covers.
     pub(crate) fn blocks(&self) -> u64 {
         self.blocks

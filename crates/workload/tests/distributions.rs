@@ -250,3 +250,81 @@ fn a_skewed_distribution_wins_over_lfsr() {
     assert_eq!(ios.len(), 1024);
     assert!(hits(&ios).len() < 600);
 }
+
+#[test]
+fn rw_sequencer_identical_repeats_each_random_offset() {
+    // fio: rw=randread:4 rw_sequencer=identical over 1m → 256 reads, offsets in groups of
+    // four equal ones (15 15 15 15 189 189 189 189 …), 64 distinct.
+    let cfg = WorkloadConfig {
+        rw_modifier: 4,
+        rw_sequencer: iomark_workload::Sequencer::Identical,
+        ..WorkloadConfig::single_file(RwMode::RandRead, 4 * K, M)
+    };
+    let ios = run(&cfg);
+    assert_eq!(ios.len(), 256);
+    for group in ios.chunks(4) {
+        assert!(group.iter().all(|io| io.offset == group[0].offset), "{group:?}");
+    }
+    assert_eq!(hits(&ios).len(), 64);
+}
+
+#[test]
+fn bs_is_seq_rand_sizes_go_by_the_kind_of_io() {
+    use iomark_workload::BlockSizes;
+    let base = |rw| WorkloadConfig {
+        bs: PerDir {
+            read: BlockSizes::Fixed(4 * K),
+            write: BlockSizes::Fixed(16 * K),
+            trim: BlockSizes::Fixed(8 * K),
+        },
+        bs_is_seq_rand: true,
+        ..WorkloadConfig::single_file(rw, 4 * K, M)
+    };
+    // fio: rw=rw → every read and write is 4k (the "sequential" size).
+    assert!(run(&base(RwMode::ReadWrite)).iter().all(|io| io.len == 4 * K));
+    // fio: randread and randtrim use the write size, 16k (shrunk to a free run at times:
+    // fio 54 of 73 reads, iomark 47 of 84).
+    for rw in [RwMode::RandRead, RwMode::RandTrim] {
+        let ios = run(&base(rw));
+        let full = ios.iter().filter(|io| io.len == 16 * K).count();
+        assert!(full * 2 > ios.len(), "{rw:?}: {full} of {}", ios.len());
+        assert_eq!(ios.iter().map(|io| io.len).sum::<u64>(), M, "{rw:?}: the map covers 1m");
+    }
+    // fio: randrw percentage_random=50 → reads and writes of both 4k and 16k; a follow-up
+    // (offset right after the previous I/O of its direction) is 4k.
+    let cfg = WorkloadConfig {
+        percentage_random: PerDir::all(50),
+        random_map: false,
+        ..base(RwMode::RandReadWrite)
+    };
+    let ios = run(&cfg);
+    for dir in [Direction::Read, Direction::Write] {
+        let lens: std::collections::HashSet<u64> =
+            ios.iter().filter(|io| io.dir == dir).map(|io| io.len).collect();
+        assert!(lens.contains(&(4 * K)) && lens.contains(&(16 * K)), "{dir:?}: {lens:?}");
+    }
+}
+
+#[test]
+fn bs_unaligned_sizes_are_any_byte_count() {
+    use iomark_workload::BlockSizes;
+    let cfg = WorkloadConfig {
+        bs: PerDir::all(BlockSizes::Range { min: K, max: 4 * K }),
+        bs_unaligned: true,
+        random_map: false,
+        ..WorkloadConfig::single_file(RwMode::RandRead, K, M)
+    };
+    let ios = run(&cfg);
+    assert!(ios.iter().filter(|io| io.len % 512 != 0).count() > ios.len() / 2);
+    assert!(ios.iter().all(|io| io.offset % K == 0 && (K..=4 * K).contains(&io.len)));
+}
+
+#[test]
+fn softrandommap_runs_without_a_map_that_cannot_be_allocated() {
+    // 2^62 bytes of 512-byte blocks: a map of 2^50 bytes, more than any address space.
+    let huge = WorkloadConfig::single_file(RwMode::RandRead, 512, 1 << 62);
+    let err = Workload::new(&huge).unwrap_err().to_string();
+    assert!(err.contains("softrandommap"), "{err}");
+    let soft = WorkloadConfig { soft_random_map: true, ..huge };
+    assert_eq!(Workload::new(&soft).unwrap().take(100).count(), 100);
+}

@@ -138,7 +138,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          trims. Sizes whose percentage is left blank share what remains equally.",
         ),
     opt("bs_unaligned", Kind::Flag, Category::BlockSize, "Don't sector align IO buffer sizes")
-        .alias(&["blocksize_unaligned"]),
+        .alias(&["blocksize_unaligned"])
+        .supported(
+            "With `bsrange`, each I/O may be any number of bytes in the range, not only a \
+         multiple of the smallest size; offsets stay aligned. Direct I/O usually refuses \
+         such sizes.",
+        ),
     opt("randrepeat", Kind::Bool, Category::IoType, "Use repeatable random IO pattern")
         .default("1")
         .supported(
@@ -172,7 +177,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "IO offset generator modifier",
     )
-    .default("sequential"),
+    .default("sequential")
+    .supported(
+        "What the `:N` of a random `rw` mode does between its new random offsets: \
+         `sequential` (default) continues from the previous I/O, `identical` repeats the \
+         previous offset (`rw=randread:4` then reads each random block four times).",
+    ),
     opt(
         "ioengine",
         Kind::Enum(&[
