@@ -145,3 +145,56 @@ fn same_counts_as_fio_for_every_distribution_file() {
     }
     assert!(diffs.is_empty(), "differences from fio 3.33:\n{}", diffs.join("\n"));
 }
+
+/// The rows of a genzipf table: (hits %, sum %), and the total.
+fn genzipf_rows(out: &Output) -> (Vec<(f64, f64)>, u64) {
+    let stdout = text(&out.stdout);
+    let rows = stdout
+        .lines()
+        .filter(|l| l.starts_with("Top") || l.starts_with("|->"))
+        .map(|l| {
+            let f: Vec<&str> = l[4..].split_whitespace().collect();
+            let pct = |s: &str| s.trim_end_matches('%').parse::<f64>().expect("a percentage");
+            (pct(f[1]), pct(f[2]))
+        })
+        .collect();
+    let total = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Total"))
+        .and_then(|t| t.trim().parse().ok())
+        .expect("a Total line");
+    (rows, total)
+}
+
+#[test]
+fn genzipf_prints_fio_genzipf_table_with_the_same_shares() {
+    let found = Command::new("fio-genzipf").arg("-h").output().is_ok();
+    if !found {
+        eprintln!("skipped: fio-genzipf not installed");
+        return;
+    }
+    for line in [
+        "-t zipf -i 1.2 -g 1 -b 4096 -o 10",
+        "-t pareto -i 0.3 -g 1 -b 4096 -o 5",
+        "-t normal -i 30 -g 1 -b 8192 -o 8",
+    ] {
+        let args: Vec<&str> = line.split(' ').collect();
+        let fio = Command::new("fio-genzipf").args(&args).output().expect("run fio-genzipf");
+        let ours = Command::new(env!("CARGO_BIN_EXE_iomark"))
+            .arg("genzipf")
+            .args(&args)
+            .output()
+            .expect("run iomark genzipf");
+        assert_eq!(ours.status.code(), Some(0), "{line}: {}", text(&ours.stderr));
+        let first = |o: &Output| text(&o.stdout).lines().next().unwrap_or_default().to_string();
+        assert_eq!(first(&fio), first(&ours), "{line}: header");
+        let ((f, ft), (o, ot)) = (genzipf_rows(&fio), genzipf_rows(&ours));
+        assert_eq!((f.len(), ft), (o.len(), ot), "{line}: rows and total");
+        // Sampling noise: the rows are shares of the values hit, which vary by a few
+        // percent; 1.5 points per row, 2 points on the running sum.
+        for (i, (a, b)) in f.iter().zip(&o).enumerate() {
+            assert!((a.0 - b.0).abs() < 1.5, "{line}: row {i} hits {} vs {}", a.0, b.0);
+            assert!((a.1 - b.1).abs() < 2.0, "{line}: row {i} sum {} vs {}", a.1, b.1);
+        }
+    }
+}

@@ -78,6 +78,56 @@ impl Distribution {
     pub fn is_skewed(&self) -> bool {
         !matches!(self, Distribution::Random)
     }
+
+    /// Checks the numbers against fio's limits (θ > 0 and not 1, 0 < power < 1,
+    /// 0 <= dev < 100, center in 0..=1, access shares adding up to 100, zone sizes adding
+    /// up to at most 100%, at most 256 zones); the reason otherwise.
+    pub fn validate(&self) -> Result<(), String> {
+        let center_ok = |c: &Option<f64>| c.is_none_or(|c| (0.0..=1.0).contains(&c));
+        let fail = |why: &str| Err(format!("{why} ({self:?})"));
+        let shares = |access: &mut dyn Iterator<Item = u32>, zones: usize| {
+            if zones > 256 {
+                return Err(format!("more than 256 zones ({self:?})"));
+            }
+            let sum: u32 = access.sum();
+            if sum != 100 {
+                return Err(format!("access shares add up to {sum}%, not 100%"));
+            }
+            Ok(())
+        };
+        match self {
+            Distribution::Random => Ok(()),
+            Distribution::Zipf { theta, .. } if *theta <= 0.0 || *theta == 1.0 => {
+                fail("zipf theta must be above 0 and not 1")
+            }
+            Distribution::Pareto { power, .. } if !(*power > 0.0 && *power < 1.0) => {
+                fail("pareto power must be between 0 and 1")
+            }
+            Distribution::Normal { deviation, .. } if !(0.0..100.0).contains(deviation) => {
+                fail("normal deviation must be in 0 <= dev < 100")
+            }
+            Distribution::Zipf { center, .. }
+            | Distribution::Pareto { center, .. }
+            | Distribution::Normal { center, .. } => {
+                if center_ok(center) {
+                    Ok(())
+                } else {
+                    fail("the center must be in 0..=1")
+                }
+            }
+            Distribution::Zoned(zones) => {
+                shares(&mut zones.iter().map(|z| z.access), zones.len())?;
+                let size: f64 = zones.iter().map(|z| z.percent).sum();
+                if zones.iter().any(|z| z.percent < 0.0) || size > 100.0 + 1e-9 {
+                    return fail("zone sizes must add up to at most 100%");
+                }
+                Ok(())
+            }
+            Distribution::ZonedAbs(zones) => {
+                shares(&mut zones.iter().map(|z| z.access), zones.len())
+            }
+        }
+    }
 }
 
 /// One zone of [`Distribution::Zoned`].
@@ -265,42 +315,21 @@ impl Picker {
     }
 }
 
-/// Checks the numbers of `dist` (as the option parser does) and that `zoned_abs` zones fit
-/// in every region (fio 3.33: "zoned_abs sizes exceed file size"); the reason otherwise.
+/// Checks `dist` ([`Distribution::validate`]) and that `zoned_abs` zones fit in every
+/// region (fio 3.33: "zoned_abs sizes exceed file size"); the reason otherwise.
 pub(crate) fn check(dist: &Distribution, regions: &[crate::FileRegion]) -> Result<(), String> {
-    let center_ok = |c: &Option<f64>| c.is_none_or(|c| (0.0..=1.0).contains(&c));
-    let access_ok = |shares: &mut dyn Iterator<Item = u32>| shares.sum::<u32>() == 100;
-    let ok = match dist {
-        Distribution::Random => true,
-        Distribution::Zipf { theta, center } => *theta > 0.0 && *theta != 1.0 && center_ok(center),
-        Distribution::Pareto { power, center } => *power > 0.0 && *power < 1.0 && center_ok(center),
-        Distribution::Normal { deviation, center } => {
-            (0.0..100.0).contains(deviation) && center_ok(center)
+    dist.validate()?;
+    if let Distribution::ZonedAbs(zones) = dist {
+        let bytes = zones.iter().fold(0u64, |s, z| s.saturating_add(z.bytes));
+        if let Some((i, r)) = regions.iter().enumerate().find(|(_, r)| r.len < bytes) {
+            return Err(format!(
+                "zoned_abs zones cover {bytes} bytes, more than the {} bytes of file {i}'s \
+                 region (see 'size', 'filesize', 'offset')",
+                r.len
+            ));
         }
-        Distribution::Zoned(zones) => {
-            let size: f64 = zones.iter().map(|z| z.percent).sum();
-            access_ok(&mut zones.iter().map(|z| z.access))
-                && zones.iter().all(|z| z.percent >= 0.0)
-                && size <= 100.0 + 1e-9
-                && zones.len() <= 256
-        }
-        Distribution::ZonedAbs(zones) => {
-            let bytes = zones.iter().fold(0u64, |s, z| s.saturating_add(z.bytes));
-            if let Some((i, r)) = regions.iter().enumerate().find(|(_, r)| r.len < bytes) {
-                return Err(format!(
-                    "zoned_abs zones cover {bytes} bytes, more than the {} bytes of file {i}'s \
-                     region (see 'size', 'filesize', 'offset')",
-                    r.len
-                ));
-            }
-            access_ok(&mut zones.iter().map(|z| z.access)) && zones.len() <= 256
-        }
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("'{dist:?}' is out of range"))
     }
+    Ok(())
 }
 
 /// The zone table of zones with these access shares whose byte ranges end at `ends`
