@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod execute;
+mod genzipf;
 mod loader;
 mod signals;
 mod status;
@@ -24,7 +25,11 @@ static CONTROL: signals::Control = signals::Control::new();
 pub const FIO_COMPAT: &str = "fio-3.33";
 
 fn main() -> ExitCode {
-    match run(std::env::args_os().skip(1)) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.first().is_some_and(|a| a == "genzipf") {
+        return genzipf::main(&args[1..]);
+    }
+    match run(args.into_iter()) {
         Ok(code) => code,
         Err(Failure::Usage(message)) => {
             eprintln!("iomark: {message}");

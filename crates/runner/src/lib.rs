@@ -18,3 +18,5 @@ pub mod safety;
 pub mod schedule;
 pub mod status;
 mod workload_config;
+
+pub use workload_config::WorkloadOptions;

@@ -209,6 +209,8 @@ pub struct JobPlan {
     pub thread_number: u64,
     /// The log files the job writes.
     pub logs: crate::logs::LogPlan,
+    /// The options only the workload reads (distributions, generator, sequencer).
+    pub workload: crate::workload_config::WorkloadOptions,
 }
 
 impl JobPlan {
@@ -371,6 +373,7 @@ impl JobPlan {
             globals_echo: echo(spec, true),
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
+            workload: crate::workload_config::WorkloadOptions::of(spec),
         })
     }
 

@@ -468,14 +468,24 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::BlockSize,
         "Consider any blocksize setting to be sequential,random",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Block sizes go by the kind of I/O instead of its direction: sequential I/Os take \
+         the read sizes of `bs`, `bsrange` or `bssplit`, random ones the write sizes, \
+         whether they read, write or trim. Default false.",
+    ),
     opt(
         "softrandommap",
         Kind::Bool,
         Category::IoType,
         "Set norandommap if randommap allocation fails",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "When the random map of a file cannot be allocated (a huge device with a small \
+         block size), run without it as with `norandommap`; without this option such a \
+         job is refused. Default false.",
+    ),
     opt("iomem_align", Kind::Size, Category::Buffers, "IO memory buffer offset alignment")
         .alias(&["mem_align"])
         .default("0")
