@@ -2,8 +2,7 @@
 
 use crate::plan::JobPlan;
 use iomark_workload::{
-    BlockSizes, BufferOptions, FileRegion, FileService, PerDir, RwMode, SplitEntry, WorkloadConfig,
-    DEFAULT_SEED,
+    BlockSizes, FileRegion, FileService, PerDir, RwMode, SplitEntry, WorkloadConfig, DEFAULT_SEED,
 };
 
 /// The workload of `plan`.
@@ -59,11 +58,9 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             write: plan.percentage_random[1],
             trim: plan.percentage_random[2],
         },
-        buffers: BufferOptions {
-            zero_buffers: plan.zero_buffers,
-            refill_buffers: plan.refill_buffers,
-            scramble_buffers: plan.scramble_buffers,
-        },
+        buffers: plan
+            .buffers
+            .options(io_limit_default, plan.bsrange[1].map_or(plan.bs[1], |r| r.0)),
         ..WorkloadConfig::default()
     }
 }
