@@ -122,32 +122,15 @@ fn mem(spec: &JobSpec) -> IoMem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iomark_options::jobfile::Loader;
-    use iomark_options::value::subst::Keywords;
-    use std::path::Path;
-
-    /// Every job comes from the command line here.
-    struct NoFiles;
-
-    impl Loader for NoFiles {
-        fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-            Err(std::io::Error::new(std::io::ErrorKind::NotFound, path.display().to_string()))
-        }
-
-        fn env(&self, _: &str) -> Option<String> {
-            None
-        }
-
-        fn keywords(&self) -> Keywords {
-            Keywords { ncpus: 1, pagesize: 4096, mb_memory: 1024 }
-        }
-    }
 
     fn plan(args: &[&str]) -> Result<BufferPlan, String> {
         let mut argv = vec!["--name=j".to_string()];
         argv.extend(args.iter().map(|a| format!("--{a}")));
         let cmd = iomark_options::cmdline::parse(argv).expect("valid command line");
-        let specs = iomark_options::parse_jobs(&cmd, &NoFiles).expect("valid job");
+        // No job file: the jobs come from the command line alone.
+        let sources =
+            iomark_options::assemble::Sources { cli_jobs: cmd.jobs, ..Default::default() };
+        let specs = iomark_options::assemble::build(&sources).expect("valid job");
         BufferPlan::of(&specs[0])
     }
 
