@@ -11,6 +11,7 @@
 
 pub mod file;
 pub mod libaio;
+pub mod mem;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;

@@ -88,10 +88,18 @@ pub fn run(
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
     let buf_len = plan.max_block_size() as usize;
+    let mem = &plan.buffers.mem;
+    let bufs = iomark_engine::mem::allocate(
+        mem,
+        plan.iodepth as usize,
+        buf_len,
+        plan.buffer_align as usize,
+        plan.buffers.hugepage_size as usize,
+    )
+    .map_err(|e| fail(format!("option 'mem': {e}")))?;
     let mut units = Vec::with_capacity(plan.iodepth as usize);
-    for index in 0..plan.iodepth {
-        let mut unit = IoUnit::new(index, buf_len, plan.buffer_align as usize)
-            .ok_or_else(|| fail(format!("cannot allocate {buf_len} bytes of I/O buffer")))?;
+    for (index, buf) in (0..plan.iodepth).zip(bufs) {
+        let mut unit = IoUnit::with_buf(index, buf);
         workload.initial_fill(unit.buf.as_mut_slice());
         units.push(unit);
     }
@@ -335,9 +343,16 @@ impl Loop<'_, '_> {
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
         let issue = if ddir == Ddir::Write {
-            self.workload.prepare_write(unit.buf.as_mut_slice(), offset);
+            // A buffer a read filled holds the file's data: the write's contents come
+            // back first (buffers with fixed contents are otherwise filled only once).
+            if unit.holds_read_data {
+                unit.holds_read_data = false;
+                self.workload.initial_fill(unit.buf.as_mut_slice());
+            }
+            self.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
             self.clock.now_ns()
         } else {
+            unit.holds_read_data |= ddir == Ddir::Read;
             start
         };
         self.stamps[index as usize] = (start, issue);

@@ -4,6 +4,7 @@
 //! Owns every clock read on the I/O path.
 #![forbid(unsafe_code)]
 
+pub mod buffers;
 pub mod clock;
 pub mod disk;
 pub mod files;

@@ -190,12 +190,9 @@ pub struct JobPlan {
     pub norandommap: bool,
     /// Share of random I/O per direction, in percent (`percentage_random`).
     pub percentage_random: [u32; 3],
-    /// Fill buffers with zeros (`zero_buffers`).
-    pub zero_buffers: bool,
-    /// Refill buffers for every write (`refill_buffers`).
-    pub refill_buffers: bool,
-    /// Scramble buffers lightly for every write (`scramble_buffers`).
-    pub scramble_buffers: bool,
+    /// What write buffers hold and where they live (`buffer_pattern`, `zero_buffers`,
+    /// `mem`…).
+    pub buffers: crate::buffers::BufferPlan,
     /// Which statistics to keep.
     pub stats: StatsPlan,
     /// Report the disks under the job's files (`disk_util`).
@@ -352,9 +349,7 @@ impl JobPlan {
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
             percentage_random,
-            zero_buffers: get::flag(spec, "zero_buffers"),
-            refill_buffers: get::flag(spec, "refill_buffers"),
-            scramble_buffers: get::flag(spec, "scramble_buffers"),
+            buffers: crate::buffers::BufferPlan::of(spec).map_err(fail)?,
             disk_util: get::flag(spec, "disk_util"),
             stats: StatsPlan {
                 clat_percentiles: get::flag(spec, "clat_percentiles"),

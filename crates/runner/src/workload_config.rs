@@ -7,8 +7,8 @@ use iomark_options::value::distribution as parsed;
 use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use iomark_workload::{
-    AbsZone, BlockSizes, BufferOptions, Distribution, FileRegion, FileService, PerDir, RwMode,
-    Sequencer, SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
+    AbsZone, BlockSizes, Distribution, FileRegion, FileService, PerDir, RwMode, Sequencer,
+    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
 };
 
 /// The options of a job that only the workload reads, resolved from its spec.
@@ -125,11 +125,9 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             write: plan.percentage_random[1],
             trim: plan.percentage_random[2],
         },
-        buffers: BufferOptions {
-            zero_buffers: plan.zero_buffers,
-            refill_buffers: plan.refill_buffers,
-            scramble_buffers: plan.scramble_buffers,
-        },
+        buffers: plan
+            .buffers
+            .options(io_limit_default, plan.bsrange[1].map_or(plan.bs[1], |r| r.0)),
         distribution: {
             let [read, write, trim] = plan.workload.distribution.clone();
             PerDir { read, write, trim }

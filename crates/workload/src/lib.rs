@@ -37,7 +37,9 @@ mod mix;
 mod offsets;
 mod rng;
 
-pub use buffers::{BufferFiller, SCRAMBLE_SECTOR};
+pub use buffers::{
+    BufferFiller, Dedupe, DedupeMode, Pattern, PatternError, MAX_PATTERN, SCRAMBLE_SECTOR,
+};
 pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
     Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
