@@ -111,6 +111,9 @@ pub struct JobPlan {
     pub thread: bool,
     /// Whether jobs of the group are reported together (`group_reporting`).
     pub group_reporting: bool,
+    /// Whether the job's statistics are reported (`stats`, default true); without, the job
+    /// is reported with nothing done, as fio 3.33 reports it.
+    pub report_stats: bool,
     /// The engine's name.
     pub engine: String,
     /// The engine's own options.
@@ -310,6 +313,7 @@ impl JobPlan {
             wait_for: get::text(spec, "wait_for"),
             thread: get::flag(spec, "thread"),
             group_reporting: get::flag(spec, "group_reporting"),
+            report_stats: get::flag(spec, "stats"),
             engine,
             engine_options,
             offload,

@@ -261,8 +261,13 @@ fn report(
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
     let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
-    for (i, outcome) in outcomes.into_iter().enumerate() {
+    for (i, mut outcome) in outcomes.into_iter().enumerate() {
         let plan = &plans[i];
+        if !plan.report_stats {
+            // stats=0: fio 3.33 reports the job (and its error) with nothing measured.
+            outcome.recorder.clear(0);
+            outcome.times = JobTimes::default();
+        }
         if plan.group_reporting {
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);

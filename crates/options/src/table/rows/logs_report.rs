@@ -190,7 +190,13 @@ pub(super) const ROWS: &[OptionDef] = &[
             "Report each group's jobs together as one, instead of one report per \
          job; most useful with `numjobs`.",
         ),
-    opt("stats", Kind::Bool, Category::Reporting, "Enable collection of stats").default("1"),
+    opt("stats", Kind::Bool, Category::Reporting, "Enable collection of stats")
+        .default("1")
+        .supported(
+            "With 0 the job runs, but its statistics are not reported: it appears with \
+             nothing measured (zeros in JSON and terse, absent from the normal report), \
+             as in fio 3.33. Default true.",
+        ),
     opt("zero_buffers", Kind::Flag, Category::Buffers, "Init IO buffers to all zeroes").supported(
         "Fill write buffers with zeroes instead of random data (`buffer_pattern`, \
          `buffer_compress_percentage` and `dedupe_percentage` take precedence).",
