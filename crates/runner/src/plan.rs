@@ -473,6 +473,10 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
     let default_threads = iodepth.min(THREADPOOL_DEFAULT_CAP);
     let threads_max = int("threadpool_max").filter(|&n| n > 0).unwrap_or(default_threads);
     let threads_min = int("threadpool_min").unwrap_or(default_threads).clamp(1, threads_max);
+    // iomark's io_uring default: buffers and files registered, unless the job says either.
+    let register_by_default = spec.value("fixedbufs").is_none()
+        && spec.value("registerfiles").is_none()
+        && get::text(spec, "ioengine").as_deref() == Some("io_uring");
     EngineOptions {
         iodepth,
         direct,
@@ -480,8 +484,9 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
         hipri: get::flag(spec, "hipri"),
         nowait: get::flag(spec, "nowait"),
         uncached: int("uncached").unwrap_or(0),
-        fixedbufs: get::flag(spec, "fixedbufs"),
-        registerfiles: get::flag(spec, "registerfiles"),
+        fixedbufs: get::flag(spec, "fixedbufs") || register_by_default,
+        registerfiles: get::flag(spec, "registerfiles") || register_by_default,
+        register_by_default,
         sqthread_poll: get::flag(spec, "sqthread_poll"),
         sqthread_poll_cpu: spec.value("sqthread_poll_cpu").and(int("sqthread_poll_cpu")),
         nonvectored: match spec.value_or_default("nonvectored") {
