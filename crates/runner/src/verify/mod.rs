@@ -254,12 +254,20 @@ fn newest_wins(log: &[Written]) -> Vec<Written> {
         }
         let map = &mut covered[f];
         let (start, end) = (w.offset, w.offset + u64::from(w.len));
-        // The extent starting last before `end` is the only one that can overlap.
+        // The map holds disjoint merged extents of everything newer (kept or not: a
+        // dropped write still overwrote what is older), so the extent starting last before
+        // `end` is the only one that can overlap.
         let overlaps = map.range(..end).next_back().is_some_and(|(_, &e)| e > start);
         if !overlaps {
-            map.insert(start, end);
             keep.push(*w);
         }
+        let (mut lo, mut hi) = (start, end);
+        while let Some((&s, &e)) = map.range(..=hi).next_back().filter(|(_, &e)| e >= lo) {
+            map.remove(&s);
+            lo = lo.min(s);
+            hi = hi.max(e);
+        }
+        map.insert(lo, hi);
     }
     keep.sort_unstable_by_key(|w| (w.file, w.offset));
     keep
@@ -277,5 +285,12 @@ mod tests {
     fn the_newest_write_wins_and_partly_overwritten_ones_are_dropped() {
         let log = [w(0, 4096, 0), w(8192, 8192, 1), w(0, 4096, 2), w(12288, 4096, 3)];
         assert_eq!(newest_wins(&log), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
+    }
+
+    #[test]
+    fn a_dropped_write_still_hides_what_it_overwrote() {
+        // 1 overwrites part of 0 and is itself cut by 2: 0 must not be read back.
+        let log = [w(16384, 4096, 0), w(12288, 12288, 1), w(8192, 8192, 2)];
+        assert_eq!(newest_wins(&log), vec![w(8192, 8192, 2)]);
     }
 }
