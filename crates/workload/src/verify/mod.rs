@@ -236,21 +236,19 @@ impl VerifyFormat {
             let at_file = offset + start as u64;
             let chunk = &mut buf[start..start + len];
             let mut want = self.header(at_file, len, &Stamp::default());
-            let fail = |kind, found| Mismatch {
+            let mismatch = |kind, found, expected| Mismatch {
                 offset: at_file,
                 len,
                 chunk_start: start,
                 kind,
                 found,
-                expected: want,
+                expected,
             };
             if self.method == Method::Pattern {
                 if let Some(p) = &self.pattern {
                     if let Some((at, expected, found)) = p.first_difference(chunk, offset, start) {
-                        return Err(fail(
-                            MismatchKind::Pattern { at, expected, found },
-                            Header::default(),
-                        ));
+                        let kind = MismatchKind::Pattern { at, expected, found };
+                        return Err(mismatch(kind, Header::default(), want));
                     }
                 }
                 continue;
@@ -263,14 +261,7 @@ impl VerifyFormat {
             want.thread = found.thread;
             let computed = method::header_crc(&chunk[..36]);
             want.crc = computed;
-            let fail = |kind| Mismatch {
-                offset: at_file,
-                len,
-                chunk_start: start,
-                kind,
-                found,
-                expected: want,
-            };
+            let fail = |kind| mismatch(kind, found, want);
             if found.magic != MAGIC {
                 return Err(fail(MismatchKind::Magic));
             }
