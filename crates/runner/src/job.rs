@@ -32,6 +32,7 @@ use crate::logs::JobLogs;
 use crate::plan::JobPlan;
 use crate::progress::{JobProgress, JobState, Publisher};
 use crate::status::JobSlot;
+use crate::verify::JobVerify;
 use crate::workload_config;
 use iomark_engine::file::{thread_id, ThreadUsage};
 use iomark_engine::{Ddir, Engine, IoUnit, Queued};
@@ -119,6 +120,7 @@ pub fn run(
     let now = clock.now_ns();
     let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
+    let verify = JobVerify::new(plan).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let mut l = Loop {
         plan,
@@ -146,13 +148,18 @@ pub fn run(
         status,
         usage_before,
         start_wall_ms,
+        verify,
     };
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
     l.status.start();
     l.run(stop);
+    l.run_verify(stop);
     let end = l.last_now;
     if let Some(Err(e)) = l.logs.as_mut().map(|logs| logs.finish(end)) {
+        l.set_error_text(libc::EIO, e);
+    }
+    if let Some(Err(e)) = l.verify.as_ref().map(JobVerify::save_state) {
         l.set_error_text(libc::EIO, e);
     }
     l.recorder.settle();
@@ -195,6 +202,8 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         "trimwrite" | "randtrimwrite" => (false, true, true),
         _ => (true, true, false),
     };
+    // Verify reads are reported as reads, as fio does.
+    let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
@@ -253,6 +262,8 @@ struct Loop<'a, 's> {
     usage_before: ThreadUsage,
     /// Wall-clock start, ms since the epoch.
     start_wall_ms: u64,
+    /// Verification, if the job verifies (see [`crate::verify`]).
+    verify: Option<JobVerify>,
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
@@ -287,8 +298,11 @@ impl Loop<'_, '_> {
                 self.ios_done = 0;
             }
             let elapsed = now.saturating_sub(self.measure_from);
-            let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
-            let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
+            // The verify phase reads back everything, whatever the limits.
+            let verifying = self.verify.as_ref().is_some_and(JobVerify::reading);
+            let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
+            let enough_ios =
+                self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios && !verifying;
             if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -330,8 +344,32 @@ impl Loop<'_, '_> {
         }
     }
 
+    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]).
+    fn run_verify(&mut self, stop: &AtomicBool) {
+        if self.error != 0 || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.verify.as_mut().is_some_and(JobVerify::begin_reading) {
+            self.run(stop);
+        }
+        if self.verify.as_ref().is_some_and(|v| v.failures > 0) {
+            self.set_error(libc::EILSEQ, "verify");
+        }
+    }
+
     /// Fills unit `index` with one I/O and hands it to the engine.
     fn issue(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
+        if let Some(v) = &mut self.verify {
+            let verify_read = ddir == Ddir::Read && v.bind_read(index);
+            // verify_only issues nothing but its verify reads; writes are only logged.
+            if v.verify_only() && !verify_read {
+                if ddir == Ddir::Write {
+                    v.pretend_write(file, offset, len);
+                }
+                self.free.push(index);
+                return;
+            }
+        }
         let start = self.clock.now_ns();
         let unit = &mut self.units[index as usize];
         unit.ddir = ddir;
@@ -350,6 +388,9 @@ impl Loop<'_, '_> {
                 self.workload.initial_fill(unit.buf.as_mut_slice());
             }
             self.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
+            if let Some(v) = &mut self.verify {
+                v.stamp(index, &mut unit.buf.as_mut_slice()[..len], file, offset);
+            }
             self.clock.now_ns()
         } else {
             unit.holds_read_data |= ddir == Ddir::Read;
@@ -422,6 +463,14 @@ impl Loop<'_, '_> {
     /// The next I/O: direction, file index, offset, length (`time_based` workloads never
     /// end by themselves).
     fn next_request(&mut self) -> Option<(Ddir, usize, u64, usize)> {
+        if let Some(v) = &mut self.verify {
+            if let Some((file, offset, len)) = v.next_read() {
+                return Some((Ddir::Read, file, offset, len));
+            }
+            if v.reading() {
+                return None;
+            }
+        }
         let req = self.workload.next()?;
         let ddir = match req.dir {
             iomark_workload::Direction::Read => Ddir::Read,
@@ -492,6 +541,9 @@ impl Loop<'_, '_> {
         self.free.push(index);
         if unit.result < 0 {
             let errno = (-unit.result) as i32;
+            if let Some(v) = &mut self.verify {
+                v.unbind(index);
+            }
             self.set_error(errno, ddir_name(unit.ddir));
             return;
         }
@@ -524,6 +576,32 @@ impl Loop<'_, '_> {
                 now - start,
             );
             logs.complete(now, &io);
+        }
+        if self.verify.is_some() {
+            self.verify_completed(index);
+        }
+    }
+
+    /// A completed write is logged for verification; a completed verify read is checked.
+    fn verify_completed(&mut self, index: u32) {
+        let Some(v) = &mut self.verify else { return };
+        let unit = &mut self.units[index as usize];
+        match unit.ddir {
+            Ddir::Write => v.written(index, true),
+            Ddir::Read => {
+                // A short read is checked with zeros for what did not come (so it fails).
+                let got = (unit.result.max(0) as usize).min(unit.len);
+                let buf = &mut unit.buf.as_mut_slice()[..unit.len];
+                buf[got..].fill(0);
+                if let Err(report) = v.check(index, buf) {
+                    // The uncommon path: the report is printed as fio prints it.
+                    eprint!("{report}");
+                    if !v.plan.continue_on_error {
+                        self.set_error(libc::EILSEQ, "verify");
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

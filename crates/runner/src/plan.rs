@@ -211,6 +211,8 @@ pub struct JobPlan {
     pub logs: crate::logs::LogPlan,
     /// The options only the workload reads (distributions, generator, sequencer).
     pub workload: crate::workload_config::WorkloadOptions,
+    /// How the job verifies its writes (`verify` and its options), if it does.
+    pub verify: Option<crate::verify::VerifyPlan>,
 }
 
 impl JobPlan {
@@ -373,6 +375,7 @@ impl JobPlan {
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
             workload: crate::workload_config::WorkloadOptions::of(spec),
+            verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
         })
     }
 

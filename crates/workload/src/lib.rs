@@ -36,6 +36,7 @@ mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
+pub mod verify;
 
 pub use buffers::{
     BufferFiller, Dedupe, DedupeMode, Pattern, PatternError, MAX_PATTERN, SCRAMBLE_SECTOR,

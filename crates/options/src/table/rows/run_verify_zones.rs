@@ -48,6 +48,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::Flag,
         Category::Verify,
         "Verifies previously written data is still valid",
+    )
+    .supported(
+        "Write nothing: run the job's workload without I/O to learn what it would write, \
+         then read it back and verify it (data an earlier run of the same job wrote). \
+         Header write numbers are not checked unless `verify_write_sequence=1`. See \
+         docs/verify.md.",
     ),
     opt(
         "ramp_time",
@@ -114,41 +120,74 @@ pub(super) const ROWS: &[OptionDef] = &[
          option is obsolete, don't use it",
             ),
             ch("pattern", "Verify strict pattern"),
+            ch("pattern_hdr", "Verify strict pattern under a header (iomark; fio 3.33 lacks it)"),
             ch("null", "Pretend to verify"),
         ]),
         Category::Verify,
         "Verify data written",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Stamp every written block with a header (magic, method, length, offset, seed, \
+         write number, header CRC) and a checksum of the rest, and read it all back \
+         after the writes: `md5`, `crc64`, `crc32c` (hardware-accelerated; \
+         `crc32c-intel` is the same), `crc32`, `crc16`, `crc7`, `sha1`, `sha256`, \
+         `sha512`, `sha3-224`/`256`/`384`/`512`, `xxhash`, `meta` (header only), \
+         `pattern` (`verify_pattern` only, no header), `pattern_hdr` (header then \
+         pattern), `null` (nothing). fio 3.33's header layout: fio verifies iomark's \
+         blocks and the other way round, except sha256/sha512. See docs/verify.md.",
+    ),
     opt("do_verify", Kind::Bool, Category::Verify, "Run verification stage after write")
-        .default("1"),
+        .default("1")
+        .supported("With `verify`: read back and check the written blocks after the writes."),
     opt(
         "verify_interval",
         int(80, NOLIMIT),
         Category::Verify,
         "Store verify buffer header every N bytes",
+    )
+    .supported(
+        "Put a header (and checksum) every N bytes of a block instead of one per block; \
+         N holds the header and is at most the smallest block size.",
     ),
     opt(
         "verify_offset",
         int(40, NOLIMIT),
         Category::Verify,
         "Offset verify header location by N bytes",
+    )
+    .supported(
+        "Swap the header with the bytes N bytes into the block before writing (and back \
+         before checking), as fio does.",
     ),
-    opt("verify_pattern", Kind::Str, Category::Verify, "Fill pattern for IO buffers"),
+    opt("verify_pattern", Kind::Str, Category::Verify, "Fill pattern for IO buffers").supported(
+        "Fill written blocks with this pattern (`buffer_pattern`'s syntax, plus `%o`: the \
+         block's offset, 8 bytes little-endian) and check it. Without `verify` it means a \
+         header over the pattern (fio 3.33's type 17, `pattern_hdr`).",
+    ),
     opt(
         "verify_fatal",
         Kind::Bool,
         Category::Verify,
         "Exit on a single verify failure, don't continue",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Report only a bad block's first bad chunk (otherwise every bad chunk of it). \
+         As in fio 3.33 a bad block ends the job (error 84, exit code 1) unless \
+         `continue_on_error=verify` or `all`.",
+    ),
     opt(
         "verify_dump",
         Kind::Bool,
         Category::Verify,
         "Dump contents of good and bad blocks on failure",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Write a bad block as read to `FILE.OFFSET.received` and as expected to \
+         `FILE.OFFSET.expected`, beside the file.",
+    ),
     opt(
         "verify_async",
         int(0, NOLIMIT),
@@ -161,17 +200,44 @@ pub(super) const ROWS: &[OptionDef] = &[
         int(0, NOLIMIT),
         Category::Verify,
         "Verify after this number of blocks are written",
+    )
+    .supported(
+        "Verify written blocks every N writes, during the write phase, oldest first \
+         (then only what was not yet verified at the end).",
     ),
     opt(
         "verify_backlog_batch",
         int(0, NOLIMIT),
         Category::Verify,
         "Verify this number of IO blocks",
-    ),
-    opt("experimental_verify", Kind::Bool, Category::Verify, "Enable experimental verification"),
-    opt("verify_state_load", Kind::Bool, Category::Verify, "Load verify termination state"),
+    )
+    .supported("How many blocks each `verify_backlog` round verifies (default N)."),
+    opt("experimental_verify", Kind::Bool, Category::Verify, "Enable experimental verification")
+        .supported(
+            "Accepted; iomark always logs its writes to know what to read back, which \
+             gives what fio's experimental mode gives (every written block verified once).",
+        ),
+    opt("verify_state_load", Kind::Bool, Category::Verify, "Load verify termination state")
+        .supported(
+            "With `verify_only`: verify only the writes that the state file \
+             `local-JOB-N-verify.state` (current directory) says the earlier run completed.",
+        ),
     opt("verify_state_save", Kind::Bool, Category::Verify, "Save verify state on termination")
-        .default("1"),
+        .default("1")
+        .supported(
+            "When a verifying job that wrote ends, write `local-JOB-N-verify.state` in the \
+             current directory: how many writes completed (iomark's own text format).",
+        ),
+    opt(
+        "verify_write_sequence",
+        Kind::Bool,
+        Category::Verify,
+        "Verify header write sequence number",
+    )
+    .supported(
+        "iomark's own (fio 3.33 lacks it; later fio has it): check each header's write \
+         number, so that a lost overwrite is caught. Default on, off with `verify_only`.",
+    ),
     opt(
         "trim_percentage",
         int(0, 100),

@@ -1,0 +1,296 @@
+//! The verify side of a job: what each write stamps, the log of writes, the verify reads
+//! (after the writes, or every `verify_backlog` writes), the checks of the blocks read
+//! back, the failure reports and the state file.
+//!
+//! The job loop calls in at four points: [`JobVerify::stamp`] when it prepares a write's
+//! buffer, [`JobVerify::written`] when a write completes, [`JobVerify::next_read`] before
+//! it asks the workload for the next I/O, and [`JobVerify::check`] when a verify read
+//! completes. The log of writes is allocated when the job starts, with room for every
+//! write of `io_size × loops`; only a job that writes more than that (`time_based`) grows
+//! it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
+//! the uncommon path and ends the job).
+//!
+//! Which blocks are read back: every logged write once, newest first wins. With the random
+//! map a pass writes each block once; with `norandommap` (or several passes) a block can be
+//! written again, and then only its last write is checked; an older write that a newer one
+//! overlaps even in part is dropped (fio 3.33 does the same with its tree of writes).
+
+mod plan;
+mod report;
+
+pub use plan::VerifyPlan;
+
+use iomark_workload::verify::{Expect, Stamp};
+use std::collections::BTreeMap;
+
+/// One completed write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// File index in the job.
+    pub file: u32,
+    /// Length in bytes.
+    pub len: u32,
+    /// File offset.
+    pub offset: u64,
+    /// The write's number in the job.
+    pub numberio: u64,
+}
+
+/// The most write log entries reserved up front (24 bytes each).
+const MAX_RESERVED: u64 = 1 << 22;
+
+/// The verify state of one running job.
+pub struct JobVerify {
+    /// The options.
+    pub plan: VerifyPlan,
+    stamp: Stamp,
+    /// Completed writes not yet verified, in completion order.
+    log: Vec<Written>,
+    /// The reads of the verify phase, in the order they are issued.
+    queue: Vec<Written>,
+    next: usize,
+    /// The verify read drawn and not yet issued.
+    pending: Option<Written>,
+    /// Reads the backlog still owes.
+    backlog_due: u64,
+    /// Writes since the last backlog verification.
+    since_backlog: u64,
+    /// Per unit: the write number of the write in it, or the block its verify read is for.
+    units: Vec<Option<Written>>,
+    /// Whether the verify phase (after the writes) has begun.
+    reading: bool,
+    /// Writes issued (numbered from 0).
+    issued: u64,
+    /// With `verify_state_load`: the writes the earlier run completed.
+    limit: Option<u64>,
+    /// Bad blocks found.
+    pub failures: u64,
+    /// Blocks checked.
+    pub verified: u64,
+    job: String,
+    jobnum: u64,
+    file_names: Vec<String>,
+}
+
+impl JobVerify {
+    /// The verify state of a job with `iodepth` units; `None` when it does not verify.
+    pub fn new(p: &crate::plan::JobPlan) -> Result<Option<JobVerify>, String> {
+        let Some(plan) = p.verify.clone() else { return Ok(None) };
+        let min_bs = min_block(p).max(1);
+        let reserve = (p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1).min(MAX_RESERVED);
+        let limit =
+            if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
+        Ok(Some(JobVerify {
+            stamp: Stamp {
+                seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                thread: (p.thread_number + 1) as u16,
+                numberio: 0,
+            },
+            log: Vec::with_capacity(reserve as usize),
+            queue: Vec::new(),
+            next: 0,
+            pending: None,
+            backlog_due: 0,
+            since_backlog: 0,
+            units: vec![None; p.iodepth as usize],
+            reading: false,
+            issued: 0,
+            limit,
+            failures: 0,
+            verified: 0,
+            job: p.name.clone(),
+            jobnum: p.jobnum,
+            file_names: p.files.iter().map(|f| f.path.display().to_string()).collect(),
+            plan,
+        }))
+    }
+
+    /// Whether writes are only logged, not issued (`verify_only`).
+    pub fn verify_only(&self) -> bool {
+        self.plan.verify_only
+    }
+
+    /// Stamps a write's buffer `buf` for file `offset`, issued by unit `unit` to `file`;
+    /// numbers the write. Allocates nothing.
+    #[inline]
+    pub fn stamp(&mut self, unit: u32, buf: &mut [u8], file: usize, offset: u64) {
+        let numberio = self.issued;
+        self.issued += 1;
+        self.plan.format.stamp(buf, offset, &Stamp { numberio, ..self.stamp });
+        self.units[unit as usize] =
+            Some(Written { file: file as u32, len: buf.len() as u32, offset, numberio });
+    }
+
+    /// A write that `verify_only` does not issue: logged as if it had completed.
+    pub fn pretend_write(&mut self, file: usize, offset: u64, len: usize) {
+        let numberio = self.issued;
+        self.issued += 1;
+        if self.limit.is_some_and(|l| numberio >= l) {
+            return;
+        }
+        self.log.push(Written { file: file as u32, len: len as u32, offset, numberio });
+    }
+
+    /// The write in unit `unit` completed with `ok`.
+    #[inline]
+    pub fn written(&mut self, unit: u32, ok: bool) {
+        if let Some(w) = self.units[unit as usize].take() {
+            if ok {
+                self.log.push(w);
+                self.since_backlog += 1;
+                if self.plan.backlog > 0 && self.since_backlog >= self.plan.backlog {
+                    self.since_backlog = 0;
+                    self.backlog_due += self.plan.backlog_batch;
+                }
+            }
+        }
+    }
+
+    /// Starts the verify phase once the writes are done and none is in flight: `false`
+    /// when there is nothing to read back.
+    pub fn begin_reading(&mut self) -> bool {
+        if !self.plan.do_verify {
+            return false;
+        }
+        self.queue = newest_wins(&self.log[self.next.min(self.log.len())..]);
+        self.log.clear();
+        self.next = 0;
+        self.reading = true;
+        !self.queue.is_empty()
+    }
+
+    /// Whether the verify phase has begun.
+    pub fn reading(&self) -> bool {
+        self.reading
+    }
+
+    /// The next verify read (file, offset, length), if one is due: in the verify phase the
+    /// next block, else a backlog block (oldest write first). The unit that issues it
+    /// claims it with [`JobVerify::bind_read`].
+    #[inline]
+    pub fn next_read(&mut self) -> Option<(usize, u64, usize)> {
+        let w = if self.reading {
+            let w = *self.queue.get(self.next)?;
+            self.next += 1;
+            w
+        } else if self.backlog_due > 0 && self.plan.do_verify {
+            self.backlog_due -= 1;
+            if self.next >= self.log.len() {
+                self.backlog_due = 0;
+                return None;
+            }
+            let w = self.log[self.next];
+            self.next += 1;
+            if self.next == self.log.len() {
+                // Everything logged so far is verified: start the log over (no allocation).
+                self.log.clear();
+                self.next = 0;
+            }
+            w
+        } else {
+            return None;
+        };
+        self.pending = Some(w);
+        Some((w.file as usize, w.offset, w.len as usize))
+    }
+
+    /// Unit `unit` issues a read: the verify read drawn last, if any (`false`: a read of
+    /// the workload's own).
+    #[inline]
+    pub fn bind_read(&mut self, unit: u32) -> bool {
+        self.units[unit as usize] = self.pending.take();
+        self.units[unit as usize].is_some()
+    }
+
+    /// Unit `unit` failed: forget what it carried.
+    #[inline]
+    pub fn unbind(&mut self, unit: u32) {
+        self.units[unit as usize] = None;
+    }
+
+    /// Checks the block that verify read `unit` brought into `buf`; `Err` holds the report
+    /// when it is bad (then the job stops unless `continue_on_error` says otherwise).
+    pub fn check(&mut self, unit: u32, buf: &mut [u8]) -> Result<(), String> {
+        let Some(w) = self.units[unit as usize].take() else { return Ok(()) };
+        self.verified += 1;
+        let expect = Expect {
+            seed: (!self.plan.verify_only).then_some(self.stamp.seed),
+            numberio: self.plan.write_sequence.then_some(w.numberio),
+        };
+        let format = self.plan.format;
+        let Err(first) = format.check(buf, w.offset, &expect) else { return Ok(()) };
+        self.failures += 1;
+        let name = &self.file_names[w.file as usize];
+        Err(report::failure(self, name, &w, buf, first, &expect))
+    }
+
+    /// Writes the state file when the job ends, if it wrote and `verify_state_save` is on.
+    pub fn save_state(&self) -> Result<(), String> {
+        if !self.plan.state_save || self.plan.verify_only || self.issued == 0 {
+            return Ok(());
+        }
+        report::save_state(&self.job, self.jobnum, self.issued)
+    }
+}
+
+/// The smallest block size a job writes.
+fn min_block(p: &crate::plan::JobPlan) -> u64 {
+    let d = 1;
+    if let Some(split) = &p.bssplit[d] {
+        return split.iter().map(|e| e.bs).min().unwrap_or(p.bs[d]);
+    }
+    p.bsrange[d].map_or(p.bs[d], |(lo, _)| lo)
+}
+
+/// The writes to read back: the newest write of each place, in file and offset order; an
+/// older write overlapped (even in part) by a newer one is dropped.
+fn newest_wins(log: &[Written]) -> Vec<Written> {
+    let mut covered: Vec<BTreeMap<u64, u64>> = Vec::new();
+    let mut keep = Vec::with_capacity(log.len());
+    for w in log.iter().rev() {
+        let f = w.file as usize;
+        if covered.len() <= f {
+            covered.resize_with(f + 1, BTreeMap::new);
+        }
+        let map = &mut covered[f];
+        let (start, end) = (w.offset, w.offset + u64::from(w.len));
+        // The map holds disjoint merged extents of everything newer (kept or not: a
+        // dropped write still overwrote what is older), so the extent starting last before
+        // `end` is the only one that can overlap.
+        let overlaps = map.range(..end).next_back().is_some_and(|(_, &e)| e > start);
+        if !overlaps {
+            keep.push(*w);
+        }
+        let (mut lo, mut hi) = (start, end);
+        while let Some((&s, &e)) = map.range(..=hi).next_back().filter(|(_, &e)| e >= lo) {
+            map.remove(&s);
+            lo = lo.min(s);
+            hi = hi.max(e);
+        }
+        map.insert(lo, hi);
+    }
+    keep.sort_unstable_by_key(|w| (w.file, w.offset));
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(offset: u64, len: u32, numberio: u64) -> Written {
+        Written { file: 0, len, offset, numberio }
+    }
+
+    #[test]
+    fn the_newest_write_wins_and_partly_overwritten_ones_are_dropped() {
+        let log = [w(0, 4096, 0), w(8192, 8192, 1), w(0, 4096, 2), w(12288, 4096, 3)];
+        assert_eq!(newest_wins(&log), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
+    }
+
+    #[test]
+    fn a_dropped_write_still_hides_what_it_overwrote() {
+        // 1 overwrites part of 0 and is itself cut by 2: 0 must not be read back.
+        let log = [w(16384, 4096, 0), w(12288, 12288, 1), w(8192, 8192, 2)];
+        assert_eq!(newest_wins(&log), vec![w(8192, 8192, 2)]);
+    }
+}

@@ -1,0 +1,107 @@
+//! The verify options of a job, resolved and checked (`verify` and its companions).
+
+use crate::get;
+use iomark_options::JobSpec;
+use iomark_workload::verify::{Method, VerifyFormat, VerifyPattern, HEADER_LEN};
+
+/// How a job verifies what it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyPlan {
+    /// Block layout: method, `verify_interval`, `verify_offset`, `verify_pattern`.
+    pub format: VerifyFormat,
+    /// `do_verify`: read everything back after the writes.
+    pub do_verify: bool,
+    /// `verify_only`: write nothing, check what an earlier run of the job wrote.
+    pub verify_only: bool,
+    /// `verify_fatal`: stop at a block's first bad chunk (otherwise every chunk of the bad
+    /// block is reported).
+    pub fatal: bool,
+    /// `verify_dump`: write the received and expected block to files.
+    pub dump: bool,
+    /// `verify_backlog`: verify after this many writes (0: only at the end).
+    pub backlog: u64,
+    /// `verify_backlog_batch`: how many blocks to verify then (default `verify_backlog`).
+    pub backlog_batch: u64,
+    /// `verify_write_sequence`: check each header's write number.
+    pub write_sequence: bool,
+    /// `verify_state_save`: write the state file when the job ends.
+    pub state_save: bool,
+    /// `verify_state_load`: with `verify_only`, verify only the writes the state file says
+    /// were done.
+    pub state_load: bool,
+    /// `continue_on_error=verify|all`: keep verifying after a bad block.
+    pub continue_on_error: bool,
+}
+
+impl VerifyPlan {
+    /// The verify plan of `spec` (`None` when the job does not verify), for blocks of at
+    /// least `min_bs` bytes. Errors name the option.
+    pub fn of(spec: &JobSpec, min_bs: u64) -> Result<Option<VerifyPlan>, String> {
+        let given = |name: &str| spec.value(name).is_some();
+        let pattern = match get::text(spec, "verify_pattern").filter(|_| given("verify_pattern")) {
+            Some(text) => Some(
+                VerifyPattern::parse(&text, |name: &str| std::fs::read(name))
+                    .map_err(|e| format!("option 'verify_pattern': '{text}': {e}"))?,
+            ),
+            None => None,
+        };
+        let name = get::choice(spec, "verify").map_or("0", |c| c.0);
+        let method = match (Method::from_name(name), pattern) {
+            (Some(m), _) => m,
+            // fio 3.33: verify_pattern alone verifies the pattern under a header (type 17).
+            (None, Some(_)) => Method::PatternHdr,
+            (None, None) => return Ok(None),
+        };
+        if matches!(method, Method::Pattern | Method::PatternHdr) && pattern.is_none() {
+            return Err(format!("option 'verify': verify={name} needs 'verify_pattern'"));
+        }
+        let interval = get::int(spec, "verify_interval").filter(|_| given("verify_interval"));
+        let header_offset = get::int(spec, "verify_offset").unwrap_or(0);
+        let format = VerifyFormat {
+            method,
+            interval: interval.unwrap_or(0) as usize,
+            header_offset: header_offset as usize,
+            pattern,
+        };
+        let total = format.header_total() as u64;
+        if let Some(i) = interval {
+            if i < total.max(HEADER_LEN as u64) || i > min_bs {
+                return Err(format!(
+                    "option 'verify_interval': {i} must hold the {total}-byte header of \
+                     verify={name} and be no larger than the smallest block size ({min_bs})"
+                ));
+            }
+        }
+        let chunk = interval.unwrap_or(min_bs);
+        if total > 0 && header_offset + total > chunk {
+            return Err(format!(
+                "option 'verify_offset': {header_offset} leaves no room for the {total}-byte \
+                 header in a {chunk}-byte block"
+            ));
+        }
+        let backlog = get::int(spec, "verify_backlog").unwrap_or(0);
+        let verify_only = get::flag(spec, "verify_only");
+        let write_sequence = if given("verify_write_sequence") {
+            get::flag(spec, "verify_write_sequence")
+        } else {
+            !verify_only
+        };
+        let coe = get::choice(spec, "continue_on_error").map_or("none", |c| c.0);
+        Ok(Some(VerifyPlan {
+            format,
+            do_verify: get::flag(spec, "do_verify") || verify_only,
+            verify_only,
+            fatal: get::flag(spec, "verify_fatal"),
+            dump: get::flag(spec, "verify_dump"),
+            backlog,
+            backlog_batch: match get::int(spec, "verify_backlog_batch") {
+                Some(n) if n > 0 => n,
+                _ => backlog,
+            },
+            write_sequence,
+            state_save: get::flag(spec, "verify_state_save"),
+            state_load: get::flag(spec, "verify_state_load"),
+            continue_on_error: matches!(coe, "verify" | "all" | "1"),
+        }))
+    }
+}
