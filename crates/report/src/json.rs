@@ -164,8 +164,11 @@ fn shares(keys: &[&str], values: &[f64]) -> Value {
 
 /// One direction. `io_kbytes` and `bw` are the byte figures in KiB, truncated, whatever
 /// `kb_base` says.
+///
+/// A rate-limited job's direction also has iomark's `lat_ns_corrected` after `lat_ns`: the
+/// latency from each I/O's intended start (see [`DirReport::lat_corrected`]).
 fn direction(dir: &DirReport, bins: Bins) -> Value {
-    object([
+    let mut entries = vec![
         ("io_bytes", int(dir.io_bytes)),
         ("io_kbytes", int(dir.io_bytes / 1024)),
         ("bw_bytes", int(dir.bw_bytes)),
@@ -178,6 +181,11 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("slat_ns", lat(&dir.slat, bins)),
         ("clat_ns", lat(&dir.clat, bins)),
         ("lat_ns", lat(&dir.lat, bins)),
+    ];
+    if let Some(corrected) = &dir.lat_corrected {
+        entries.push(("lat_ns_corrected", lat(corrected, bins)));
+    }
+    entries.extend([
         ("bw_min", int(dir.bw_samples.min)),
         ("bw_max", int(dir.bw_samples.max)),
         ("bw_agg", float(dir.bw_samples.agg_pct)),
@@ -189,7 +197,8 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("iops_mean", float(dir.iops_samples.mean)),
         ("iops_stddev", float(dir.iops_samples.stddev)),
         ("iops_samples", int(dir.iops_samples.samples)),
-    ])
+    ]);
+    object(entries)
 }
 
 /// A latency object; its `percentile` object appears only when there are samples and

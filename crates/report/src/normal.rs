@@ -156,13 +156,15 @@ fn write_dir(out: &mut String, name: &str, dir: &DirReport, opts: &PrintOptions)
     );
     // fio counts zone resets on zoned devices only; iomark does not drive zoned devices.
     out.push_str(if name == "write" { "; 0 zone resets\n" } else { "\n" });
+    // A rate-limited job's latency from the intended start comes last (iomark's addition).
+    let corrected = dir.lat_corrected.as_ref().map(|c| ("corrected lat", c));
     let lats = [("slat", &dir.slat), ("clat", &dir.clat), (" lat", &dir.lat)];
-    for (label, stats) in lats {
+    for (label, stats) in lats.into_iter().chain(corrected) {
         if stats.n > 0 {
             write_lat_line(out, label, stats);
         }
     }
-    for (label, stats) in lats {
+    for (label, stats) in lats.into_iter().chain(corrected) {
         write_percentiles(out, label.trim_start(), stats);
     }
     write_bw_samples(out, &dir.bw_samples, opts);

@@ -39,6 +39,8 @@ use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod controls;
+
 /// What a finished job hands back for the report.
 pub struct JobOutcome {
     /// Everything recorded.
@@ -129,6 +131,8 @@ pub fn run(
         counts_batches: false,
         published: Publisher::new(progress),
         logs,
+        ctl: controls::Controls::new(plan, config.dirs, now),
+        deadline: u64::MAX,
     };
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
@@ -200,6 +204,7 @@ fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
         // A synchronous engine's reads and trims start and issue at one clock reading, so
         // their lat is their clat (the copy needs clat's histogram if lat has one).
         lat_is_clat: [mirror, false, mirror],
+        corrected: plan.pace.limits(),
     }
 }
 
@@ -239,6 +244,10 @@ struct Loop<'a> {
     published: Publisher<'a>,
     /// The log files, if the job writes any.
     logs: Option<JobLogs>,
+    /// Rate limits and the other controls that act between I/Os, if the job has any.
+    ctl: Option<Box<controls::Controls>>,
+    /// When the current phase (`ramp_time`, then `runtime`) ends; waits stop there.
+    deadline: u64,
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
@@ -274,6 +283,8 @@ impl Loop<'_> {
             }
             let elapsed = now.saturating_sub(self.measure_from);
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
+            let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
+            self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
             if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
                 break;
@@ -292,7 +303,12 @@ impl Loop<'_> {
                 self.reap_full();
                 continue;
             };
-            let next = self.sync_state.held.take().or_else(|| self.next_request());
+            let next = self.sync_state.held.take().or_else(|| {
+                if self.ctl.is_some() {
+                    self.steer();
+                }
+                self.next_request()
+            });
             let Some((ddir, file, offset, len)) = next else {
                 self.free.push(index);
                 break;
@@ -302,6 +318,12 @@ impl Loop<'_> {
                 self.sync_state.held = Some((ddir, file, offset, len));
                 self.sync_state.last_was_sync = true;
                 self.issue(index, sync, self.sync_state.last_write_file, 0, 0);
+                continue;
+            }
+            if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
+                // Not due before the phase ends or the job stops: the loop decides.
+                self.sync_state.held = Some((ddir, file, offset, len));
+                self.free.push(index);
                 continue;
             }
             self.sync_state.last_was_sync = false;
@@ -500,6 +522,9 @@ impl Loop<'_> {
                 now - start,
             );
             logs.complete(now, &io);
+        }
+        if self.ctl.is_some() {
+            self.controls_complete(index, dir, start, now);
         }
     }
 

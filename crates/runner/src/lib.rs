@@ -11,6 +11,7 @@ mod get;
 pub mod job;
 pub mod layout;
 pub mod logs;
+pub mod pace;
 pub mod plan;
 pub mod progress;
 pub mod run;

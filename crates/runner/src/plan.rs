@@ -209,6 +209,8 @@ pub struct JobPlan {
     pub thread_number: u64,
     /// The log files the job writes.
     pub logs: crate::logs::LogPlan,
+    /// Rate limits and minimums (`rate`, `rate_iops`, `rate_min`, …).
+    pub pace: crate::pace::PacePlan,
 }
 
 impl JobPlan {
@@ -297,6 +299,7 @@ impl JobPlan {
             let list: Vec<String> = percentile_list.iter().map(f64::to_string).collect();
             fail(format!("option 'percentile_list': invalid list '{}': {e}", list.join(":")))
         })?;
+        let pace = crate::pace::PacePlan::of(spec, min_bs).map_err(fail)?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {
@@ -371,6 +374,7 @@ impl JobPlan {
             globals_echo: echo(spec, true),
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
+            pace,
         })
     }
 

@@ -229,6 +229,7 @@ pub fn dir_report(
         slat: lat_stats(&rec.slat, pcts),
         clat: lat_stats(&rec.clat, pcts),
         lat: lat_stats(&rec.lat, pcts),
+        lat_corrected: rec.lat_corrected.as_ref().map(|c| lat_stats(c, pcts)),
         bw_samples: sample_stats(bw),
         iops_samples: sample_stats(iops),
     }

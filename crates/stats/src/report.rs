@@ -182,6 +182,12 @@ pub struct DirReport {
     pub clat: LatStats,
     /// Total latency.
     pub lat: LatStats,
+    /// Total latency corrected for coordinated omission: from each I/O's intended start
+    /// (its due time under the rate limit) to its completion; only for rate-limited jobs.
+    /// iomark's addition: JSON `lat_ns_corrected`, and a `corrected lat` line in the normal
+    /// report.
+    #[serde(default)]
+    pub lat_corrected: Option<LatStats>,
     /// Bandwidth samples, in KiB/s.
     pub bw_samples: SampleStats,
     /// IOPS samples.

@@ -209,6 +209,7 @@ fn dir(v: &Value) -> DirReport {
         slat: lat(&v["slat_ns"]),
         clat: lat(&v["clat_ns"]),
         lat: lat(&v["lat_ns"]),
+        lat_corrected: v.get("lat_ns_corrected").map(lat),
         bw_samples: samples("bw", "bw_dev"),
         iops_samples: samples("iops", "iops_stddev"),
     }

@@ -58,14 +58,26 @@ pub(super) const ROWS: &[OptionDef] = &[
         "IO time interval between 'thinktime'",
     )
     .default("0"),
-    opt("rate", Kind::SizePerDir, Category::IoRate, "Set bandwidth rate"),
+    opt("rate", Kind::SizePerDir, Category::IoRate, "Set bandwidth rate").supported(
+        "Cap the bandwidth in bytes per second, per direction (`rate=1m,500k`; \
+         `rate=500k,` limits reads only). I/Os are issued on a schedule fixed from the job's \
+         start and a job that falls behind catches up; a rate-limited job also reports its \
+         latency from each I/O's intended start (`corrected lat`, JSON `lat_ns_corrected`). \
+         In a mixed job the rates choose the direction, as in fio. Not with `rate_iops`.",
+    ),
     opt(
         "rate_min",
         Kind::SizePerDir,
         Category::IoRate,
         "Job must meet this rate or it will be shutdown",
     )
-    .alias(&["ratemin"]),
+    .alias(&["ratemin"])
+    .supported(
+        "The least bandwidth, in bytes per second per direction. After two seconds, the \
+         job checks every `rate_cycle` ms that each direction it performs moved at least \
+         this much, and ends with an I/O error (and fio's `rate_min=… not met` message) \
+         when one did not.",
+    ),
     opt(
         "rate_process",
         Kind::Enum(&[
@@ -75,7 +87,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "What process controls how rated IO is managed",
     )
-    .default("linear"),
+    .default("linear")
+    .supported(
+        "How rate-limited I/Os are spaced: `linear` (fixed gaps) or `poisson` \
+         (exponentially distributed gaps of the same mean, seeded by the job's seed). \
+         Default `linear`.",
+    ),
     opt(
         "rate_cycle",
         int(0, NOLIMIT),
@@ -83,7 +100,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Window average for rate limits (msec)",
     )
     .alias(&["ratecycle"])
-    .default("1000"),
+    .default("1000")
+    .supported(
+        "The window, in milliseconds, over which `rate_min` and `rate_iops_min` are \
+         checked. Default 1000.",
+    ),
     opt(
         "rate_ignore_thinktime",
         Kind::Bool,
@@ -95,12 +116,21 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::IntPerDir,
         Category::IoRate,
         "Limit IO used to this number of IO operations/sec",
+    )
+    .supported(
+        "Cap the I/Os per second, per direction (`rate_iops=100,50`). With a range or \
+         split of block sizes, the smallest block size turns it into a byte rate, as in fio. \
+         Otherwise as `rate`, with which it cannot be combined.",
     ),
     opt(
         "rate_iops_min",
         Kind::IntPerDir,
         Category::IoRate,
         "Job must meet this rate or it will be shut down",
+    )
+    .supported(
+        "The least I/Os per second per direction, checked as `rate_min` is; the job ends \
+         with an I/O error and fio's `rate_iops_min=… not met` message when it falls short.",
     ),
     opt("max_latency", Kind::Str, Category::IoLatency, "Maximum tolerated IO latency (usec)"),
     opt(
