@@ -285,6 +285,10 @@ impl Loop<'_> {
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
             let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
             self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
+            let stopping = stop.load(Ordering::Relaxed);
+            if self.ctl.is_some() && !out_of_time && !stopping && self.think(stop) {
+                continue;
+            }
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
             if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
                 break;

@@ -17,4 +17,5 @@ pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
+pub mod think;
 mod workload_config;

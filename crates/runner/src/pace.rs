@@ -212,13 +212,15 @@ impl Pacer {
         }
     }
 
-    /// Moves every schedule on by `ns` (think time that the rate does not make up for,
-    /// `rate_ignore_thinktime`).
-    #[allow(dead_code)]
-    pub(crate) fn shift(&mut self, ns: u64) {
+    /// Moves every schedule that is behind `now` on, so that its next I/O is due at `now`
+    /// and the rest follow at the rate: after think time that the rate does not make up
+    /// for (`rate_ignore_thinktime`; fio 3.33 then issues the next I/O at once and the
+    /// following ones one gap apart).
+    pub(crate) fn rebase(&mut self, now: u64) {
         for d in 0..3 {
-            self.origin[d] = self.origin[d].saturating_add(ns);
-            self.next_due[d] = self.next_due[d].saturating_add(ns);
+            let behind = now.saturating_sub(self.next_due[d]);
+            self.origin[d] = self.origin[d].saturating_add(behind);
+            self.next_due[d] = self.next_due[d].saturating_add(behind);
         }
     }
 }
@@ -324,6 +326,20 @@ mod tests {
         // A late start keeps the due time; an early one cannot happen.
         assert_eq!(p.intended_start(1, 9_000_000), 1_000 + 2_929_687);
         assert_eq!(p.due(1), 0, "writes have no limit");
+    }
+
+    #[test]
+    fn a_rebased_schedule_goes_on_from_now() {
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, 1);
+        for _ in 0..10 {
+            p.issue(0, 0, 4096);
+        }
+        p.rebase(19_000_000);
+        assert_eq!(p.due(0), 19_000_000);
+        p.issue(0, 0, 4096);
+        assert_eq!(p.due(0), 20_000_000);
+        p.rebase(5_000_000);
+        assert_eq!(p.due(0), 20_000_000, "a schedule ahead of now stays");
     }
 
     #[test]

@@ -211,6 +211,8 @@ pub struct JobPlan {
     pub logs: crate::logs::LogPlan,
     /// Rate limits and minimums (`rate`, `rate_iops`, `rate_min`, …).
     pub pace: crate::pace::PacePlan,
+    /// Think time (`thinktime` and its options), if any.
+    pub think: Option<crate::think::ThinkPlan>,
 }
 
 impl JobPlan {
@@ -375,6 +377,7 @@ impl JobPlan {
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
             pace,
+            think: crate::think::ThinkPlan::of(spec),
         })
     }
 

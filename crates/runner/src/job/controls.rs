@@ -1,13 +1,16 @@
-//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]).
+//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`])
+//! and think time ([`crate::think`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
-//! an `Option` each. The hooks are the loop's methods, called from three places: before a
-//! request is drawn ([`Loop::steer`]), before it is issued ([`Loop::pace`]) and at the
-//! single completion point ([`Loop::controls_complete`]).
+//! an `Option` each. The hooks are the loop's methods, called from four places: at the top
+//! of the loop, before the checks that end it ([`Loop::think`]), before a request is drawn
+//! ([`Loop::steer`]), before it is issued ([`Loop::pace`]) and at the single completion
+//! point ([`Loop::controls_complete`]).
 
 use super::Loop;
 use crate::pace::{MinRate, Pacer};
 use crate::plan::JobPlan;
+use crate::think::Think;
 use iomark_engine::Ddir;
 use iomark_stats::recorder::Dir;
 use iomark_workload::Direction;
@@ -26,6 +29,8 @@ pub(super) struct Controls {
     steer: Option<[bool; 3]>,
     /// The minimum-rate checks.
     min_rate: Option<MinRate>,
+    /// Think time.
+    think: Option<Think>,
 }
 
 impl Controls {
@@ -45,13 +50,53 @@ impl Controls {
             steer: (mixed && pacer.is_some()).then_some(dirs),
             pacer,
             min_rate: pace.checks_min().then(|| MinRate::new(pace, dirs, now)),
+            think: plan.think.as_ref().map(|t| Think::new(t, now)),
         };
-        let any = controls.pacer.is_some() || controls.min_rate.is_some();
+        let any =
+            controls.pacer.is_some() || controls.min_rate.is_some() || controls.think.is_some();
         any.then(|| Box::new(controls))
     }
 }
 
 impl Loop<'_> {
+    /// At the top of the loop: pauses if think time is due (after waiting for the I/Os in
+    /// flight), spinning then sleeping, never past the end of the phase. Returns whether it
+    /// paused.
+    pub(super) fn think(&mut self, stop: &AtomicBool) -> bool {
+        if self.in_flight > 0 && self.ctl.as_deref().is_some_and(|c| c.think.is_some()) {
+            // Completions that are ready count now, as fio reaps them after each I/O.
+            self.commit();
+            self.reap(0, self.in_flight as usize);
+        }
+        let now = self.last_now;
+        let due = |c: &Controls| c.think.as_ref().is_some_and(|t| t.due(now));
+        if !self.ctl.as_deref().is_some_and(due) {
+            return false;
+        }
+        self.quiesce();
+        let mut now = self.clock.now_ns();
+        let Some(think) = self.ctl.as_deref_mut().and_then(|c| c.think.as_mut()) else {
+            return false;
+        };
+        let (spin_end, end) = think.start(now);
+        let rebase = think.ignored_by_rate();
+        let spin_end = spin_end.min(self.deadline);
+        while now < spin_end {
+            now = self.clock.wait_until(spin_end, WAIT_SLICE, true);
+        }
+        let end = end.min(self.deadline);
+        while now < end && !stop.load(Ordering::Relaxed) {
+            now = self.clock.wait_until(end, WAIT_SLICE, false);
+        }
+        self.last_now = now;
+        if let Some(pacer) = self.ctl.as_deref_mut().and_then(|c| c.pacer.as_mut()) {
+            if rebase {
+                pacer.rebase(now);
+            }
+        }
+        true
+    }
+
     /// Before a request is drawn: in a mixed job with rate limits, the direction due first
     /// goes next.
     pub(super) fn steer(&mut self) {
@@ -71,14 +116,17 @@ impl Loop<'_> {
     /// request then waits for the loop's next turn).
     pub(super) fn pace(&mut self, index: u32, ddir: Ddir, len: u64, stop: &AtomicBool) -> bool {
         let Some(d) = ddir.data_index() else { return true };
-        let Some(due) = self.ctl.as_deref().and_then(|c| c.pacer.as_ref()).map(|p| p.due(d)) else {
-            return true;
-        };
+        let due = self.ctl.as_deref().and_then(|c| c.pacer.as_ref()).map_or(0, |p| p.due(d));
         if due > 0 && !self.wait_until(due, stop) {
             return false;
         }
-        if let Some(pacer) = self.ctl.as_deref_mut().and_then(|c| c.pacer.as_mut()) {
-            pacer.issue(index, d, len);
+        if let Some(ctl) = self.ctl.as_deref_mut() {
+            if let Some(pacer) = &mut ctl.pacer {
+                pacer.issue(index, d, len);
+            }
+            if let Some(think) = &mut ctl.think {
+                think.count(false);
+            }
         }
         true
     }
@@ -116,6 +164,9 @@ impl Loop<'_> {
     /// the corrected latency and the minimum-rate check.
     pub(super) fn controls_complete(&mut self, index: u32, dir: Dir, start: u64, now: u64) {
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
+        if let Some(think) = &mut ctl.think {
+            think.count(true);
+        }
         if let Some(pacer) = &ctl.pacer {
             let from = pacer.intended_start(index, start);
             self.recorder.record_corrected(dir, now.saturating_sub(from));

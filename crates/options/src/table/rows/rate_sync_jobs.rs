@@ -26,21 +26,34 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "Idle time between IO buffers (usec)",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Pause this long (microseconds without a unit) after every `thinktime_blocks` \
+         I/Os, having first waited for the I/Os in flight; the last I/O is followed by its \
+         pause too. Default 0: no pause.",
+    ),
     opt(
         "thinktime_spin",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoRate,
         "Start think time by spinning this amount (usec)",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Spend this much of each `thinktime` pause spinning on the CPU, as if processing \
+         data, and sleep the rest. Default 0.",
+    ),
     opt(
         "thinktime_blocks",
         int(0, NOLIMIT),
         Category::IoRate,
         "IO buffer period between 'thinktime'",
     )
-    .default("1"),
+    .default("1")
+    .supported(
+        "Pause after this many I/Os. With `iodepth` above it the queue never fills, as \
+         in fio. Default 1 (every I/O), or none when `thinktime_iotime` is given alone.",
+    ),
     opt(
         "thinktime_blocks_type",
         Kind::Enum(&[
@@ -50,14 +63,23 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "How thinktime_blocks takes effect",
     )
-    .default("complete"),
+    .default("complete")
+    .supported(
+        "Count `thinktime_blocks` as I/Os complete (`complete`, the default) or as \
+         they are issued (`issue`).",
+    ),
     opt(
         "thinktime_iotime",
         Kind::Time { unit: TimeUnit::Seconds },
         Category::IoRate,
         "IO time interval between 'thinktime'",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Pause by time (seconds without a unit): the pauses start `thinktime_iotime` \
+         plus `thinktime` apart, the first that long after the start, as in fio 3.33; with \
+         `thinktime_blocks` also given, whichever comes first.",
+    ),
     opt("rate", Kind::SizePerDir, Category::IoRate, "Set bandwidth rate").supported(
         "Cap the bandwidth in bytes per second, per direction (`rate=1m,500k`; \
          `rate=500k,` limits reads only). I/Os are issued on a schedule fixed from the job's \
@@ -110,6 +132,10 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::Bool,
         Category::IoRate,
         "Rated IO ignores thinktime settings",
+    )
+    .supported(
+        "A rate-limited job does not make up for its think time: after a pause its \
+         schedule goes on from the pause's end instead of issuing the overdue I/Os at once.",
     ),
     opt(
         "rate_iops",
