@@ -57,6 +57,8 @@ pub struct JobOutcome {
     pub pid: u32,
     /// Wall-clock start, ms since the epoch (0 under the fake clock).
     pub start_wall_ms: u64,
+    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
+    pub latency_depth: u32,
 }
 
 /// Why a job could not run at all.
@@ -133,7 +135,12 @@ pub fn run(
         logs,
         ctl: controls::Controls::new(plan, config.dirs, now),
         deadline: u64::MAX,
+        depth_limit: plan.iodepth,
+        ended: false,
     };
+    if let Some(depth) = l.ctl.as_deref().and_then(controls::Controls::depth) {
+        l.depth_limit = depth;
+    }
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
     l.run(stop);
@@ -179,6 +186,7 @@ pub fn run(
         notes: l.engine.notes(),
         pid: if fake { 0 } else { thread_id() },
         start_wall_ms,
+        latency_depth: l.depth_limit,
     })
 }
 
@@ -248,6 +256,10 @@ struct Loop<'a> {
     ctl: Option<Box<controls::Controls>>,
     /// When the current phase (`ramp_time`, then `runtime`) ends; waits stop there.
     deadline: u64,
+    /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
+    depth_limit: u32,
+    /// Whether a control ended the job (a latency target found, steady state reached).
+    ended: bool,
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
@@ -286,11 +298,12 @@ impl Loop<'_> {
             let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
             self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
             let stopping = stop.load(Ordering::Relaxed);
-            if self.ctl.is_some() && !out_of_time && !stopping && self.think(stop) {
+            if self.ctl.is_some() && !out_of_time && !stopping && self.between_ios(stop) {
                 continue;
             }
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
-            if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
+            let ended = self.ended || self.error != 0;
+            if out_of_time || enough_ios || ended || stop.load(Ordering::Relaxed) {
                 break;
             }
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
@@ -303,7 +316,8 @@ impl Loop<'_> {
                 }
                 continue;
             }
-            let Some(index) = self.free.pop() else {
+            let index = if self.in_flight < self.depth_limit { self.free.pop() } else { None };
+            let Some(index) = index else {
                 self.reap_full();
                 continue;
             };
@@ -379,7 +393,7 @@ impl Loop<'_> {
                 Queued::Queued => {
                     self.pending.push(index);
                     self.in_flight += 1;
-                    let full = self.free.is_empty();
+                    let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
                     if full || self.pending.len() >= self.plan.batching.submit as usize {
                         self.commit();
                     }

@@ -17,5 +17,6 @@ pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
+pub mod target;
 pub mod think;
 mod workload_config;

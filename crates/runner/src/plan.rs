@@ -213,6 +213,8 @@ pub struct JobPlan {
     pub pace: crate::pace::PacePlan,
     /// Think time (`thinktime` and its options), if any.
     pub think: Option<crate::think::ThinkPlan>,
+    /// Latency limits and the latency-target search.
+    pub latency: crate::target::LatencyPlan,
 }
 
 impl JobPlan {
@@ -302,6 +304,7 @@ impl JobPlan {
             fail(format!("option 'percentile_list': invalid list '{}': {e}", list.join(":")))
         })?;
         let pace = crate::pace::PacePlan::of(spec, min_bs).map_err(fail)?;
+        let latency = crate::target::LatencyPlan::of(spec).map_err(fail)?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {
@@ -378,6 +381,7 @@ impl JobPlan {
             logs: crate::logs::LogPlan::of(spec),
             pace,
             think: crate::think::ThinkPlan::of(spec),
+            latency,
         })
     }
 

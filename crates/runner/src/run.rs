@@ -275,10 +275,10 @@ fn meta(
             iodepth: plan.iodepth,
         },
         latency_target: LatencyTarget {
-            depth: plan.iodepth,
-            target: 0,
-            percentile: 100.0,
-            window: 0,
+            depth: outcome.latency_depth,
+            target: plan.latency.target_ns,
+            percentile: plan.latency.percentile,
+            window: plan.latency.window_ns / 1000,
         },
         unified_rw: plan.stats.unified_rw,
     }

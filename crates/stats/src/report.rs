@@ -247,11 +247,11 @@ pub struct SyncReport {
 pub struct LatencyTarget {
     /// The depth found.
     pub depth: u32,
-    /// The target, in microseconds.
+    /// The target, in nanoseconds (fio 3.33 prints it so, though it reads microseconds).
     pub target: u64,
     /// The percentile, in percent.
     pub percentile: f64,
-    /// The window, in microseconds.
+    /// The window, in microseconds (as fio 3.33 prints it).
     pub window: u64,
 }
 

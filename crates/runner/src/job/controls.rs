@@ -1,15 +1,19 @@
-//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`])
-//! and think time ([`crate::think`]).
+//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]),
+//! think time ([`crate::think`]), and latency limits and targets ([`crate::target`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
 //! an `Option` each. The hooks are the loop's methods, called from four places: at the top
-//! of the loop, before the checks that end it ([`Loop::think`]), before a request is drawn
-//! ([`Loop::steer`]), before it is issued ([`Loop::pace`]) and at the single completion
-//! point ([`Loop::controls_complete`]).
+//! of the loop, before the checks that end it ([`Loop::between_ios`]), before a request is
+//! drawn ([`Loop::steer`]), before it is issued ([`Loop::pace`]) and at the single
+//! completion point ([`Loop::controls_complete`]). What a completion decides that needs
+//! the I/Os in flight to be reaped first (the final run of a latency target starting the
+//! statistics over) waits for the top of the loop, since completions may be handled in
+//! the middle of a batch.
 
 use super::Loop;
 use crate::pace::{MinRate, Pacer};
 use crate::plan::JobPlan;
+use crate::target::{DepthSearch, Step};
 use crate::think::Think;
 use iomark_engine::Ddir;
 use iomark_stats::recorder::Dir;
@@ -31,6 +35,12 @@ pub(super) struct Controls {
     min_rate: Option<MinRate>,
     /// Think time.
     think: Option<Think>,
+    /// The latency-target search.
+    search: Option<DepthSearch>,
+    /// `max_latency` per direction, in nanoseconds (0: none).
+    max_ns: [u64; 3],
+    /// The final run of the search starts at the next top of the loop.
+    restart: bool,
 }
 
 impl Controls {
@@ -51,18 +61,54 @@ impl Controls {
             pacer,
             min_rate: pace.checks_min().then(|| MinRate::new(pace, dirs, now)),
             think: plan.think.as_ref().map(|t| Think::new(t, now)),
+            search: (plan.latency.target_ns > 0)
+                .then(|| DepthSearch::new(&plan.latency, plan.iodepth, now)),
+            max_ns: plan.latency.max_ns,
+            restart: false,
         };
-        let any =
-            controls.pacer.is_some() || controls.min_rate.is_some() || controls.think.is_some();
+        let any = controls.pacer.is_some()
+            || controls.min_rate.is_some()
+            || controls.think.is_some()
+            || controls.search.is_some()
+            || controls.max_ns.iter().any(|&m| m > 0);
         any.then(|| Box::new(controls))
+    }
+
+    /// The depth to start at, when a latency target is searched.
+    pub(super) fn depth(&self) -> Option<u32> {
+        self.search.as_ref().map(DepthSearch::depth)
     }
 }
 
 impl Loop<'_> {
-    /// At the top of the loop: pauses if think time is due (after waiting for the I/Os in
-    /// flight), spinning then sleeping, never past the end of the phase. Returns whether it
-    /// paused.
-    pub(super) fn think(&mut self, stop: &AtomicBool) -> bool {
+    /// At the top of the loop: starts the final run of a latency target, and pauses for
+    /// think time. Returns whether anything happened (the loop then looks at the clock
+    /// again).
+    pub(super) fn between_ios(&mut self, stop: &AtomicBool) -> bool {
+        if self.ctl.as_deref_mut().is_some_and(|c| std::mem::take(&mut c.restart)) {
+            self.final_run();
+            return true;
+        }
+        self.think(stop)
+    }
+
+    /// The final run of a latency target: waits for the I/Os in flight and starts the
+    /// statistics over, as the end of `ramp_time` does.
+    fn final_run(&mut self) {
+        self.quiesce();
+        let now = self.clock.now_ns();
+        self.recorder.clear(now);
+        if let Some(logs) = &mut self.logs {
+            logs.restart(now);
+        }
+        self.measure_from = now;
+        self.last_now = now;
+        self.ios_done = 0;
+    }
+
+    /// Pauses if think time is due (after waiting for the I/Os in flight), spinning then
+    /// sleeping, never past the end of the phase. Returns whether it paused.
+    fn think(&mut self, stop: &AtomicBool) -> bool {
         if self.in_flight > 0 && self.ctl.as_deref().is_some_and(|c| c.think.is_some()) {
             // Completions that are ready count now, as fio reaps them after each I/O.
             self.commit();
@@ -161,8 +207,18 @@ impl Loop<'_> {
     }
 
     /// At the completion of unit `index` (direction `dir`, started at `start`) at `now`:
-    /// the corrected latency and the minimum-rate check.
+    /// the corrected latency, the minimum-rate check, the latency limit and target.
     pub(super) fn controls_complete(&mut self, index: u32, dir: Dir, start: u64, now: u64) {
+        let lat = now.saturating_sub(start);
+        let Some(ctl) = self.ctl.as_deref_mut() else { return };
+        let max = ctl.max_ns[dir as usize];
+        if max > 0 && lat > max {
+            self.latency_exceeded(index, lat, max);
+            return;
+        }
+        if let Some(step) = ctl.search.as_mut().and_then(|s| s.complete(start, lat, now)) {
+            self.search_step(step, index, lat);
+        }
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
         if let Some(think) = &mut ctl.think {
             think.count(true);
@@ -179,5 +235,49 @@ impl Loop<'_> {
                 self.set_error(libc::EIO, "check_min_rate");
             }
         }
+    }
+
+    /// Applies a step of the latency-target search.
+    #[cold]
+    fn search_step(&mut self, step: Step, index: u32, lat: u64) {
+        match step {
+            Step::Depth(depth) => self.depth_limit = depth,
+            Step::FinalRun(depth) => {
+                self.depth_limit = depth;
+                if let Some(ctl) = self.ctl.as_deref_mut() {
+                    ctl.restart = true;
+                }
+            }
+            Step::Done => self.ended = true,
+            Step::Fail => {
+                let target = self.plan.latency.target_ns;
+                if self.plan.latency.percentile >= 100.0 {
+                    self.latency_exceeded(index, lat, target);
+                } else {
+                    eprintln!(
+                        "iomark: {}: latency target of {target} nsec not met for {}% of the \
+                         I/Os even at queue depth 1",
+                        self.plan.name, self.plan.latency.percentile
+                    );
+                    self.set_error(libc::ETIMEDOUT, "latency target not met");
+                }
+            }
+        }
+    }
+
+    /// An I/O took `lat` ns, more than the `max` allowed: fio's message, and the job ends
+    /// with `ETIMEDOUT`.
+    #[cold]
+    fn latency_exceeded(&mut self, index: u32, lat: u64, max: u64) {
+        let unit = &self.units[index as usize];
+        let file = self.plan.files.get(unit.file as usize).map(|f| f.path.display().to_string());
+        eprintln!(
+            "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
+            file.unwrap_or_default(),
+            super::ddir_name(unit.ddir),
+            unit.offset,
+            unit.len
+        );
+        self.set_error(libc::ETIMEDOUT, "max latency exceeded");
     }
 }

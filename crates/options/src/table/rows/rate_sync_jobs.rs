@@ -158,18 +158,33 @@ pub(super) const ROWS: &[OptionDef] = &[
         "The least I/Os per second per direction, checked as `rate_min` is; the job ends \
          with an I/O error and fio's `rate_iops_min=… not met` message when it falls short.",
     ),
-    opt("max_latency", Kind::Str, Category::IoLatency, "Maximum tolerated IO latency (usec)"),
+    opt("max_latency", Kind::Str, Category::IoLatency, "Maximum tolerated IO latency (usec)")
+        .supported(
+            "The most latency an I/O may take, per direction (`max_latency=5ms` or \
+             `500,2ms`; microseconds without a unit). The first I/O over it ends the job \
+             with ETIMEDOUT and fio's `latency of N nsec exceeds specified max` message.",
+        ),
     opt(
         "latency_target",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoLatency,
         "Ramp to max queue depth supporting this latency",
+    )
+    .supported(
+        "Search for the highest queue depth, up to `iodepth`, whose I/Os meet this latency \
+         (microseconds without a unit): windows of `latency_window` at depth 1, 2, 4, … \
+         then bisection after a failure, then a final window at the depth found, whose \
+         statistics make the report; the depth shows in `latency : … depth=N`.",
     ),
     opt(
         "latency_window",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoLatency,
         "Time to sustain latency_target",
+    )
+    .supported(
+        "How long each depth is tried by the `latency_target` search (microseconds \
+         without a unit).",
     ),
     opt(
         "latency_percentile",
@@ -177,14 +192,22 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoLatency,
         "Percentile of IOs must be below latency_target",
     )
-    .default("100"),
+    .default("100")
+    .supported(
+        "The share of I/Os in a window that must meet `latency_target`, in percent. At \
+         100, one I/O over the target fails its window at once. Default 100.",
+    ),
     opt(
         "latency_run",
         Kind::Bool,
         Category::IoLatency,
         "Keep adjusting queue depth to match latency_target",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Keep adjusting the depth for the whole run instead of ending the job once the \
+         `latency_target` depth is found. Default false.",
+    ),
     opt(
         "invalidate",
         Kind::Bool,
