@@ -501,3 +501,96 @@ fn latency_target_depth_matches_fio_on_the_null_engine() {
     }
     assert!(n(&ours, "read", "runtime") < 30_000, "ended after the final window");
 }
+
+// ---------------------------------------------------------------------------------------
+// Steady state
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn steady_state_ends_a_flat_job_early() {
+    let dir = tempdir();
+    // The null engine under the fake clock runs at a perfectly flat rate: three one-second
+    // samples in, the slope is 0 and the job ends long before its 60 s.
+    let args =
+        [&NULL_READS[..], &["--time_based", "--runtime=60", "--ss=iops_slope:0.1%", "--ss_dur=3"]]
+            .concat();
+    let job = job_json(dir.path(), &args, true, 0);
+    assert_eq!(n(&job, "read", "runtime"), 3000);
+    let ss = &job["steadystate"];
+    assert_eq!(ss["ss"], "iops_slope:0.100000%");
+    assert_eq!((ss["attained"].as_u64(), ss["duration"].as_u64()), (Some(1), Some(3)));
+    let iops: Vec<u64> =
+        ss["data"]["iops"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(iops.len(), 3);
+    assert!(iops.windows(2).all(|w| w[0].abs_diff(w[1]) <= 1), "{iops:?}");
+    assert_eq!(job["eta"], 0, "fio 3.33 reports eta 0 under steady state");
+    // ss_ramp leaves out the first two seconds.
+    let args = [&args[..], &["--ss_ramp=2"]].concat();
+    assert_eq!(n(&job_json(dir.path(), &args, true, 0), "read", "runtime"), 5000);
+    // The normal report's line.
+    let args = [
+        &NULL_READS[..],
+        &["--time_based", "--runtime=60", "--ss=iops:2", "--ss_dur=2", "--rate_iops=2000"],
+    ]
+    .concat();
+    let out = iomark_env(dir.path(), &args, true, &[]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("  steadystate  : attained=yes, bw=8001KiB/s (8001kB/s), iops=2000, iops mean dev=0.000\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn steady_state_not_reached_reports_the_samples_it_has() {
+    let dir = tempdir();
+    let args = [
+        &NULL_READS[..],
+        &["--time_based", "--runtime=3", "--ss=bw:0.5%", "--ss_dur=5", "--rate=4m"],
+    ]
+    .concat();
+    let job = job_json(dir.path(), &args, true, 0);
+    assert_eq!(n(&job, "read", "runtime"), 3000);
+    let ss = &job["steadystate"];
+    assert_eq!(ss["attained"], 0);
+    assert_eq!(ss["criterion"], "0.000000%");
+    let bw = ss["data"]["bw"].as_array().unwrap();
+    assert_eq!(bw.len(), 5);
+    assert_eq!(&bw[3..], &[Value::from(0), Value::from(0)]);
+    // A bad criterion is refused before the run.
+    let args = [&NULL_READS[..], &["--ss=lat:5", "--ss_dur=5"]].concat();
+    let out = iomark_env(dir.path(), &args, true, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("option 'steadystate': invalid value 'lat:5'"));
+}
+
+#[test]
+fn steady_state_object_matches_fios() {
+    if !fio_installed() {
+        return;
+    }
+    let dir = tempdir();
+    let args = [
+        &NULL_READS[..],
+        &["--time_based", "--runtime=10", "--rate_iops=2000", "--ss=iops:50%", "--ss_dur=2"],
+    ]
+    .concat();
+    let fio = fio_job(dir.path(), &args);
+    let ours = job_json(dir.path(), &args, false, 0);
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k = Vec::new();
+        for (key, value) in v.as_object().unwrap() {
+            k.push(key.clone());
+            if let Some(o) = value.as_object() {
+                k.extend(o.keys().map(|sub| format!("{key}.{sub}")));
+            }
+        }
+        k
+    };
+    assert_eq!(keys(&ours["steadystate"]), keys(&fio["steadystate"]));
+    for key in ["ss", "duration", "attained"] {
+        assert_eq!(ours["steadystate"][key], fio["steadystate"][key], "{key}");
+    }
+    // Both end after about two seconds of samples, far from the 10 s runtime.
+    assert!(n(&ours, "read", "runtime") < 5000 && n(&fio, "read", "runtime") < 5000);
+}

@@ -59,6 +59,8 @@ pub struct JobOutcome {
     pub start_wall_ms: u64,
     /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
     pub latency_depth: u32,
+    /// What the steady-state watch found, if the job had one.
+    pub steadystate: Option<iomark_stats::report::SteadyReport>,
 }
 
 /// Why a job could not run at all.
@@ -187,6 +189,7 @@ pub fn run(
         pid: if fake { 0 } else { thread_id() },
         start_wall_ms,
         latency_depth: l.depth_limit,
+        steadystate: l.ctl.as_deref().and_then(controls::Controls::steady_report),
     })
 }
 

@@ -17,6 +17,7 @@ pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
+pub mod steady;
 pub mod target;
 pub mod think;
 mod workload_config;

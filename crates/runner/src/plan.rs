@@ -215,6 +215,8 @@ pub struct JobPlan {
     pub think: Option<crate::think::ThinkPlan>,
     /// Latency limits and the latency-target search.
     pub latency: crate::target::LatencyPlan,
+    /// The steady-state watch (`ss`, `ss_dur`, `ss_ramp`), if `ss_dur` is set.
+    pub steady: Option<crate::steady::SteadyPlan>,
 }
 
 impl JobPlan {
@@ -305,6 +307,7 @@ impl JobPlan {
         })?;
         let pace = crate::pace::PacePlan::of(spec, min_bs).map_err(fail)?;
         let latency = crate::target::LatencyPlan::of(spec).map_err(fail)?;
+        let steady = crate::steady::SteadyPlan::of(spec).map_err(fail)?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {
@@ -382,6 +385,7 @@ impl JobPlan {
             pace,
             think: crate::think::ThinkPlan::of(spec),
             latency,
+            steady,
         })
     }
 

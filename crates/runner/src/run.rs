@@ -281,6 +281,7 @@ fn meta(
             window: plan.latency.window_ns / 1000,
         },
         unified_rw: plan.stats.unified_rw,
+        steadystate: outcome.steadystate.clone(),
     }
 }
 

@@ -43,7 +43,7 @@ use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
     DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
-    SyncReport, UnifiedRw,
+    SteadyReport, SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -169,6 +169,8 @@ pub struct JobMeta {
     pub latency_target: LatencyTarget,
     /// `unified_rw_reporting`.
     pub unified_rw: UnifiedRw,
+    /// Steady-state results, if the job watched for steady state.
+    pub steadystate: Option<SteadyReport>,
 }
 
 /// Latency statistics from a latency recorder.
@@ -295,6 +297,7 @@ pub fn job_report(
         terse_latency_2us,
         percentile_list,
         latency_target: meta.latency_target,
+        steadystate: meta.steadystate,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]),
-//! think time ([`crate::think`]), and latency limits and targets ([`crate::target`]).
+//! think time ([`crate::think`]), latency limits and targets ([`crate::target`]), and the
+//! steady-state watch ([`crate::steady`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
 //! an `Option` each. The hooks are the loop's methods, called from four places: at the top
@@ -13,6 +14,7 @@
 use super::Loop;
 use crate::pace::{MinRate, Pacer};
 use crate::plan::JobPlan;
+use crate::steady::Steady;
 use crate::target::{DepthSearch, Step};
 use crate::think::Think;
 use iomark_engine::Ddir;
@@ -41,6 +43,8 @@ pub(super) struct Controls {
     max_ns: [u64; 3],
     /// The final run of the search starts at the next top of the loop.
     restart: bool,
+    /// The steady-state watch.
+    steady: Option<Steady>,
 }
 
 impl Controls {
@@ -65,11 +69,13 @@ impl Controls {
                 .then(|| DepthSearch::new(&plan.latency, plan.iodepth, now)),
             max_ns: plan.latency.max_ns,
             restart: false,
+            steady: plan.steady.as_ref().map(|s| Steady::new(s, now)),
         };
         let any = controls.pacer.is_some()
             || controls.min_rate.is_some()
             || controls.think.is_some()
             || controls.search.is_some()
+            || controls.steady.is_some()
             || controls.max_ns.iter().any(|&m| m > 0);
         any.then(|| Box::new(controls))
     }
@@ -77,6 +83,11 @@ impl Controls {
     /// The depth to start at, when a latency target is searched.
     pub(super) fn depth(&self) -> Option<u32> {
         self.search.as_ref().map(DepthSearch::depth)
+    }
+
+    /// What the steady-state watch found, if the job had one.
+    pub(super) fn steady_report(&self) -> Option<iomark_stats::report::SteadyReport> {
+        self.steady.as_ref().map(Steady::report)
     }
 }
 
@@ -207,18 +218,10 @@ impl Loop<'_> {
     }
 
     /// At the completion of unit `index` (direction `dir`, started at `start`) at `now`:
-    /// the corrected latency, the minimum-rate check, the latency limit and target.
+    /// think-time counting, the corrected latency, the steady-state sample, the
+    /// minimum-rate check, the latency limit and the latency-target search.
     pub(super) fn controls_complete(&mut self, index: u32, dir: Dir, start: u64, now: u64) {
         let lat = now.saturating_sub(start);
-        let Some(ctl) = self.ctl.as_deref_mut() else { return };
-        let max = ctl.max_ns[dir as usize];
-        if max > 0 && lat > max {
-            self.latency_exceeded(index, lat, max);
-            return;
-        }
-        if let Some(step) = ctl.search.as_mut().and_then(|s| s.complete(start, lat, now)) {
-            self.search_step(step, index, lat);
-        }
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
         if let Some(think) = &mut ctl.think {
             think.count(true);
@@ -227,13 +230,30 @@ impl Loop<'_> {
             let from = pacer.intended_start(index, start);
             self.recorder.record_corrected(dir, now.saturating_sub(from));
         }
+        let dirs = &self.recorder.dirs;
+        if let Some(steady) = &mut ctl.steady {
+            let ios = dirs.iter().map(|d| d.ios).sum();
+            let bytes = dirs.iter().map(|d| d.bytes).sum();
+            if steady.tick(now, ios, bytes) {
+                self.ended = true;
+            }
+        }
         if let Some(min) = &mut ctl.min_rate {
-            let bytes = [0, 1, 2].map(|d| self.recorder.dirs[d].bytes);
-            let ios = [0, 1, 2].map(|d| self.recorder.dirs[d].ios);
+            let bytes = [0, 1, 2].map(|d| dirs[d].bytes);
+            let ios = [0, 1, 2].map(|d| dirs[d].ios);
             if let Some(message) = min.check(now, bytes, ios, &self.plan.name) {
                 eprintln!("{message}");
                 self.set_error(libc::EIO, "check_min_rate");
             }
+        }
+        let Some(ctl) = self.ctl.as_deref_mut() else { return };
+        let max = ctl.max_ns[dir as usize];
+        if max > 0 && lat > max {
+            self.latency_exceeded(index, lat, max);
+            return;
+        }
+        if let Some(step) = ctl.search.as_mut().and_then(|s| s.complete(start, lat, now)) {
+            self.search_step(step, index, lat);
         }
     }
 

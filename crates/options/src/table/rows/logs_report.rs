@@ -442,7 +442,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          steady state",
     )
     .alias(&["ss"])
-    .default("iops_slope:0.01%"),
+    .default("iops_slope:0.01%")
+    .supported(
+        "What steady state is judged on, `CRITERION:LIMIT` with `LIMIT%` for a share of \
+         the mean: `iops` or `bw` (every sample of the window within the limit of the \
+         mean) or `iops_slope` or `bw_slope` (the least-squares slope within the limit). \
+         Acts only with `ss_dur`. Default `iops_slope:0.01%`.",
+    ),
     opt(
         "steadystate_duration",
         Kind::Time { unit: TimeUnit::Seconds },
@@ -450,7 +456,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Stop workload upon attaining steady state for specified duration",
     )
     .alias(&["ss_dur"])
-    .default("0"),
+    .default("0")
+    .supported(
+        "Watch for steady state over a rolling window of this many seconds (one sample a \
+         second) and end the job once it is reached; the reports then carry fio's \
+         `steadystate` results. Default 0: no watch.",
+    ),
     opt(
         "steadystate_ramp_time",
         Kind::Time { unit: TimeUnit::Seconds },
@@ -459,7 +470,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          termination testing",
     )
     .alias(&["ss_ramp"])
-    .default("0"),
+    .default("0")
+    .supported(
+        "Leave out the steady-state samples of this first part of the job (seconds \
+         without a unit). Default 0.",
+    ),
     // Options that `fio --cmdhelp=all` does not list (their parent is itself a child option),
     // though fio accepts them and `--cmdhelp=NAME` describes them.
     opt(
