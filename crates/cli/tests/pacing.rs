@@ -594,3 +594,92 @@ fn steady_state_object_matches_fios() {
     // Both end after about two seconds of samples, far from the 10 s runtime.
     assert!(n(&ours, "read", "runtime") < 5000 && n(&fio, "read", "runtime") < 5000);
 }
+
+// ---------------------------------------------------------------------------------------
+// Flow
+// ---------------------------------------------------------------------------------------
+
+/// The read counts of the jobs of a job file run in `dir` (real clock).
+fn reads_per_job(dir: &Path, job_file: &str, extra: &[&str], fio: bool) -> Vec<u64> {
+    std::fs::write(dir.join("flow.fio"), job_file).expect("write the job file");
+    let doc: Value = if fio {
+        let out = Command::new("fio")
+            .current_dir(dir)
+            .args(["flow.fio", "--output-format=json"])
+            .args(extra)
+            .output()
+            .expect("run fio");
+        serde_json::from_slice(&out.stdout).expect("fio's json")
+    } else {
+        let mut args = vec!["flow.fio", "--output-format=json"];
+        args.extend_from_slice(extra);
+        let out = iomark_env(dir, &args, false, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    doc["jobs"].as_array().unwrap().iter().map(|j| n(j, "read", "total_ios")).collect()
+}
+
+const FLOW_2_1: &str = "\
+[global]
+ioengine=null
+size=1g
+rw=randread
+time_based
+runtime=1
+flow_id=1
+
+[a]
+flow=2
+
+[b]
+flow=1
+";
+
+#[test]
+fn jobs_of_a_flow_keep_to_their_weights() {
+    // The counts depend on the machine; their ratio is the flow's.
+    let dir = tempdir();
+    for extra in [&[][..], &["--flow_sleep=100"][..]] {
+        let reads = reads_per_job(dir.path(), FLOW_2_1, extra, false);
+        let ratio = reads[0] as f64 / reads[1] as f64;
+        assert!((1.95..=2.05).contains(&ratio), "{extra:?}: {reads:?}");
+    }
+}
+
+#[test]
+fn a_job_that_ends_leaves_its_flow() {
+    let dir = tempdir();
+    let job = "\
+[global]
+ioengine=null
+rw=randread
+flow_id=3
+
+[short]
+size=1m
+flow=1
+
+[long]
+size=1g
+time_based
+runtime=1
+flow=1
+";
+    let reads = reads_per_job(dir.path(), job, &[], false);
+    assert_eq!(reads[0], 256);
+    assert!(reads[1] > 10 * 256, "{reads:?}");
+}
+
+#[test]
+fn flow_ratio_matches_fio() {
+    if !fio_installed() {
+        return;
+    }
+    let dir = tempdir();
+    for prog_is_fio in [true, false] {
+        let reads = reads_per_job(dir.path(), FLOW_2_1, &[], prog_is_fio);
+        let ratio = reads[0] as f64 / reads[1] as f64;
+        assert!((1.95..=2.05).contains(&ratio), "fio {prog_is_fio}: {reads:?}");
+    }
+}

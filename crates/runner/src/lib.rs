@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod disk;
 pub mod files;
+pub mod flow;
 mod get;
 pub mod job;
 pub mod layout;

@@ -217,6 +217,8 @@ pub struct JobPlan {
     pub latency: crate::target::LatencyPlan,
     /// The steady-state watch (`ss`, `ss_dur`, `ss_ramp`), if `ss_dur` is set.
     pub steady: Option<crate::steady::SteadyPlan>,
+    /// The job's flow (`flow`, `flow_id`, `flow_sleep`), if its weight is set.
+    pub flow: Option<crate::flow::Flow>,
 }
 
 impl JobPlan {
@@ -386,6 +388,7 @@ impl JobPlan {
             think: crate::think::ThinkPlan::of(spec),
             latency,
             steady,
+            flow: crate::flow::Flow::of(spec),
         })
     }
 

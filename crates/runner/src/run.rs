@@ -83,6 +83,7 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
             plans.push(plan);
         }
     }
+    crate::flow::link(&mut plans);
     Ok(plans)
 }
 

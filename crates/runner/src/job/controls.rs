@@ -1,6 +1,6 @@
 //! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]),
 //! think time ([`crate::think`]), latency limits and targets ([`crate::target`]), and the
-//! steady-state watch ([`crate::steady`]).
+//! steady-state watch ([`crate::steady`]), and flow control between jobs ([`crate::flow`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
 //! an `Option` each. The hooks are the loop's methods, called from four places: at the top
@@ -12,6 +12,7 @@
 //! the middle of a batch.
 
 use super::Loop;
+use crate::flow::FlowMember;
 use crate::pace::{MinRate, Pacer};
 use crate::plan::JobPlan;
 use crate::steady::Steady;
@@ -45,6 +46,8 @@ pub(super) struct Controls {
     restart: bool,
     /// The steady-state watch.
     steady: Option<Steady>,
+    /// The job's flow; leaves it when dropped.
+    flow: Option<FlowMember>,
 }
 
 impl Controls {
@@ -70,12 +73,14 @@ impl Controls {
             max_ns: plan.latency.max_ns,
             restart: false,
             steady: plan.steady.as_ref().map(|s| Steady::new(s, now)),
+            flow: plan.flow.as_ref().map(FlowMember::join),
         };
         let any = controls.pacer.is_some()
             || controls.min_rate.is_some()
             || controls.think.is_some()
             || controls.search.is_some()
             || controls.steady.is_some()
+            || controls.flow.is_some()
             || controls.max_ns.iter().any(|&m| m > 0);
         any.then(|| Box::new(controls))
     }
@@ -173,11 +178,17 @@ impl Loop<'_> {
     /// request then waits for the loop's next turn).
     pub(super) fn pace(&mut self, index: u32, ddir: Ddir, len: u64, stop: &AtomicBool) -> bool {
         let Some(d) = ddir.data_index() else { return true };
+        if !self.wait_for_flow(stop) {
+            return false;
+        }
         let due = self.ctl.as_deref().and_then(|c| c.pacer.as_ref()).map_or(0, |p| p.due(d));
         if due > 0 && !self.wait_until(due, stop) {
             return false;
         }
         if let Some(ctl) = self.ctl.as_deref_mut() {
+            if let Some(flow) = &mut ctl.flow {
+                flow.issued();
+            }
             if let Some(pacer) = &mut ctl.pacer {
                 pacer.issue(index, d, len);
             }
@@ -207,6 +218,30 @@ impl Loop<'_> {
         }
         self.last_now = now;
         now >= t && now < self.deadline
+    }
+
+    /// Waits until the job's flow lets it issue (see [`crate::flow`]): `flow_sleep` at a
+    /// time, or yielding the CPU. False when the phase ends or a stop is asked for first.
+    fn wait_for_flow(&mut self, stop: &AtomicBool) -> bool {
+        loop {
+            let Some(flow) = self.ctl.as_deref().and_then(|c| c.flow.as_ref()) else {
+                return true;
+            };
+            if flow.may_issue() {
+                return true;
+            }
+            let sleep_ns = flow.sleep_us().saturating_mul(1000);
+            let now = self.clock.now_ns();
+            self.last_now = now;
+            if now >= self.deadline || self.error != 0 || stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            if sleep_ns == 0 {
+                std::thread::yield_now();
+            } else {
+                self.last_now = self.clock.wait_until(now + sleep_ns, WAIT_SLICE, false);
+            }
+        }
     }
 
     /// Waits for every I/O in flight.

@@ -423,9 +423,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "When using hugepages, specify size of each page",
     )
     .default("2097152"),
-    opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use").default("0"),
+    opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use")
+        .default("0")
+        .supported(
+            "The flow the job's `flow` weight belongs to; jobs with the same id share it. \
+             Default 0.",
+        ),
     opt("flow", int(0, 1000), Category::Threads, "Weight for flow control of this job")
-        .default("0"),
+        .default("0")
+        .supported(
+            "The job's weight in its flow (`flow_id`): the jobs of a flow keep their numbers \
+             of I/Os in proportion to their weights (`flow=2` against `flow=1` issues twice \
+             as many). A job that ends leaves the flow. Default 0: no flow control.",
+        ),
     opt(
         "flow_sleep",
         int(0, NOLIMIT),
@@ -433,7 +443,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "How many microseconds to sleep after being held back by the flow \
          control mechanism",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "How long, in microseconds, a job held back by its flow waits before it looks \
+         again; 0 (the default) yields the CPU instead.",
+    ),
     opt(
         "steadystate",
         Kind::Str,
