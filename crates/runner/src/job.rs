@@ -298,15 +298,17 @@ impl Loop<'_> {
             }
             let elapsed = now.saturating_sub(self.measure_from);
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
-            let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
-            self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
             let stopping = stop.load(Ordering::Relaxed);
-            if self.ctl.is_some() && !out_of_time && !stopping && self.between_ios(stop) {
-                continue;
+            if self.ctl.is_some() && !out_of_time && !stopping {
+                let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
+                self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
+                if self.between_ios(stop) {
+                    continue;
+                }
             }
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
             let ended = self.ended || self.error != 0;
-            if out_of_time || enough_ios || ended || stop.load(Ordering::Relaxed) {
+            if out_of_time || enough_ios || ended || stopping {
                 break;
             }
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
