@@ -1,6 +1,7 @@
 //! Running parsed jobs and printing what fio prints: the start lines, then the reports in
 //! the formats asked for.
 
+use crate::signals::Control;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
@@ -14,7 +15,6 @@ use iomark_stats::report::{JobHeader, RunReport};
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,15 +42,16 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-/// Runs `jobs` and writes the reports to `out` (the terminal, or `--output`).
+/// Runs `jobs` and writes the reports to `out` (the terminal, or `--output`): the interim
+/// ones (`--status-interval`, SIGUSR1) while they run, then the final one.
 pub fn execute(
     jobs: &[JobSpec],
     program: &ProgramOptions,
-    stop: &AtomicBool,
+    control: &'static Control,
     out: &mut dyn Write,
 ) -> Result<(RunReport, Outcome), Failure> {
-    refuse_unsupported(program)?;
     let eta_interval = eta_interval(program)?;
+    let status_interval = status_interval(program)?;
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
@@ -92,7 +93,9 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result = run::run(&plans, &options, stop, |_| {});
+    let result = crate::status::run_reporting(&plans, options, control, status_interval, |r| {
+        write_reports(out, r, program, &print)
+    })?;
     if let Some(eta) = eta {
         eta.stop();
     }
@@ -113,16 +116,6 @@ pub fn execute(
     Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 
-/// Program options that iomark parses but cannot act on yet are refused before running,
-/// never ignored.
-pub fn refuse_unsupported(program: &ProgramOptions) -> Result<(), Failure> {
-    let not_yet = |what: &str| Err(Failure::Config(format!("{what} is not supported yet")));
-    if program.status_interval.is_some() {
-        return not_yet("--status-interval");
-    }
-    Ok(())
-}
-
 /// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake
 /// clock (moving that many nanoseconds per read), which makes reports byte-stable for the
 /// golden tests.
@@ -138,6 +131,16 @@ fn eta_interval(program: &ProgramOptions) -> Result<Duration, Failure> {
         return Err(Failure::Config("--eta-interval: too short (250msec min)".into()));
     }
     Ok(interval)
+}
+
+/// `--status-interval`, if given; fio refuses less than 1 ms.
+pub fn status_interval(program: &ProgramOptions) -> Result<Option<Duration>, Failure> {
+    match program.status_interval {
+        Some(t) if t < Duration::from_millis(1) => {
+            Err(Failure::Config("--status-interval: too small (1msec min)".into()))
+        }
+        t => Ok(t),
+    }
 }
 
 /// Starts the ETA line on standard output, as fio does: only with the normal format, and

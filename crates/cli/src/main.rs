@@ -2,27 +2,34 @@
 //!
 //! Exit codes: 0 success; 1 a job or verification failed; 2 bad usage or configuration
 //! (every parse error), with one message on standard error naming the place, the job, the
-//! option and the value.
+//! option and the value; 128 a run stopped by SIGINT or SIGTERM (after its report, as fio
+//! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
 mod execute;
+mod genzipf;
 mod loader;
+mod signals;
+mod status;
 mod suite;
 mod usage;
 
 use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Set by Ctrl-C or SIGTERM: the jobs finish their in-flight I/O and stop.
-static STOP: AtomicBool = AtomicBool::new(false);
+/// Ctrl-C, SIGTERM and SIGUSR1 (see [`signals`]).
+static CONTROL: signals::Control = signals::Control::new();
 
 /// The fio release whose options, formats and behaviour iomark follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
 
 fn main() -> ExitCode {
-    match run(std::env::args_os().skip(1)) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if args.first().is_some_and(|a| a == "genzipf") {
+        return genzipf::main(&args[1..]);
+    }
+    match run(args.into_iter()) {
         Ok(code) => code,
         Err(Failure::Usage(message)) => {
             eprintln!("iomark: {message}");
@@ -102,12 +109,9 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     if p.parse_only {
         return Ok(ExitCode::SUCCESS);
     }
-    // A second Ctrl-C exits at once.
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    if let Err(e) = CONTROL.install() {
+        eprintln!("iomark: cannot take signals (Ctrl-C will end the run at once): {e}");
+    }
     drop(out);
     let mut out: Box<dyn Write> = match &p.output {
         Some(path) => Box::new(
@@ -117,9 +121,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         None => Box::new(std::io::stdout().lock()),
     };
     if jobs.is_empty() && cmd.files.is_empty() {
-        return suite::run(p, &cmd.globals, &STOP, &mut out);
+        let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
+        return Ok(stopped().unwrap_or(code));
     }
-    match execute::execute(&jobs, p, &STOP, &mut out) {
+    let result = execute::execute(&jobs, p, &CONTROL, &mut out);
+    if let (Ok(_), Some(code)) = (&result, stopped()) {
+        return Ok(code);
+    }
+    match result {
         Ok((_, execute::Outcome::Ok)) => Ok(ExitCode::SUCCESS),
         Ok((_, execute::Outcome::JobFailed)) => Ok(ExitCode::from(1)),
         Err(execute::Failure::Config(m)) => Err(Failure::Usage(m)),
@@ -129,6 +138,11 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         Err(execute::Failure::Output(e)) => Err(Failure::Output(e)),
     }
+}
+
+/// The exit code of a run that a signal stopped, if one did.
+fn stopped() -> Option<ExitCode> {
+    CONTROL.stopped_by().map(|_| ExitCode::from(signals::STOPPED_EXIT))
 }
 
 /// `--max-jobs` and `--readonly`, which look at all jobs at once.

@@ -13,6 +13,7 @@
 
 use crate::execute::write_reports;
 use crate::loader::FsLoader;
+use crate::signals::Control;
 use crate::Failure;
 use iomark_options::cmdline::{self, ProgramOptions};
 use iomark_options::jobfile::RawLine;
@@ -21,7 +22,7 @@ use iomark_stats::report::RunReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// One row of the suite.
 struct Row {
@@ -66,7 +67,7 @@ const RUNTIME: &str = "3s";
 pub fn run(
     program: &ProgramOptions,
     globals: &[RawLine],
-    stop: &AtomicBool,
+    control: &'static Control,
     out: &mut dyn Write,
 ) -> Result<ExitCode, Failure> {
     let dir = globals
@@ -76,12 +77,14 @@ pub fn run(
         .and_then(|l| l.value.clone())
         .map_or_else(|| PathBuf::from("."), PathBuf::from);
     let path = dir.join(format!(".iomark-suite-{}.tmp", std::process::id()));
-    crate::execute::refuse_unsupported(program).map_err(|e| match e {
+    let status_interval = crate::execute::status_interval(program).map_err(|e| match e {
         crate::execute::Failure::Config(m) | crate::execute::Failure::Run(m) => Failure::Usage(m),
         crate::execute::Failure::Output(e) => Failure::Output(e),
     })?;
-    let result = run_rows(program, globals, &path, stop, out);
+    control.remove_on_exit(Some(path.clone()));
+    let result = run_rows(program, globals, &path, control, status_interval, out);
     let _ = std::fs::remove_file(&path);
+    control.remove_on_exit(None);
     result
 }
 
@@ -89,7 +92,8 @@ fn run_rows(
     program: &ProgramOptions,
     globals: &[RawLine],
     path: &Path,
-    stop: &AtomicBool,
+    control: &'static Control,
+    status_interval: Option<std::time::Duration>,
     out: &mut dyn Write,
 ) -> Result<ExitCode, Failure> {
     let size = size_override(globals)?.unwrap_or(SIZE);
@@ -98,8 +102,10 @@ fn run_rows(
         writeln!(out, "Laying out {} ({} MiB)...", path.display(), size >> 20)?;
         out.flush()?;
     }
-    iomark_runner::files::write_out(path, size)
-        .map_err(|e| Failure::Usage(format!("cannot lay out '{}': {e}", path.display())))?;
+    match iomark_runner::files::write_out(path, size, &control.stop) {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Ok(ExitCode::SUCCESS),
+        r => r.map_err(|e| Failure::Usage(format!("cannot lay out '{}': {e}", path.display())))?,
+    }
     let direct = direct_io_works(path);
     let engine = choose_engine(globals, direct);
     if table {
@@ -119,8 +125,9 @@ fn run_rows(
         )?;
     }
     let mut commands = Vec::new();
+    let print = iomark_report::PrintOptions::default();
     for row in &ROWS {
-        if stop.load(Ordering::Relaxed) {
+        if control.stop.load(Ordering::Relaxed) {
             break;
         }
         let args = row_args(row, path, size, direct, &engine, globals);
@@ -129,12 +136,19 @@ fn run_rows(
         let jobs = iomark_options::parse_jobs(&cmd, &FsLoader)
             .map_err(|e| Failure::Usage(e.to_string()))?;
         let plans = run::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
-        let report = run::run(&plans, &RunOptions::default(), stop, |_| {})
-            .map_err(|e| Failure::Usage(e.to_string()))?;
+        // The table has no interim rows: interim reports come in the other formats only.
+        let report = crate::status::run_reporting(
+            &plans,
+            RunOptions::default(),
+            control,
+            status_interval,
+            |r| if table { Ok(()) } else { write_reports(&mut *out, r, program, &print) },
+        )?
+        .map_err(|e| Failure::Usage(e.to_string()))?;
         if table {
             write_row(out, row, &report)?;
         } else {
-            write_reports(out, &report, program, &iomark_report::PrintOptions::default())?;
+            write_reports(out, &report, program, &print)?;
         }
     }
     if table {

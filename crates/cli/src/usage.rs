@@ -7,6 +7,7 @@ iomark: a flexible I/O tester that runs fio's job files and prints fio's reports
 usage: iomark [options] [job options] [job file(s)]
 
 With no job file and no --name, iomark runs its default suite on a temporary file.
+`iomark genzipf -h` previews a zipf, pareto or normal random_distribution (as fio-genzipf).
 
 Options:
   --output=FILE            Write the report to FILE

@@ -1215,3 +1215,30 @@ fn a_group_is_reported_under_its_first_job() {
     assert!(stdout.contains("\ndeep: (groupid=0, jobs=2): err= 0"), "{stdout}");
     assert!(stdout.contains("\n  Description  : [four at a time]\n"), "{stdout}");
 }
+
+/// `stats=0`: the job runs (its file is laid out and read) but is reported with nothing
+/// measured: zeros in JSON, absent from the normal report; fio 3.33 does the same.
+#[test]
+fn stats_0_reports_the_job_with_nothing_measured() {
+    let dir = tempdir();
+    let args = ["--name=quiet", "--ioengine=psync", "--rw=read", "--size=64k", "--stats=0"];
+    let json_args = [&args[..], &["--output-format=json"]].concat();
+    let mut runs = vec![("iomark", iomark_in(dir.path(), &json_args, true))];
+    if fio_installed() {
+        runs.push(("fio", fio_in(dir.path(), &json_args)));
+    }
+    for (tool, out) in runs {
+        assert_eq!(out.status.code(), Some(0), "{tool}: {}", text(&out.stderr));
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        let job = &doc["jobs"][0];
+        // fio 3.33's record has no name and group 4294967295; iomark names the job.
+        if tool == "iomark" {
+            assert_eq!(job["jobname"], "quiet");
+        }
+        assert_eq!(job["read"]["total_ios"], 0, "{tool}");
+        assert_eq!(job["job_runtime"], 0, "{tool}");
+    }
+    assert_eq!(std::fs::metadata(dir.path().join("quiet.0.0")).map(|m| m.len()).ok(), Some(65536));
+    let normal = text(&iomark_in(dir.path(), &args, true).stdout);
+    assert!(!normal.contains("quiet: (groupid"), "{normal}");
+}

@@ -11,6 +11,7 @@
 
 pub mod file;
 pub mod libaio;
+pub mod mem;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
@@ -136,6 +137,10 @@ pub struct EngineOptions {
     pub fixedbufs: bool,
     /// `registerfiles` (io_uring): register the job's files.
     pub registerfiles: bool,
+    /// `fixedbufs` and `registerfiles` are on because iomark chose them, not the job (its
+    /// io_uring default): where the kernel refuses to register, the engine goes on with
+    /// plain requests and says so in a note, instead of failing.
+    pub register_by_default: bool,
     /// `sqthread_poll` (io_uring): a kernel thread polls the submission queue.
     pub sqthread_poll: bool,
     /// `sqthread_poll_cpu` (io_uring): the CPU of that thread.
@@ -164,6 +169,7 @@ impl Default for EngineOptions {
             uncached: 0,
             fixedbufs: false,
             registerfiles: false,
+            register_by_default: false,
             sqthread_poll: false,
             sqthread_poll_cpu: None,
             nonvectored: -1,

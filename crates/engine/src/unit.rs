@@ -7,6 +7,9 @@
 use std::alloc::{self, Layout};
 use std::os::fd::RawFd;
 use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::mem::Region;
 
 /// What an I/O does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,29 +39,50 @@ impl Ddir {
     }
 }
 
-/// A heap buffer with a chosen alignment, zero-filled at allocation.
+/// An I/O buffer with a chosen alignment, zero-filled when made: its own heap allocation
+/// (`mem=malloc`), or a slice of a region shared with the job's other buffers (the other
+/// kinds of [`crate::mem::IoMem`]).
 pub struct AlignedBuf {
     ptr: NonNull<u8>,
-    layout: Layout,
+    len: usize,
+    backing: Backing,
 }
 
-// SAFETY: the buffer is plain memory owned by this value alone; moving it to another thread
-// moves that ownership.
+/// Who owns an [`AlignedBuf`]'s memory.
+enum Backing {
+    /// A heap allocation of this layout.
+    Heap(Layout),
+    /// A slice of a region, freed with the last buffer cut from it.
+    Region(#[allow(dead_code)] Arc<Region>),
+}
+
+// SAFETY: the buffer's bytes are owned by this value alone (a region hands each buffer a
+// disjoint slice); moving it to another thread moves that ownership.
 unsafe impl Send for AlignedBuf {}
 
 impl AlignedBuf {
-    /// A zeroed buffer of `len` bytes aligned to `align` (a power of two); `None` if the
-    /// layout is impossible or memory is exhausted. A zero length allocates one byte.
+    /// A zeroed heap buffer of `len` bytes aligned to `align` (a power of two); `None` if
+    /// the layout is impossible or memory is exhausted. A zero length allocates one byte.
     pub fn new(len: usize, align: usize) -> Option<Self> {
         let layout = Layout::from_size_align(len.max(1), align.max(1)).ok()?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc::alloc_zeroed(layout) };
-        Some(AlignedBuf { ptr: NonNull::new(ptr)?, layout })
+        Some(AlignedBuf {
+            ptr: NonNull::new(ptr)?,
+            len: layout.size(),
+            backing: Backing::Heap(layout),
+        })
+    }
+
+    /// The `len` bytes at `offset` of `region`; the caller cuts disjoint slices inside it.
+    pub(crate) fn in_region(region: Arc<Region>, offset: usize, len: usize) -> Self {
+        let ptr = NonNull::new(region.at(offset)).unwrap_or(NonNull::dangling());
+        AlignedBuf { ptr, len, backing: Backing::Region(region) }
     }
 
     /// The buffer's length in bytes.
     pub fn len(&self) -> usize {
-        self.layout.size()
+        self.len
     }
 
     /// Whether the buffer is empty (never: a buffer holds at least one byte).
@@ -78,21 +102,23 @@ impl AlignedBuf {
 
     /// The buffer's bytes.
     pub fn as_slice(&self) -> &[u8] {
-        // SAFETY: ptr points to layout.size() initialised bytes owned by self.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.layout.size()) }
+        // SAFETY: ptr points to len initialised bytes owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
     /// The buffer's bytes, for writing.
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        // SAFETY: ptr points to layout.size() initialised bytes owned exclusively by self.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.layout.size()) }
+        // SAFETY: ptr points to len initialised bytes owned exclusively by self.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
 impl Drop for AlignedBuf {
     fn drop(&mut self) {
-        // SAFETY: ptr was allocated by alloc_zeroed with exactly this layout.
-        unsafe { alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+        if let Backing::Heap(layout) = self.backing {
+            // SAFETY: ptr was allocated by alloc_zeroed with exactly this layout.
+            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
+        }
     }
 }
 
@@ -114,22 +140,31 @@ pub struct IoUnit {
     pub buf: AlignedBuf,
     /// Bytes transferred, or a negated errno, once the I/O completed.
     pub result: i64,
+    /// Whether the buffer holds data a read brought in, so that a write must refill it
+    /// first. Engines leave it alone; the runner keeps it.
+    pub holds_read_data: bool,
 }
 
 impl IoUnit {
     /// A unit with a buffer of `buf_len` bytes aligned to `align`; `None` when memory is
     /// exhausted.
     pub fn new(index: u32, buf_len: usize, align: usize) -> Option<Self> {
-        Some(IoUnit {
+        Some(IoUnit::with_buf(index, AlignedBuf::new(buf_len, align)?))
+    }
+
+    /// A unit with the buffer `buf` (see [`crate::mem::allocate`]).
+    pub fn with_buf(index: u32, buf: AlignedBuf) -> Self {
+        IoUnit {
             index,
             ddir: Ddir::Read,
             file: 0,
             fd: -1,
             offset: 0,
             len: 0,
-            buf: AlignedBuf::new(buf_len, align)?,
+            buf,
             result: 0,
-        })
+            holds_read_data: false,
+        }
     }
 }
 

@@ -49,6 +49,9 @@ pub struct UringEngine {
     /// Requests queued since the last `IOSQE_ASYNC` one.
     since_async: u32,
     uncached: bool,
+    /// What to fall back to when registering, iomark's default, is refused: the request
+    /// kind without registered buffers, or `None` when the job asked to register.
+    fallback: Option<RwOp>,
     /// Entries queued since the last commit.
     unsubmitted: u32,
     /// Requests submitted or queued and not yet reaped.
@@ -76,6 +79,9 @@ impl UringEngine {
             force_async: options.force_async,
             since_async: 0,
             uncached: options.uncached != 0,
+            fallback: options
+                .register_by_default
+                .then(|| Prep::unregistered_op(options, built.has_read_write)),
             unsubmitted: 0,
             in_flight: 0,
             notes,
@@ -172,12 +178,27 @@ impl Engine for UringEngine {
         let slots = units.iter().map(|u| u.index as usize + 1).max().unwrap_or(0);
         self.prep.make_room(slots);
         if self.prep.op == RwOp::Fixed {
-            setup::register_buffers(&self.ring, units, slots)?;
+            match (setup::register_buffers(&self.ring, units, slots), self.fallback) {
+                (Ok(()), _) => {}
+                (Err(e), Some(op)) => {
+                    self.prep.op = op;
+                    self.notes.push(format!("io_uring: buffers not registered: {}", e.message));
+                }
+                (Err(e), None) => return Err(e),
+            }
         }
         if self.prep.registered_files && !fds.is_empty() {
-            self.ring.submitter().register_files(fds).map_err(|e| {
-                EngineError::option("registerfiles", format!("registering the files: {e}"))
-            })?;
+            match (self.ring.submitter().register_files(fds), self.fallback) {
+                (Ok(()), _) => {}
+                (Err(e), Some(_)) => {
+                    self.prep.registered_files = false;
+                    self.notes.push(format!("io_uring: files not registered: {e}"));
+                }
+                (Err(e), None) => {
+                    let message = format!("registering the files: {e}");
+                    return Err(EngineError::option("registerfiles", message));
+                }
+            }
         }
         if self.uncached {
             if let Some(&fd) = fds.iter().find(|&&fd| fd >= 0) {

@@ -403,3 +403,39 @@ fn dropping_the_engine_with_a_read_that_never_completes_does_not_hang() {
         drop(e);
     });
 }
+
+/// iomark's default (`register_by_default`): registering that the kernel refuses — here more
+/// buffers than io_uring registers (16384) — leaves a note and plain requests that move the
+/// same data; a job that asked for `fixedbufs` gets the error instead.
+#[test]
+fn registering_by_default_falls_back_when_refused_and_asking_fails() {
+    const MANY: u32 = (1 << 14) + 1;
+    let file = tempfile::tempfile().unwrap();
+    let fd = file.as_raw_fd();
+    let by_default = EngineOptions {
+        fixedbufs: true,
+        registerfiles: true,
+        register_by_default: true,
+        ..options(MANY)
+    };
+    let Some(mut e) = engine(&by_default) else { return };
+    let mut us: Vec<IoUnit> = (0..MANY).map(|i| IoUnit::new(i, 512, 4096).unwrap()).collect();
+    e.setup(&mut us, &[fd]).expect("falls back instead of failing");
+    assert!(e.notes().iter().any(|n| n.contains("buffers not registered")), "{:?}", e.notes());
+    let few = &mut us[..8];
+    for (i, u) in few.iter_mut().enumerate() {
+        aim(u, Ddir::Write, 0, fd, (i * 512) as u64, 512);
+        u.buf.as_mut_slice()[..512].fill(pattern(3, i));
+    }
+    assert_eq!(run_some(e.as_mut(), &mut us, 0..8).len(), 8);
+    let mut check = [0u8; 512];
+    for i in 0..8 {
+        file.read_exact_at(&mut check, (i * 512) as u64).unwrap();
+        assert!(check.iter().all(|&b| b == pattern(3, i)), "block {i}");
+    }
+    drop(e);
+    let asked = EngineOptions { register_by_default: false, ..by_default };
+    let Some(mut e) = engine(&asked) else { return };
+    let err = e.setup(&mut us, &[fd]).expect_err("fixedbufs asked for cannot fall back");
+    assert_eq!(err.option, Some("fixedbufs"));
+}

@@ -195,10 +195,14 @@ fn check_engine(value: &Value) -> Result<(), ErrorKind> {
     if SUPPORTED_ENGINES.contains(&name) {
         return Ok(());
     }
-    Err(ErrorKind::Usage(format!(
-        "engine '{name}' is not supported yet (supported: {})",
-        SUPPORTED_ENGINES.join(", ")
-    )))
+    let supported = SUPPORTED_ENGINES.join(", ");
+    Err(ErrorKind::Usage(match crate::compat::engine_reason(name) {
+        Some(why) => format!(
+            "engine '{name}' is not supported: {why} (docs/compatibility.md; supported: \
+             {supported})"
+        ),
+        None => format!("engine '{name}' is not supported yet (supported: {supported})"),
+    }))
 }
 
 /// An engine's own options only make sense with that engine, as in fio.

@@ -144,7 +144,12 @@ impl fmt::Display for ParseError {
                 write!(f, "unknown option '{option}' (did you mean '{s}'?)")
             }
             ErrorKind::UnknownOption { suggestion: None } => write!(f, "unknown option '{option}'"),
-            ErrorKind::NotSupported => write!(f, "option '{option}' is not supported yet"),
+            ErrorKind::NotSupported => match crate::compat::option_reason(option) {
+                Some(why) => {
+                    write!(f, "option '{option}' is not supported: {why} (docs/compatibility.md)")
+                }
+                None => write!(f, "option '{option}' is not supported yet"),
+            },
             ErrorKind::Usage(msg) => f.write_str(msg),
             ErrorKind::OutsideSection { line } => {
                 write!(f, "option '{line}' outside of a [job] section")

@@ -227,7 +227,7 @@ fn detail(def: &OptionDef, help: &str) -> String {
     if let Some(range) = range_words(def) {
         label(&mut out, "range", &range);
     }
-    if let Kind::Enum(choices) = def.kind {
+    if let Kind::Enum(choices) | Kind::Distribution(choices) = def.kind {
         for (i, c) in choices.iter().enumerate() {
             let head = if i == 0 { "valid values" } else { "" };
             label(&mut out, head, &format!("{:<10} {}", c.name, c.help));
@@ -239,9 +239,12 @@ fn detail(def: &OptionDef, help: &str) -> String {
 /// fio's wording of the type of a value of this kind.
 fn type_words(kind: &Kind) -> &'static str {
     match kind {
-        Kind::Str | Kind::FileList | Kind::Enum(_) | Kind::BsSplit | Kind::CpuList => {
-            "string (opt=bla)"
-        }
+        Kind::Str
+        | Kind::FileList
+        | Kind::Enum(_)
+        | Kind::BsSplit
+        | Kind::CpuList
+        | Kind::Distribution(_) => "string (opt=bla)",
         Kind::Bool => "boolean value (opt=1)",
         Kind::Flag => "empty or boolean value ([0|1])",
         Kind::Int { .. } | Kind::SizePerDir | Kind::IntPerDir => "integer value (opt=100)",

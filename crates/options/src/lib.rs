@@ -9,6 +9,7 @@
 
 pub mod assemble;
 pub mod cmdline;
+pub mod compat;
 pub mod debug;
 pub mod docs;
 pub mod error;

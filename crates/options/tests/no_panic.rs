@@ -247,6 +247,7 @@ fn kinds() -> Vec<Kind> {
         Kind::BsSplit,
         Kind::FloatList,
         Kind::CpuList,
+        Kind::Distribution(&[]),
     ]);
     kinds
 }

@@ -446,3 +446,33 @@ fn docs_options_md_is_fresh() {
         "docs/options.md is stale; run `IOMARK_BLESS=1 cargo test -p iomark-options docs_options_md_is_fresh`"
     );
 }
+
+#[test]
+fn compatibility_md_is_fresh() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/compatibility.md");
+    let want = iomark_options::compat::compatibility_markdown();
+    if std::env::var_os("IOMARK_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(path, &want).expect("write docs/compatibility.md");
+        return;
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/compatibility.md is stale; run `IOMARK_BLESS=1 cargo test -p iomark-options --test table compatibility_md_is_fresh`"
+    );
+}
+
+/// Every refusal names an option the table refuses, or an engine iomark does not run: a
+/// reason never outlives the refusal it explains.
+#[test]
+fn refusal_reasons_name_refused_options_and_engines() {
+    use iomark_options::assemble::SUPPORTED_ENGINES;
+    use iomark_options::compat::{ENGINES, OPTIONS};
+    for r in OPTIONS {
+        let def = table::find(r.name).unwrap_or_else(|| panic!("{}: no such option", r.name));
+        assert_eq!(def.support, Support::NotYet, "{}: supported, yet has a refusal", r.name);
+    }
+    for r in ENGINES {
+        assert!(!SUPPORTED_ENGINES.contains(&r.name), "{}: runs, yet has a refusal", r.name);
+    }
+}

@@ -10,6 +10,7 @@
 //! report every time (golden tests).
 
 use iomark_engine::system;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -130,6 +131,23 @@ pub fn wall_ms(fake: bool) -> u64 {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
+/// Sleeps for `duration`, or less when `stop` is set meanwhile (looked at every 10 ms, so
+/// that a stopped run never waits out a `startdelay`); returns whether the whole time passed.
+pub fn sleep_unless_stopped(duration: Duration, stop: &AtomicBool) -> bool {
+    const SLICE: Duration = Duration::from_millis(10);
+    let end = Instant::now() + duration;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(SLICE));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +175,14 @@ mod tests {
         assert!(after >= t + 1_000_000 && after < t + 3_600_000_000_000);
         let after = c.wait_until(after + 200_000, Duration::from_secs(1), true);
         assert!(after >= t + 1_200_000);
+    }
+
+    #[test]
+    fn a_stop_ends_the_sleep() {
+        let stop = AtomicBool::new(true);
+        assert!(!sleep_unless_stopped(Duration::from_secs(3600), &stop));
+        stop.store(false, Ordering::Relaxed);
+        assert!(sleep_unless_stopped(Duration::from_millis(1), &stop));
     }
 
     #[test]

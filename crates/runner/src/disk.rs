@@ -161,6 +161,11 @@ impl DiskWatch {
 
     /// Reads the counters again and reports what moved, one entry per device still readable.
     pub fn finish(self) -> Vec<DiskReport> {
+        self.now()
+    }
+
+    /// What moved so far (for an interim report); the watch goes on.
+    pub fn now(&self) -> Vec<DiskReport> {
         let wall_ms = self.start.elapsed().as_millis() as u64;
         let after: Vec<Option<DiskReport>> = self
             .disks

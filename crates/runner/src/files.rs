@@ -5,6 +5,9 @@
 //! data ("Laying out IO file" in fio). New files are preallocated per `fallocate`. Before
 //! the job, the files' cached pages are dropped when `invalidate=1` (fio's default). Files
 //! are removed after the job only when `unlink=1`.
+//!
+//! A stop request (Ctrl-C) ends a layout early; a file that the layout created is then
+//! removed again, as fio does, since it is only partly written.
 
 use crate::layout::{FileKind, FilePlan};
 use crate::plan::{JobPlan, SyncMode};
@@ -13,6 +16,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A failure to prepare a file, naming it.
 #[derive(Debug, thiserror::Error)]
@@ -32,8 +36,14 @@ fn fail<'a>(action: &'static str, plan: &'a FilePlan) -> impl FnOnce(io::Error) 
 
 /// Creates and extends the job's files as needed; `allow_create` is `allow_file_create`.
 /// With `readonly` (`--readonly`) a file that would have to be created or extended is an
-/// error. The null engine touches no file, as in fio.
-pub fn lay_out(job: &JobPlan, allow_create: bool, readonly: bool) -> Result<(), FileError> {
+/// error. The null engine touches no file, as in fio. When `stop` is set meanwhile it
+/// returns early, without error (see the module doc).
+pub fn lay_out(
+    job: &JobPlan,
+    allow_create: bool,
+    readonly: bool,
+    stop: &AtomicBool,
+) -> Result<(), FileError> {
     if job.engine == "null" {
         return Ok(());
     }
@@ -69,7 +79,15 @@ pub fn lay_out(job: &JobPlan, allow_create: bool, readonly: bool) -> Result<(), 
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }
         if job.reads() {
-            fill(&mut file, size, needed).map_err(fail("cannot lay out", plan))?;
+            match fill(&mut file, size, needed, stop) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    if !exists {
+                        let _ = std::fs::remove_file(&plan.path);
+                    }
+                    return Ok(());
+                }
+                r => r.map_err(fail("cannot lay out", plan))?,
+            }
         }
         file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
         file.sync_all().map_err(fail("cannot sync", plan))?;
@@ -78,15 +96,17 @@ pub fn lay_out(job: &JobPlan, allow_create: bool, readonly: bool) -> Result<(), 
 }
 
 /// Creates (or truncates) the file at `path` and writes `len` bytes of data into it, so that
-/// reads hit real blocks rather than holes.
-pub fn write_out(path: &std::path::Path, len: u64) -> io::Result<()> {
+/// reads hit real blocks rather than holes. A `stop` meanwhile ends it with an error of kind
+/// [`io::ErrorKind::Interrupted`].
+pub fn write_out(path: &std::path::Path, len: u64, stop: &AtomicBool) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path)?;
-    fill(&mut file, 0, len)?;
+    fill(&mut file, 0, len, stop)?;
     file.sync_all()
 }
 
-/// Writes bytes `from..to` of the file with a fixed pseudo-random pattern.
-fn fill(file: &mut File, from: u64, to: u64) -> io::Result<()> {
+/// Writes bytes `from..to` of the file with a fixed pseudo-random pattern; stops with an
+/// error of kind [`io::ErrorKind::Interrupted`] when `stop` is set (looked at every MiB).
+fn fill(file: &mut File, from: u64, to: u64, stop: &AtomicBool) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
     const CHUNK: usize = 1 << 20;
     let mut chunk = vec![0u8; CHUNK];
@@ -100,6 +120,9 @@ fn fill(file: &mut File, from: u64, to: u64) -> io::Result<()> {
     file.seek(SeekFrom::Start(from))?;
     let mut left = to.saturating_sub(from);
     while left > 0 {
+        if stop.load(Ordering::Relaxed) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
+        }
         let n = left.min(CHUNK as u64) as usize;
         file.write_all(&chunk[..n])?;
         left -= n as u64;

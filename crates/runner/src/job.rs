@@ -16,7 +16,9 @@
 //! a synchronous engine); a write's buffer is prepared in between, and is timed.
 //!
 //! The loop allocates nothing, takes no lock and makes no system call but the I/O and the
-//! clock (a relaxed atomic load checks for a stop request).
+//! clock (relaxed atomic loads check for a stop request and for a request for an interim
+//! report; only when such a request comes does the job copy its recorder, see
+//! [`crate::status`]).
 //!
 //! Submission and reaping follow fio 3.33 (measured against it, see the runner tests): a
 //! queued unit is committed once `iodepth_batch_submit` units wait or the queue is full; a
@@ -29,6 +31,7 @@ use crate::clock::JobClock;
 use crate::logs::JobLogs;
 use crate::plan::JobPlan;
 use crate::progress::{JobProgress, JobState, Publisher};
+use crate::status::JobSlot;
 use crate::workload_config;
 use iomark_engine::file::{thread_id, ThreadUsage};
 use iomark_engine::{Ddir, Engine, IoUnit, Queued};
@@ -41,7 +44,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
 
-/// What a finished job hands back for the report.
+/// What a finished job hands back for the report (or a running one, for an interim report).
+#[derive(Clone)]
 pub struct JobOutcome {
     /// Everything recorded.
     pub recorder: JobRecorder,
@@ -73,12 +77,14 @@ pub struct JobError {
     pub message: String,
 }
 
-/// Runs one job to its end; `stop` asks it to finish early.
+/// Runs one job to its end; `stop` asks it to finish early, and `status` is where it answers
+/// requests for interim reports.
 pub fn run(
     plan: &JobPlan,
     clock: JobClock,
     stop: &AtomicBool,
     progress: &JobProgress,
+    status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
     let fail = |message: String| JobError { job: plan.name.clone(), message };
     let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
@@ -88,10 +94,18 @@ pub fn run(
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
     let buf_len = plan.max_block_size() as usize;
+    let mem = &plan.buffers.mem;
+    let bufs = iomark_engine::mem::allocate(
+        mem,
+        plan.iodepth as usize,
+        buf_len,
+        plan.buffer_align as usize,
+        plan.buffers.hugepage_size as usize,
+    )
+    .map_err(|e| fail(format!("option 'mem': {e}")))?;
     let mut units = Vec::with_capacity(plan.iodepth as usize);
-    for index in 0..plan.iodepth {
-        let mut unit = IoUnit::new(index, buf_len, plan.buffer_align as usize)
-            .ok_or_else(|| fail(format!("cannot allocate {buf_len} bytes of I/O buffer")))?;
+    for (index, buf) in (0..plan.iodepth).zip(bufs) {
+        let mut unit = IoUnit::with_buf(index, buf);
         workload.initial_fill(unit.buf.as_mut_slice());
         units.push(unit);
     }
@@ -103,7 +117,7 @@ pub fn run(
     engine.setup(&mut units, &fds).map_err(|e| fail(e.to_string()))?;
     let mut clock = clock;
     if !plan.startdelay.is_zero() && !clock.is_fake() {
-        std::thread::sleep(plan.startdelay);
+        crate::clock::sleep_unless_stopped(plan.startdelay, stop);
     }
     progress.start(files.len() as u32, !plan.ramp_time.is_zero());
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
@@ -135,6 +149,9 @@ pub fn run(
         counts_batches: false,
         published: Publisher::new(progress),
         logs,
+        status,
+        usage_before,
+        start_wall_ms,
         ctl: controls::Controls::new(plan, config.dirs, now),
         deadline: u64::MAX,
         depth_limit: plan.iodepth,
@@ -145,6 +162,7 @@ pub fn run(
     }
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
+    l.status.start();
     l.run(stop);
     let end = l.last_now;
     if let Some(Err(e)) = l.logs.as_mut().map(|logs| logs.finish(end)) {
@@ -163,19 +181,9 @@ pub fn run(
     let usage = if fake {
         ThreadUsage::default()
     } else {
-        ThreadUsage::now().since(usage_before).plus(engine_usage)
+        ThreadUsage::now().since(l.usage_before).plus(engine_usage)
     };
-    let run_ms = end.saturating_sub(l.measure_from) / 1_000_000;
-    let run_ms = if l.recorder.dirs.iter().any(|d| d.ios > 0) { run_ms.max(1) } else { run_ms };
-    let times = JobTimes {
-        runtime_ms: l.active.map(|a| if a { run_ms } else { 0 }),
-        total_run_ms: run_ms,
-        usr_ns: usage.user_us * 1000,
-        sys_ns: usage.system_us * 1000,
-        ctx: usage.ctx,
-        majf: usage.majflt,
-        minf: usage.minflt,
-    };
+    let times = l.times(end, usage);
     drop(files);
     if plan.unlink {
         crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
@@ -194,7 +202,7 @@ pub fn run(
 }
 
 /// Which statistics the job keeps.
-fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
+pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
     let (r, w, t) = match plan.rw.0 {
         "read" | "randread" => (true, false, false),
         "write" | "randwrite" => (false, true, false),
@@ -220,7 +228,7 @@ fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
 }
 
 /// The state of the submit/reap loop.
-struct Loop<'a> {
+struct Loop<'a, 's> {
     plan: &'a JobPlan,
     engine: Box<dyn Engine>,
     workload: Workload,
@@ -255,6 +263,12 @@ struct Loop<'a> {
     published: Publisher<'a>,
     /// The log files, if the job writes any.
     logs: Option<JobLogs>,
+    /// Where requests for interim reports are answered.
+    status: &'a mut JobSlot<'s>,
+    /// The thread's CPU usage before the job.
+    usage_before: ThreadUsage,
+    /// Wall-clock start, ms since the epoch.
+    start_wall_ms: u64,
     /// Rate limits and the other controls that act between I/Os, if the job has any.
     ctl: Option<Box<controls::Controls>>,
     /// When the current phase (`ramp_time`, then `runtime`) ends; waits stop there.
@@ -278,7 +292,7 @@ struct SyncState {
     held: Option<(Ddir, usize, u64, usize)>,
 }
 
-impl Loop<'_> {
+impl Loop<'_, '_> {
     fn run(&mut self, stop: &AtomicBool) {
         let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
         let mut ramping = ramp_ns > 0;
@@ -310,6 +324,9 @@ impl Loop<'_> {
             let ended = self.ended || self.error != 0;
             if out_of_time || enough_ios || ended || stopping {
                 break;
+            }
+            if let Some(request) = self.status.asked() {
+                self.answer_status(request);
             }
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
@@ -371,9 +388,16 @@ impl Loop<'_> {
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
         let issue = if ddir == Ddir::Write {
-            self.workload.prepare_write(unit.buf.as_mut_slice(), offset);
+            // A buffer a read filled holds the file's data: the write's contents come
+            // back first (buffers with fixed contents are otherwise filled only once).
+            if unit.holds_read_data {
+                unit.holds_read_data = false;
+                self.workload.initial_fill(unit.buf.as_mut_slice());
+            }
+            self.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
             self.clock.now_ns()
         } else {
+            unit.holds_read_data |= ddir == Ddir::Read;
             start
         };
         self.stamps[index as usize] = (start, issue);
@@ -597,6 +621,45 @@ impl Loop<'_> {
             self.error = errno;
             self.error_text = text;
         }
+    }
+
+    /// The job's times, with its I/O ending at `end` and `usage` its CPU usage.
+    fn times(&self, end: u64, usage: ThreadUsage) -> JobTimes {
+        let run_ms = end.saturating_sub(self.measure_from) / 1_000_000;
+        let did_io = self.recorder.dirs.iter().any(|d| d.ios > 0);
+        let run_ms = if did_io { run_ms.max(1) } else { run_ms };
+        JobTimes {
+            runtime_ms: self.active.map(|a| if a { run_ms } else { 0 }),
+            total_run_ms: run_ms,
+            usr_ns: usage.user_us * 1000,
+            sys_ns: usage.system_us * 1000,
+            ctx: usage.ctx,
+            majf: usage.majflt,
+            minf: usage.minflt,
+        }
+    }
+
+    /// Answers a request for an interim report with a copy of everything so far (outside
+    /// the common path: it allocates, and reads the thread's CPU usage).
+    #[cold]
+    fn answer_status(&mut self, request: u64) {
+        let mut recorder = self.recorder.clone();
+        recorder.settle();
+        let fake = self.clock.is_fake();
+        let usage =
+            if fake { ThreadUsage::default() } else { ThreadUsage::now().since(self.usage_before) };
+        let copy = JobOutcome {
+            recorder,
+            times: self.times(self.last_now, usage),
+            error: self.error,
+            error_text: self.error_text.clone(),
+            notes: self.engine.notes(),
+            pid: if fake { 0 } else { thread_id() },
+            start_wall_ms: self.start_wall_ms,
+            latency_depth: self.depth_limit,
+            steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
+        };
+        self.status.answer(request, copy);
     }
 
     fn set_error(&mut self, errno: i32, during: &str) {

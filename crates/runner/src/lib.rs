@@ -4,6 +4,7 @@
 //! Owns every clock read on the I/O path.
 #![forbid(unsafe_code)]
 
+pub mod buffers;
 pub mod clock;
 pub mod disk;
 pub mod files;
@@ -18,7 +19,10 @@ pub mod progress;
 pub mod run;
 pub mod safety;
 pub mod schedule;
+pub mod status;
 pub mod steady;
 pub mod target;
 pub mod think;
 mod workload_config;
+
+pub use workload_config::WorkloadOptions;

@@ -111,6 +111,9 @@ pub struct JobPlan {
     pub thread: bool,
     /// Whether jobs of the group are reported together (`group_reporting`).
     pub group_reporting: bool,
+    /// Whether the job's statistics are reported (`stats`, default true); without, the job
+    /// is reported with nothing done, as fio 3.33 reports it.
+    pub report_stats: bool,
     /// The engine's name.
     pub engine: String,
     /// The engine's own options.
@@ -190,12 +193,9 @@ pub struct JobPlan {
     pub norandommap: bool,
     /// Share of random I/O per direction, in percent (`percentage_random`).
     pub percentage_random: [u32; 3],
-    /// Fill buffers with zeros (`zero_buffers`).
-    pub zero_buffers: bool,
-    /// Refill buffers for every write (`refill_buffers`).
-    pub refill_buffers: bool,
-    /// Scramble buffers lightly for every write (`scramble_buffers`).
-    pub scramble_buffers: bool,
+    /// What write buffers hold and where they live (`buffer_pattern`, `zero_buffers`,
+    /// `mem`…).
+    pub buffers: crate::buffers::BufferPlan,
     /// Which statistics to keep.
     pub stats: StatsPlan,
     /// Report the disks under the job's files (`disk_util`).
@@ -209,6 +209,8 @@ pub struct JobPlan {
     pub thread_number: u64,
     /// The log files the job writes.
     pub logs: crate::logs::LogPlan,
+    /// The options only the workload reads (distributions, generator, sequencer).
+    pub workload: crate::workload_config::WorkloadOptions,
     /// Rate limits and minimums (`rate`, `rate_iops`, `rate_min`, …).
     pub pace: crate::pace::PacePlan,
     /// Think time (`thinktime` and its options), if any.
@@ -324,6 +326,7 @@ impl JobPlan {
             wait_for: get::text(spec, "wait_for"),
             thread: get::flag(spec, "thread"),
             group_reporting: get::flag(spec, "group_reporting"),
+            report_stats: get::flag(spec, "stats"),
             engine,
             engine_options,
             offload,
@@ -363,9 +366,7 @@ impl JobPlan {
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
             percentage_random,
-            zero_buffers: get::flag(spec, "zero_buffers"),
-            refill_buffers: get::flag(spec, "refill_buffers"),
-            scramble_buffers: get::flag(spec, "scramble_buffers"),
+            buffers: crate::buffers::BufferPlan::of(spec).map_err(fail)?,
             disk_util: get::flag(spec, "disk_util"),
             stats: StatsPlan {
                 clat_percentiles: get::flag(spec, "clat_percentiles"),
@@ -384,6 +385,7 @@ impl JobPlan {
             globals_echo: echo(spec, true),
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
+            workload: crate::workload_config::WorkloadOptions::of(spec),
             pace,
             think: crate::think::ThinkPlan::of(spec),
             latency,
@@ -478,7 +480,7 @@ fn fadvise(spec: &JobSpec, rw: &str) -> Option<iomark_engine::file::Access> {
 }
 
 /// The engines whose every I/O completes inside the call that issues it.
-const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
+pub(crate) const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
 
 /// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
@@ -489,6 +491,10 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
     let default_threads = iodepth.min(THREADPOOL_DEFAULT_CAP);
     let threads_max = int("threadpool_max").filter(|&n| n > 0).unwrap_or(default_threads);
     let threads_min = int("threadpool_min").unwrap_or(default_threads).clamp(1, threads_max);
+    // iomark's io_uring default: buffers and files registered, unless the job says either.
+    let register_by_default = spec.value("fixedbufs").is_none()
+        && spec.value("registerfiles").is_none()
+        && get::text(spec, "ioengine").as_deref() == Some("io_uring");
     EngineOptions {
         iodepth,
         direct,
@@ -496,8 +502,9 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
         hipri: get::flag(spec, "hipri"),
         nowait: get::flag(spec, "nowait"),
         uncached: int("uncached").unwrap_or(0),
-        fixedbufs: get::flag(spec, "fixedbufs"),
-        registerfiles: get::flag(spec, "registerfiles"),
+        fixedbufs: get::flag(spec, "fixedbufs") || register_by_default,
+        registerfiles: get::flag(spec, "registerfiles") || register_by_default,
+        register_by_default,
         sqthread_poll: get::flag(spec, "sqthread_poll"),
         sqthread_poll_cpu: spec.value("sqthread_poll_cpu").and(int("sqthread_poll_cpu")),
         nonvectored: match spec.value_or_default("nonvectored") {

@@ -1,15 +1,20 @@
 //! A whole run: plans for every clone of every job, file layout, the waves of job threads,
-//! and the one [`RunReport`] at the end.
+//! and the one [`RunReport`] at the end (and interim ones on request, [`interim_report`]).
+//!
+//! A stop request (Ctrl-C) ends the layout of a file, the jobs' `startdelay` and their I/O
+//! loops, and no job starts after it; the report then shows what was done, the jobs that
+//! never started with nothing.
 
 use crate::clock::{self, JobClock};
 use crate::job::{self, JobOutcome};
 use crate::plan::JobPlan;
 use crate::progress::Progress;
 use crate::schedule;
+use crate::status::StatusBoard;
 use iomark_options::JobSpec;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
 use iomark_stats::report::{JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// The fio release whose formats the report follows.
@@ -24,6 +29,8 @@ pub struct RunOptions {
     pub readonly: bool,
     /// Where the jobs publish their progress (for the ETA line), if anywhere.
     pub progress: Option<Arc<Progress>>,
+    /// Where the jobs answer requests for interim reports, if anywhere.
+    pub status: Option<Arc<StatusBoard>>,
 }
 
 /// Why a run could not be done.
@@ -88,7 +95,8 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
 }
 
 /// Runs `plans` to the end (or until `stop`), calling `starting` as each wave starts, and
-/// reduces everything into the run's report.
+/// reduces everything into the run's report. Jobs that never started (stopped first) are in
+/// the report with nothing done.
 pub fn run(
     plans: &[JobPlan],
     options: &RunOptions,
@@ -98,9 +106,20 @@ pub fn run(
     let groups = schedule::group_ids(plans);
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
     for plan in plans.iter().filter(|p| !p.create_on_open) {
-        crate::files::lay_out(plan, plan.allow_file_create, options.readonly)
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
             .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
     }
+    let local_board;
+    let board = match &options.status {
+        Some(b) => b.as_ref(),
+        None => {
+            local_board = StatusBoard::new();
+            &local_board
+        }
+    };
     let local;
     let progress = match &options.progress {
         Some(p) => p.as_ref(),
@@ -113,8 +132,70 @@ pub fn run(
     let fake = options.fake_clock_step_ns.is_some();
     let disks = crate::disk::DiskWatch::start(plans.iter().filter(|p| p.disk_util && !fake));
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
-    let mut outcomes: Vec<Option<JobOutcome>> = (0..plans.len()).map(|_| None).collect();
+    board.begin(plans.len(), disks, run_start_ms);
+    let waves = run_waves(plans, options, stop, progress, board, &mut starting);
+    let (outcomes, disks) = board.end();
+    waves?;
+    let outcomes = plans
+        .iter()
+        .zip(outcomes)
+        .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
+        .collect::<Result<_, _>>()?;
+    let disks = disks.map(crate::disk::DiskWatch::finish).unwrap_or_default();
+    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
+    report.disks = disks;
+    Ok(report)
+}
+
+/// The report so far of the run under way whose jobs answer on `board`: finished jobs as
+/// they ended, running ones as they stand (see [`crate::status`]), the others with nothing
+/// done. `None` when no run is under way.
+pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Option<RunReport> {
+    let collected = board.collect()?;
+    let outcomes = plans
+        .iter()
+        .zip(collected.outcomes)
+        .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let groups = schedule::group_ids(plans);
+    let mut report = report(plans, &groups, outcomes, collected.start_ms, fake);
+    report.disks = if fake { Vec::new() } else { collected.disks };
+    Some(report)
+}
+
+/// A job that did nothing: never started, or stopped before it did.
+fn not_started(plan: &JobPlan) -> Result<JobOutcome, RunError> {
+    let sync = crate::plan::SYNC_ENGINES.contains(&plan.engine.as_str()) && !plan.offload;
+    let recorder = iomark_stats::recorder::JobRecorder::new(job::recorder_config(plan, sync), 0)
+        .map_err(|e| job::JobError { job: plan.name.clone(), message: e.to_string() })?;
+    Ok(JobOutcome {
+        recorder,
+        times: JobTimes::default(),
+        error: 0,
+        error_text: String::new(),
+        notes: Vec::new(),
+        pid: 0,
+        start_wall_ms: 0,
+        latency_depth: plan.iodepth,
+        steadystate: None,
+    })
+}
+
+/// The waves of job threads, one after the other; none starts after a stop. Each job leaves
+/// its outcome on `board`.
+fn run_waves(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    progress: &Progress,
+    board: &StatusBoard,
+    starting: &mut impl FnMut(&[JobPlan]),
+) -> Result<(), RunError> {
     for wave in schedule::waves(plans) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let waits = schedule::waits(plans, wave.clone()).map_err(RunError::Schedule)?;
         starting(&plans[wave.clone()]);
         let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
@@ -126,6 +207,7 @@ pub fn run(
                 let job_progress = progress.job(i);
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
+                let mut slot = board.slot(i);
                 let clock = match options.fake_clock_step_ns {
                     Some(step) => JobClock::fake(step),
                     None => JobClock::real(),
@@ -139,36 +221,35 @@ pub fn run(
                         }
                     }
                     let readonly = options.readonly;
-                    let outcome = if plan.create_on_open {
-                        crate::files::lay_out(plan, plan.allow_file_create, readonly)
-                            .map_err(|e| job::JobError {
-                                job: plan.name.clone(),
-                                message: e.to_string(),
-                            })
-                            .and_then(|()| job::run(plan, clock, stop, job_progress))
+                    let laid_out = if plan.create_on_open {
+                        crate::files::lay_out(plan, plan.allow_file_create, readonly, stop).map_err(
+                            |e| job::JobError { job: plan.name.clone(), message: e.to_string() },
+                        )
                     } else {
-                        job::run(plan, clock, stop, job_progress)
+                        Ok(())
+                    };
+                    // A job stopped before it began stays out (reported with nothing done).
+                    let result = match laid_out {
+                        Ok(()) if stop.load(Ordering::Relaxed) => Ok(()),
+                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot)
+                            .map(|outcome| slot.done(outcome)),
+                        Err(e) => Err(e),
                     };
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
-                    outcome
+                    result
                 }));
             }
             handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
         });
         for (i, result) in wave.zip(results) {
-            let outcome = result.map_err(|_| {
+            result.map_err(|_| {
                 RunError::Schedule(format!("job '{}': its thread panicked", plans[i].name))
             })??;
-            outcomes[i] = Some(outcome);
         }
     }
-    let outcomes: Vec<JobOutcome> = outcomes.into_iter().flatten().collect();
-    let disks = disks.finish();
-    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
-    report.disks = disks;
-    Ok(report)
+    Ok(())
 }
 
 /// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.
@@ -183,8 +264,13 @@ fn report(
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
     let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
-    for (i, outcome) in outcomes.into_iter().enumerate() {
+    for (i, mut outcome) in outcomes.into_iter().enumerate() {
         let plan = &plans[i];
+        if !plan.report_stats {
+            // stats=0: fio 3.33 reports the job (and its error) with nothing measured.
+            outcome.recorder.clear(0);
+            outcome.times = JobTimes::default();
+        }
         if plan.group_reporting {
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);

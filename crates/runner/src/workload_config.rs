@@ -1,10 +1,76 @@
-//! The plan, as the workload crate wants it: a [`WorkloadConfig`].
+//! The plan, as the workload crate wants it: a [`WorkloadConfig`]; and the workload options
+//! a plan carries as parsed ([`WorkloadOptions`]).
 
+use crate::get;
 use crate::plan::JobPlan;
+use iomark_options::value::distribution as parsed;
+use iomark_options::value::Value;
+use iomark_options::JobSpec;
 use iomark_workload::{
-    BlockSizes, BufferOptions, FileRegion, FileService, PerDir, RwMode, SplitEntry, WorkloadConfig,
-    DEFAULT_SEED,
+    AbsZone, BlockSizes, Distribution, FileRegion, FileService, PerDir, RwMode, Sequencer,
+    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
 };
+
+/// The options of a job that only the workload reads, resolved from its spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadOptions {
+    /// `random_distribution` per direction (reads, writes, trims).
+    pub distribution: [Distribution; 3],
+    /// `random_generator=lfsr` (`tausworthe` and `tausworthe64` both mean iomark's own
+    /// generator).
+    pub lfsr: bool,
+    /// `rw_sequencer`: what the `:N` of a random mode does between new offsets.
+    pub sequencer: Sequencer,
+    /// `bs_unaligned`: `bsrange` sizes of any byte count.
+    pub bs_unaligned: bool,
+    /// `bs_is_seq_rand`: read sizes for sequential I/Os, write sizes for random ones.
+    pub bs_is_seq_rand: bool,
+    /// `softrandommap`: run without the random map when it cannot be allocated.
+    pub softrandommap: bool,
+}
+
+impl WorkloadOptions {
+    /// The workload options of `spec`, with fio's defaults.
+    pub fn of(spec: &JobSpec) -> WorkloadOptions {
+        let distribution = match spec.value_or_default("random_distribution") {
+            Some(Value::Distribution(dirs)) => {
+                dirs.map(|d| d.map_or(Distribution::Random, convert))
+            }
+            _ => [Distribution::Random, Distribution::Random, Distribution::Random],
+        };
+        let lfsr = get::choice(spec, "random_generator").is_some_and(|c| c.0 == "lfsr");
+        let sequencer = match get::choice(spec, "rw_sequencer") {
+            Some(("identical", _)) => Sequencer::Identical,
+            _ => Sequencer::Sequential,
+        };
+        WorkloadOptions {
+            distribution,
+            lfsr,
+            sequencer,
+            bs_unaligned: get::flag(spec, "bs_unaligned"),
+            bs_is_seq_rand: get::flag(spec, "bs_is_seq_rand"),
+            softrandommap: get::flag(spec, "softrandommap"),
+        }
+    }
+}
+
+/// The workload's form of a parsed distribution.
+fn convert(d: parsed::Distribution) -> Distribution {
+    match d {
+        parsed::Distribution::Random => Distribution::Random,
+        parsed::Distribution::Zipf { theta, center } => Distribution::Zipf { theta, center },
+        parsed::Distribution::Pareto { power, center } => Distribution::Pareto { power, center },
+        parsed::Distribution::Normal { deviation, center } => {
+            Distribution::Normal { deviation, center }
+        }
+        parsed::Distribution::Zoned(z) => Distribution::Zoned(
+            z.iter().map(|z| Zone { access: z.access, percent: z.percent }).collect(),
+        ),
+        parsed::Distribution::ZonedAbs(z) => Distribution::ZonedAbs(
+            z.iter().map(|z| AbsZone { access: z.access, bytes: z.bytes }).collect(),
+        ),
+    }
+}
 
 /// The workload of `plan`.
 pub fn of(plan: &JobPlan) -> WorkloadConfig {
@@ -59,12 +125,18 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             write: plan.percentage_random[1],
             trim: plan.percentage_random[2],
         },
-        buffers: BufferOptions {
-            zero_buffers: plan.zero_buffers,
-            refill_buffers: plan.refill_buffers,
-            scramble_buffers: plan.scramble_buffers,
+        buffers: plan
+            .buffers
+            .options(io_limit_default, plan.bsrange[1].map_or(plan.bs[1], |r| r.0)),
+        distribution: {
+            let [read, write, trim] = plan.workload.distribution.clone();
+            PerDir { read, write, trim }
         },
-        ..WorkloadConfig::default()
+        lfsr: plan.workload.lfsr,
+        rw_sequencer: plan.workload.sequencer,
+        bs_unaligned: plan.workload.bs_unaligned,
+        bs_is_seq_rand: plan.workload.bs_is_seq_rand,
+        soft_random_map: plan.workload.softrandommap,
     }
 }
 

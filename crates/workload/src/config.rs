@@ -5,6 +5,8 @@
 //! (file sizes, regions from `offset`/`offset_increment`/`size`/`filesize`/`nrfiles`, the
 //! seed when `randrepeat=0`) and the workload never looks further than this struct.
 
+use crate::buffers::{Dedupe, Pattern};
+use crate::distribution::Distribution;
 use thiserror::Error;
 
 /// fio's default `randseed` (0x89), used when `randrepeat=1` (the default) and no
@@ -201,22 +203,44 @@ pub enum FileService {
     Random(u32),
 }
 
-/// Buffer content options for writes.
+/// Buffer content options for writes, as the runner resolved them from the job (see
+/// `buffers` for what each combination writes, as measured on fio 3.33).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BufferOptions {
     /// `zero_buffers`: buffers hold zeros.
     pub zero_buffers: bool,
-    /// `refill_buffers`: fresh random data for every write.
+    /// `refill_buffers`, resolved: new contents for every write. fio turns it on by itself
+    /// for `buffer_compress_percentage` between 1 and 99 and for any `dedupe_percentage`,
+    /// unless the job sets `refill_buffers` itself; the runner applies that.
     pub refill_buffers: bool,
-    /// `scramble_buffers` (fio default true): lightly modify each write's buffer so that
-    /// no two written blocks are identical. Ignored with `zero_buffers` or
-    /// `refill_buffers`, as in fio.
+    /// `scramble_buffers`, resolved: lightly modify each write's buffer so that no two
+    /// written blocks are identical. fio's default is on, but off with `zero_buffers` or
+    /// `buffer_pattern` unless the job sets it; the runner applies that. Never with
+    /// `refill_buffers`, `buffer_compress_percentage` or `dedupe_percentage`.
     pub scramble_buffers: bool,
+    /// `buffer_pattern`: the pattern that fills buffers (and the fixed part of
+    /// compressible buffers, instead of zeros).
+    pub pattern: Option<Pattern>,
+    /// `buffer_compress_percentage` when the job gives it (0..=100); given at all, it
+    /// switches to the compressible-data generator.
+    pub compress_percentage: Option<u32>,
+    /// `buffer_compress_chunk` in bytes (default 512); 0 means the whole block.
+    pub compress_chunk: u64,
+    /// `dedupe_percentage` and its companions, when the job gives it.
+    pub dedupe: Option<Dedupe>,
 }
 
 impl Default for BufferOptions {
     fn default() -> Self {
-        BufferOptions { zero_buffers: false, refill_buffers: false, scramble_buffers: true }
+        BufferOptions {
+            zero_buffers: false,
+            refill_buffers: false,
+            scramble_buffers: true,
+            pattern: None,
+            compress_percentage: None,
+            compress_chunk: 512,
+            dedupe: None,
+        }
     }
 }
 
@@ -224,8 +248,8 @@ impl Default for BufferOptions {
 ///
 /// [`Default`] gives fio's defaults with no files: `rw=read`, `bs=4k`, `rwmixread=50`,
 /// `loops=1`, seed 0x89, the random map on, fully random random modes, round-robin file
-/// service, scrambled random buffers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// service, scrambled random buffers, uniform random offsets.
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorkloadConfig {
     /// The `rw` mode.
     pub rw: RwMode,
@@ -242,6 +266,12 @@ pub struct WorkloadConfig {
     pub bs: PerDir<BlockSizes>,
     /// `bs_unaligned`: `bsrange` sizes need not be multiples of the minimum.
     pub bs_unaligned: bool,
+    /// `bs_is_seq_rand`: block sizes go by the kind of I/O, not its direction: sequential
+    /// I/Os (every I/O of a sequential mode, the follow-ups of `:N` and
+    /// `percentage_random`) take the read sizes, random ones the write sizes, whatever
+    /// their direction (fio 3.33: `randrw bs=4k,16k percentage_random=50` reads and writes
+    /// 4k sequentially and 16k at random offsets).
+    pub bs_is_seq_rand: bool,
     /// `blockalign` per direction: random offsets are multiples of this (relative to the
     /// region start); `None` means the direction's minimum block size. fio turns the
     /// random map off whenever `blockalign` is given ("Any use of blockalign= turns off
@@ -279,6 +309,17 @@ pub struct WorkloadConfig {
     pub percentage_random: PerDir<u32>,
     /// Buffer content options.
     pub buffers: BufferOptions,
+    /// `random_distribution` per direction: how random offsets spread over each region.
+    /// Any skewed one turns the random map off, as in fio.
+    pub distribution: PerDir<Distribution>,
+    /// `softrandommap`: when the random map of a file cannot be allocated, run that file
+    /// without it instead of refusing the job.
+    pub soft_random_map: bool,
+    /// `random_generator=lfsr`: uniform random offsets come from a maximal-length LFSR
+    /// over each region's blocks, which visits every block once per pass without the
+    /// random map (the map is off). `tausworthe` and `tausworthe64` (false) use iomark's
+    /// generator.
+    pub lfsr: bool,
 }
 
 impl Default for WorkloadConfig {
@@ -290,6 +331,7 @@ impl Default for WorkloadConfig {
             rwmixread: 50,
             bs: PerDir::all(BlockSizes::Fixed(4096)),
             bs_unaligned: false,
+            bs_is_seq_rand: false,
             blockalign: PerDir::all(None),
             files: Vec::new(),
             file_service: FileService::RoundRobin(1),
@@ -302,6 +344,9 @@ impl Default for WorkloadConfig {
             seed: DEFAULT_SEED,
             percentage_random: PerDir::all(100),
             buffers: BufferOptions::default(),
+            distribution: PerDir::all(Distribution::Random),
+            lfsr: false,
+            soft_random_map: false,
         }
     }
 }
@@ -324,15 +369,29 @@ impl WorkloadConfig {
         Direction::ALL.into_iter().filter(|d| self.rw.issues(*d))
     }
 
-    /// The largest block size over the directions this job issues (fio's `max_bs`).
-    pub fn max_bs(&self) -> u64 {
-        self.directions().map(|d| self.bs.get(d).max()).max().unwrap_or(0)
+    /// The directions whose block sizes the job uses: those it issues, or reads and
+    /// writes with `bs_is_seq_rand` (sequential I/Os take the read sizes, random ones the
+    /// write sizes).
+    pub fn size_directions(&self) -> impl Iterator<Item = Direction> + '_ {
+        Direction::ALL.into_iter().filter(|d| {
+            if self.bs_is_seq_rand {
+                *d == Direction::Read || (*d == Direction::Write && self.rw.is_random())
+            } else {
+                self.rw.issues(*d)
+            }
+        })
     }
 
-    /// The smallest block size over the directions this job issues: the random map's
-    /// block.
+    /// The largest block size the job uses (fio's `max_bs`), over
+    /// [`WorkloadConfig::size_directions`].
+    pub fn max_bs(&self) -> u64 {
+        self.size_directions().map(|d| self.bs.get(d).max()).max().unwrap_or(0)
+    }
+
+    /// The smallest block size the job uses, over [`WorkloadConfig::size_directions`]: the
+    /// random map's block.
     pub fn min_bs(&self) -> u64 {
-        self.directions().map(|d| self.bs.get(d).min()).min().unwrap_or(0)
+        self.size_directions().map(|d| self.bs.get(d).min()).min().unwrap_or(0)
     }
 }
 
@@ -377,6 +436,25 @@ pub enum ConfigError {
         /// The value given.
         value: u32,
     },
+    /// A `random_distribution` that cannot run on this job.
+    #[error("option 'random_distribution': {why} (for {dir:?})")]
+    BadDistribution {
+        /// The direction.
+        dir: Direction,
+        /// What is wrong.
+        why: String,
+    },
+    /// The random map of a file cannot be allocated.
+    #[error(
+        "cannot allocate the random map of file {file} ({blocks} blocks): set \
+         'softrandommap' to run without it, or 'norandommap'"
+    )]
+    MapAllocation {
+        /// The file's index in [`WorkloadConfig::files`].
+        file: usize,
+        /// The blocks the map would cover.
+        blocks: u64,
+    },
     /// `blockalign` is zero.
     #[error("option 'blockalign': alignment for {dir:?} must be at least 1 byte")]
     ZeroAlignment {
@@ -403,6 +481,21 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
         return Err(ConfigError::BadPercentage { option: "rwmixread", value: cfg.rwmixread });
     }
     for dir in cfg.directions() {
+        if *cfg.percentage_random.get(dir) > 100 {
+            return Err(ConfigError::BadPercentage {
+                option: "percentage_random",
+                value: *cfg.percentage_random.get(dir),
+            });
+        }
+        if *cfg.blockalign.get(dir) == Some(0) {
+            return Err(ConfigError::ZeroAlignment { dir });
+        }
+        if cfg.rw.is_random() {
+            crate::distribution::check(cfg.distribution.get(dir), &cfg.files)
+                .map_err(|why| ConfigError::BadDistribution { dir, why })?;
+        }
+    }
+    for dir in cfg.size_directions() {
         let bs = cfg.bs.get(dir);
         let option = bs_option(bs);
         let bad = |why: String| ConfigError::BadBlockSize { option, dir, why };
@@ -421,15 +514,6 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
                 }
             }
             _ => {}
-        }
-        if *cfg.percentage_random.get(dir) > 100 {
-            return Err(ConfigError::BadPercentage {
-                option: "percentage_random",
-                value: *cfg.percentage_random.get(dir),
-            });
-        }
-        if *cfg.blockalign.get(dir) == Some(0) {
-            return Err(ConfigError::ZeroAlignment { dir });
         }
         let min = bs.min();
         for (file, region) in cfg.files.iter().enumerate() {

@@ -31,15 +31,20 @@
 mod bs;
 mod buffers;
 mod config;
+mod distribution;
+mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
 
-pub use buffers::{BufferFiller, SCRAMBLE_SECTOR};
+pub use buffers::{
+    BufferFiller, Dedupe, DedupeMode, Pattern, PatternError, MAX_PATTERN, SCRAMBLE_SECTOR,
+};
 pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
     Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
 };
+pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use rng::{Rng, Stream};
 
 use bs::BsChooser;
@@ -53,6 +58,52 @@ fn first_quota(service: FileService) -> u32 {
         FileService::RoundRobin(n) => n.max(1),
         FileService::Sequential | FileService::Random(_) => 0,
     }
+}
+
+/// The cursor of each file; with a skewed distribution, each with the pickers of the
+/// directions the job issues (over the positions a job without the map draws from); with
+/// `lfsr`, each with its register over the region's blocks of the job's smallest size.
+/// A map that cannot be allocated refuses the job, or with `softrandommap` leaves its file
+/// without a map.
+fn cursors(
+    cfg: &WorkloadConfig,
+    map_unit: Option<u64>,
+    skewed: bool,
+    lfsr: bool,
+    align: &[u64; 3],
+) -> Result<Vec<FileCursor>, ConfigError> {
+    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
+    let mut cursors = Vec::with_capacity(cfg.files.len());
+    for (file, region) in cfg.files.iter().enumerate() {
+        let mut cursor = FileCursor::new(*region, None);
+        if let Some(unit) = map_unit {
+            let blocks = region.len / unit;
+            cursor.map = offsets::RandomMap::try_new(blocks);
+            if cursor.map.is_none() && !cfg.soft_random_map {
+                return Err(ConfigError::MapAllocation { file, blocks });
+            }
+        }
+        cursors.push(cursor);
+    }
+    for c in &mut cursors {
+        let place = distribution::Placement::draw(&mut placement);
+        let lfsr_seed = placement.next_u64();
+        let len = c.region.len;
+        if lfsr {
+            c.lfsr = Some(lfsr::Lfsr::new(len / cfg.min_bs(), lfsr_seed));
+        }
+        if skewed {
+            let pick = |d: Direction| {
+                let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
+                let positions = (len - sizes.min()) / align[d.index()] + 1;
+                let dist = cfg.distribution.get(d);
+                distribution::Picker::new(dist, positions, align[d.index()], len, &place)
+                    .filter(|_| cfg.rw.issues(d))
+            };
+            c.pickers = Some(Box::new(Direction::ALL.map(pick)));
+        }
+    }
+    Ok(cursors)
 }
 
 /// One I/O to issue.
@@ -73,6 +124,8 @@ pub struct IoRequest {
 pub struct Workload {
     /// `rw` is a random mode.
     random: bool,
+    /// `bs_is_seq_rand`: see [`Workload::seq_rand_extent`].
+    seq_rand_bs: bool,
     /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
     trimwrite: bool,
     /// True when every I/O is one random map block (see
@@ -116,24 +169,40 @@ impl Workload {
         config::validate(cfg)?;
         let loops = u64::from(cfg.loops.max(1));
         let map_unit = cfg.min_bs();
-        let use_map = cfg.random_map && cfg.rw.is_random();
+        let skewed =
+            cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
+        let lfsr = cfg.lfsr && cfg.rw.is_random();
+        let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
         let bs = Direction::ALL.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
+        // Random I/Os are aligned to their size's minimum: the write sizes' with
+        // `bs_is_seq_rand`.
+        let random_sizes = |d: Direction| {
+            if cfg.bs_is_seq_rand {
+                &cfg.bs.write
+            } else {
+                cfg.bs.get(d)
+            }
+        };
         let align = Direction::ALL
-            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
+            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| random_sizes(d).min()).max(1));
         let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
         let mix =
             Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
-        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, the random map,
-        // and in every direction the job issues, every I/O at a new random offset and one
-        // map block per I/O.
+        let files = cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
+        // map on every file, sizes by direction, and in every direction the job issues,
+        // every I/O at a new random offset and one map block per I/O.
         let one_block = use_map
+            && files.iter().all(|f| f.map.is_some())
             && !trimwrite
+            && !cfg.bs_is_seq_rand
             && cfg
                 .directions()
                 .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
         Ok(Workload {
             random: cfg.rw.is_random(),
+            seq_rand_bs: cfg.bs_is_seq_rand,
             trimwrite,
             one_block,
             skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
@@ -151,11 +220,7 @@ impl Workload {
             map_unit,
             align,
             bs,
-            files: cfg
-                .files
-                .iter()
-                .map(|r| FileCursor::new(*r, use_map.then_some(map_unit)))
-                .collect(),
+            files,
             service: cfg.file_service,
             current: 0,
             left_on_file: first_quota(cfg.file_service),
@@ -306,37 +371,72 @@ impl Workload {
         }
         let dir = self.mix.direction();
         let d = dir.index();
-        let bs = &self.bs[d];
-        let want = bs.choose(&mut self.bs_rng);
-        let cursor = &mut self.files[file];
-        let ext: Extent = if !self.random {
-            cursor.sequential(d, self.skip, want, bs)?
+        let ext: Extent = if self.seq_rand_bs {
+            self.seq_rand_extent(file, dir)?
         } else {
-            if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
-                return None;
-            }
-            let follow = if self.mix.new_random_offset(dir) {
-                None
+            let bs = &self.bs[d];
+            let want = bs.choose(&mut self.bs_rng);
+            let cursor = &mut self.files[file];
+            if !self.random {
+                cursor.sequential(d, self.skip, want, bs)?
             } else {
-                let from = match self.sequencer {
-                    Sequencer::Sequential => cursor.pos[d],
-                    Sequencer::Identical => cursor.last[d],
+                if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
+                    return None;
+                }
+                let follow = if self.mix.new_random_offset(dir) {
+                    None
+                } else {
+                    let from = match self.sequencer {
+                        Sequencer::Sequential => cursor.pos[d],
+                        Sequencer::Identical => cursor.last[d],
+                    };
+                    cursor.follow(from, want, bs)
                 };
-                cursor.follow(from, want, bs)
-            };
-            match follow {
-                Some(ext) => ext,
-                None => {
-                    cursor.random(&mut self.offsets_rng, want, bs, self.map_unit, self.align[d])?
+                match follow {
+                    Some(ext) => ext,
+                    None => {
+                        let (unit, align) = (self.map_unit, self.align[d]);
+                        cursor.random(d, &mut self.offsets_rng, want, bs, unit, align)?
+                    }
                 }
             }
         };
+        let cursor = &mut self.files[file];
         cursor.advance(d, ext);
         if self.trimwrite {
             // trimwrite: the write of the pair continues from the same place.
             cursor.advance(Direction::Write.index(), ext);
         }
         Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+
+    /// The extent of the next I/O under `bs_is_seq_rand`: as `generate`, but the block size
+    /// comes from the read sizes for a sequential I/O and from the write sizes for a random
+    /// one, whatever the direction; the random decision is drawn before the size.
+    #[inline(never)]
+    fn seq_rand_extent(&mut self, file: usize, dir: Direction) -> Option<Extent> {
+        let d = dir.index();
+        let (seq, rand) = (&self.bs[0], &self.bs[1]);
+        let cursor = &mut self.files[file];
+        if !self.random {
+            let want = seq.choose(&mut self.bs_rng);
+            return cursor.sequential(d, self.skip, want, seq);
+        }
+        if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
+            return None;
+        }
+        if !self.mix.new_random_offset(dir) {
+            let want = seq.choose(&mut self.bs_rng);
+            let from = match self.sequencer {
+                Sequencer::Sequential => cursor.pos[d],
+                Sequencer::Identical => cursor.last[d],
+            };
+            if let Some(ext) = cursor.follow(from, want, seq) {
+                return Some(ext);
+            }
+        }
+        let want = rand.choose(&mut self.bs_rng);
+        cursor.random(d, &mut self.offsets_rng, want, rand, self.map_unit, self.align[d])
     }
 
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the

@@ -23,6 +23,8 @@
 
 use crate::bs::BsChooser;
 use crate::config::FileRegion;
+use crate::distribution::Picker;
+use crate::lfsr::Lfsr;
 use crate::rng::Rng;
 
 /// One bit per block of a region: set once the block has been done in this pass.
@@ -73,6 +75,23 @@ impl RandomMap {
         };
         map.reset();
         map
+    }
+
+    /// As [`RandomMap::new`], or `None` when the memory cannot be had (fio's
+    /// `softrandommap` then runs without the map).
+    pub(crate) fn try_new(blocks: u64) -> Option<RandomMap> {
+        let alloc = |len: u64| -> Option<Vec<u64>> {
+            let len = usize::try_from(len).ok()?;
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).ok()?;
+            v.resize(len, 0);
+            Some(v)
+        };
+        let words = blocks.div_ceil(64);
+        let mut map =
+            RandomMap { words: alloc(words)?, full: alloc(words.div_ceil(64))?, blocks, used: 0 };
+        map.reset();
+        Some(map)
     }
 
     /// How many blocks the map covers.
@@ -194,6 +213,11 @@ pub(crate) struct FileCursor {
     pub(crate) map: Option<RandomMap>,
     /// True once this pass is over for the file.
     pub(crate) done: bool,
+    /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
+    /// when every direction is uniform.
+    pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
+    /// `random_generator=lfsr`: the register over the region's blocks (no map then).
+    pub(crate) lfsr: Option<Lfsr>,
 }
 
 /// An offset and length relative to the region start.
@@ -209,6 +233,8 @@ impl FileCursor {
             last: [0; 3],
             map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
             done: false,
+            pickers: None,
+            lfsr: None,
         }
     }
 
@@ -218,6 +244,9 @@ impl FileCursor {
         self.last = [0; 3];
         if let Some(map) = &mut self.map {
             map.reset();
+        }
+        if let Some(lfsr) = &mut self.lfsr {
+            lfsr.reset();
         }
         self.done = false;
     }
@@ -257,12 +286,13 @@ impl FileCursor {
         bs.fit(want, room, bs.min()).map(|l| (from, l))
     }
 
-    /// A random I/O. With the map: a free block and the free run after it, marked done;
-    /// `None` when the map is full. Without: any `align`-aligned offset where the
-    /// direction's smallest block fits.
+    /// A random I/O of direction `dir`. With the map: a free block and the free run after
+    /// it, marked done; `None` when the map is full. Without: an `align`-aligned offset where
+    /// the direction's smallest block fits, uniform or from the direction's picker.
     #[inline]
     pub(crate) fn random(
         &mut self,
+        dir: usize,
         rng: &mut Rng,
         want: u64,
         bs: &BsChooser,
@@ -283,9 +313,27 @@ impl FileCursor {
             }
             None => {
                 let positions = (len - bs.min()) / align + 1;
-                let off = rng.below(positions) * align;
+                let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
+                let pos = match (picker, &mut self.lfsr) {
+                    (Some(p), _) => p.position(rng),
+                    (None, Some(lfsr)) => return lfsr_extent(lfsr, len, want, bs, unit),
+                    (None, None) => rng.below(positions),
+                };
+                let off = pos * align;
                 bs.fit(want, len - off, bs.min()).map(|l| (off, l))
             }
+        }
+    }
+}
+
+/// The next I/O of a register over blocks of `unit` bytes: the next block where the
+/// direction's smallest size fits, `want` bytes shrunk to the region end; `None` once the
+/// register has given every block of this pass.
+fn lfsr_extent(lfsr: &mut Lfsr, len: u64, want: u64, bs: &BsChooser, unit: u64) -> Option<Extent> {
+    loop {
+        let off = lfsr.next_value()? * unit;
+        if let Some(l) = bs.fit(want, len - off, bs.min()) {
+            return Some((off, l));
         }
     }
 }
@@ -391,7 +439,7 @@ mod tests {
             let mut general = c.map.clone().unwrap();
             let mut rng = Rng::from_seed(blocks);
             let mut from_rng = rng.clone();
-            while let Some((off, l)) = c.random(&mut rng, 4096, &bs, 4096, 4096) {
+            while let Some((off, l)) = c.random(0, &mut rng, 4096, &bs, 4096, 4096) {
                 let b = general.next_free(from_rng.below(general.blocks())).unwrap();
                 assert_eq!(run_at(&mut general, b, len, 4096, &bs, 4096), Some((off, l)));
                 assert_eq!(c.map.as_ref().unwrap().words, general.words);
@@ -430,7 +478,7 @@ mod tests {
         let mut c = FileCursor::new(FileRegion { offset: 0, len: 65536 }, Some(4096));
         let mut rng = Rng::from_seed(3);
         let mut total = 0;
-        while let Some((off, len)) = c.random(&mut rng, 16384, &bs, 4096, 4096) {
+        while let Some((off, len)) = c.random(0, &mut rng, 16384, &bs, 4096, 4096) {
             assert!(off + len <= 65536 && len % 4096 == 0);
             total += len;
         }

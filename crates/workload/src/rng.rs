@@ -27,6 +27,9 @@ pub enum Stream {
     Files,
     /// Buffer contents (initial fill, refill, scramble).
     Buffers,
+    /// Where skewed distributions put their hot blocks (the keys of their permutation, the
+    /// random base of zipf and pareto), file by file.
+    Placement,
 }
 
 impl Stream {
@@ -40,6 +43,7 @@ impl Stream {
             Stream::SeqRandMix => 0x7365_7172_616e_6425,
             Stream::Files => 0x6669_6c65_7365_7276,
             Stream::Buffers => 0x6275_6666_6572_7333,
+            Stream::Placement => 0x706c_6163_656d_656f,
         }
     }
 }
@@ -103,6 +107,12 @@ impl Rng {
             }
         }
         (m >> 64) as u64
+    }
+
+    /// A uniform value in `[0, 1)` with 53 random bits.
+    #[inline]
+    pub fn unit_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// True with probability `percent`/100 (`percent` ≥ 100 is always true, 0 never).

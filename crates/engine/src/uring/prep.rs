@@ -49,10 +49,8 @@ impl Prep {
     pub fn new(options: &EngineOptions, has_read_write: bool) -> Self {
         let op = if options.fixedbufs {
             RwOp::Fixed
-        } else if options.nonvectored > 0 || (options.nonvectored < 0 && has_read_write) {
-            RwOp::Plain
         } else {
-            RwOp::Vectored
+            Self::unregistered_op(options, has_read_write)
         };
         let mut rw_flags = 0;
         if options.nowait {
@@ -66,6 +64,16 @@ impl Prep {
             registered_files: options.registerfiles,
             rw_flags,
             iovecs: Iovecs::new(options.iodepth.max(1) as usize),
+        }
+    }
+
+    /// The read and write requests without registered buffers: `READ`/`WRITE` where the
+    /// kernel has them and `nonvectored` allows, else `READV`/`WRITEV`.
+    pub fn unregistered_op(options: &EngineOptions, has_read_write: bool) -> RwOp {
+        if options.nonvectored > 0 || (options.nonvectored < 0 && has_read_write) {
+            RwOp::Plain
+        } else {
+            RwOp::Vectored
         }
     }
 

@@ -170,6 +170,9 @@ pub enum Kind {
     FloatList,
     /// A list of CPUs: `0-3,6`, as fio's `cpus_allowed`.
     CpuList,
+    /// `random_distribution`: a distribution with its numbers or zones, per direction
+    /// (`zipf:1.2`, `zoned:60/10:40/90`); the choices are listed for help.
+    Distribution(&'static [Choice]),
 }
 
 /// One accepted value of an [`Kind::Enum`] option.

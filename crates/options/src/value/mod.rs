@@ -13,6 +13,7 @@
 
 pub mod bc;
 pub mod bssplit;
+pub mod distribution;
 pub mod expr;
 pub mod lists;
 pub mod number;
@@ -97,6 +98,9 @@ pub enum Value {
     Floats(Vec<f64>),
     /// CPU numbers, sorted, without duplicates.
     Cpus(Vec<u32>),
+    /// Random offset distributions per direction: reads, writes, trims; as
+    /// [`Value::SizePerDir`].
+    Distribution([Option<distribution::Distribution>; 3]),
 }
 
 /// A size given either in bytes or as a share of the target.
@@ -223,6 +227,7 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
         Kind::BsSplit => Value::BsSplit(bssplit::parse_bssplit(raw, ctx)?),
         Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
         Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),
+        Kind::Distribution(_) => Value::Distribution(distribution::parse_distribution(raw, ctx)?),
     })
 }
 

@@ -96,7 +96,7 @@ impl Controls {
     }
 }
 
-impl Loop<'_> {
+impl Loop<'_, '_> {
     /// At the top of the loop: starts the final run of a latency target, and pauses for
     /// think time. Returns whether anything happened (the loop then looks at the clock
     /// again).

@@ -60,13 +60,16 @@ pub(super) const ROWS: &[OptionDef] = &[
         .engines(&["io_uring", "io_uring_cmd"])
         .supported(
             "io_uring: register the job's I/O buffers with the ring once, and read \
-         and write with READ_FIXED/WRITE_FIXED, which saves mapping them per I/O.",
+         and write with READ_FIXED/WRITE_FIXED, which saves mapping them per I/O. When a \
+         job sets neither this nor `registerfiles`, iomark registers both where the kernel \
+         allows (docs/engines.md); setting either makes the job's choice exact.",
         ),
     opt("registerfiles", Kind::Flag, Category::Engine, "Pre-open/register files")
         .engines(&["io_uring", "io_uring_cmd"])
         .supported(
             "io_uring: register the job's files with the ring once and address them \
-         by index, which saves a file lookup per I/O.",
+         by index, which saves a file lookup per I/O. On by default in iomark unless the \
+         job sets this or `fixedbufs` (docs/engines.md).",
         ),
     opt(
         "sqthread_poll",

@@ -190,14 +190,23 @@ pub(super) const ROWS: &[OptionDef] = &[
             "Report each group's jobs together as one, instead of one report per \
          job; most useful with `numjobs`.",
         ),
-    opt("stats", Kind::Bool, Category::Reporting, "Enable collection of stats").default("1"),
-    opt("zero_buffers", Kind::Flag, Category::Buffers, "Init IO buffers to all zeroes")
-        .supported("Fill write buffers with zeroes instead of random data."),
+    opt("stats", Kind::Bool, Category::Reporting, "Enable collection of stats")
+        .default("1")
+        .supported(
+            "With 0 the job runs, but its statistics are not reported: it appears with \
+             nothing measured (zeros in JSON and terse, absent from the normal report), \
+             as in fio 3.33. Default true.",
+        ),
+    opt("zero_buffers", Kind::Flag, Category::Buffers, "Init IO buffers to all zeroes").supported(
+        "Fill write buffers with zeroes instead of random data (`buffer_pattern`, \
+         `buffer_compress_percentage` and `dedupe_percentage` take precedence).",
+    ),
     opt("refill_buffers", Kind::Flag, Category::Buffers, "Refill IO buffers on every IO submit")
         .supported(
             "Write new buffer contents before every write instead of filling the \
          buffers once; costs CPU, but keeps storage from deduplicating or compressing \
-         repeated data.",
+         repeated data. On by itself with `buffer_compress_percentage` between 1 and 99 \
+         or any `dedupe_percentage`, unless set.",
         ),
     opt(
         "scramble_buffers",
@@ -209,14 +218,26 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "When buffers are not refilled, change a few bytes of the buffer \
          before each write so that consecutive writes differ; cheaper than \
-         `refill_buffers`. Default true.",
+         `refill_buffers`. Default true, but false with `zero_buffers` or \
+         `buffer_pattern` unless set; never with `buffer_compress_percentage` or \
+         `dedupe_percentage`.",
     ),
-    opt("buffer_pattern", Kind::Str, Category::Buffers, "Fill pattern for IO buffers"),
+    opt("buffer_pattern", Kind::Str, Category::Buffers, "Fill pattern for IO buffers").supported(
+        "Fill write buffers with this pattern, repeated from the start of every \
+         write: `0x` hex bytes, `\"string\"`, `'file'` contents, or decimal numbers, \
+         back to back (`0xdeadface\"abcd\"-12`); at most 512 bytes. See \
+         docs/job-files.md, Buffer contents.",
+    ),
     opt(
         "buffer_compress_percentage",
         int(0, 100),
         Category::Buffers,
         "How compressible the buffer is (approximately)",
+    )
+    .supported(
+        "Make write data that compresses to about this share: each \
+         `buffer_compress_chunk` holds random bytes, then zeros (or the \
+         `buffer_pattern`) for this percentage.",
     ),
     opt(
         "buffer_compress_chunk",
@@ -224,12 +245,20 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Buffers,
         "Size of compressible region in buffer",
     )
-    .default("512"),
+    .default("512")
+    .supported(
+        "The granularity of `buffer_compress_percentage`: random and fixed bytes \
+         alternate every this many bytes; 0 means the whole block. Default 512.",
+    ),
     opt(
         "dedupe_percentage",
         int(0, 100),
         Category::Buffers,
         "Percentage of buffers that are dedupable",
+    )
+    .supported(
+        "Make this share of writes repeat earlier data (as `dedupe_mode` says), \
+         so that deduplicating storage stores fewer blocks.",
     ),
     opt(
         "dedupe_mode",
@@ -244,7 +273,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Buffers,
         "Mode for the deduplication buffer generation",
     )
-    .default("repeat"),
+    .default("repeat")
+    .supported(
+        "`repeat`: a duplicate repeats the last unique write; `working_set`: one \
+         of the first unique writes, `dedupe_working_set_percentage` of the job's \
+         blocks. Default repeat.",
+    ),
     opt(
         "dedupe_working_set_percentage",
         int(0, 100),
@@ -252,9 +286,17 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Dedupe working set size in percentages from file or device size used \
          to generate dedupe patterns from",
     )
-    .default("5"),
+    .default("5")
+    .supported(
+        "With `dedupe_mode=working_set`, the working set's size in percent of \
+         the job's size. Default 5.",
+    ),
     opt("dedupe_global", Kind::Bool, Category::Buffers, "Share deduplication buffers across jobs")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Jobs that set it share one dedupe working set (with \
+         `dedupe_mode=working_set`). Default false.",
+        ),
     opt(
         "clat_percentiles",
         Kind::Bool,
@@ -422,7 +464,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Buffers,
         "When using hugepages, specify size of each page",
     )
-    .default("2097152"),
+    .default("2097152")
+    .supported(
+        "The huge page size that `mem=mmaphuge` and `mem=shmhuge` round their \
+         buffers up to (at least the system's). Default 2 MiB.",
+    ),
     opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use")
         .default("0")
         .supported(
@@ -497,14 +543,24 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::BlockSize,
         "Consider any blocksize setting to be sequential,random",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Block sizes go by the kind of I/O instead of its direction: sequential I/Os take \
+         the read sizes of `bs`, `bsrange` or `bssplit`, random ones the write sizes, \
+         whether they read, write or trim. Default false.",
+    ),
     opt(
         "softrandommap",
         Kind::Bool,
         Category::IoType,
         "Set norandommap if randommap allocation fails",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "When the random map of a file cannot be allocated (a huge device with a small \
+         block size), run without it as with `norandommap`; without this option such a \
+         job is refused. Default false.",
+    ),
     opt("iomem_align", Kind::Size, Category::Buffers, "IO memory buffer offset alignment")
         .alias(&["mem_align"])
         .default("0")

@@ -83,7 +83,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Backing type for IO buffers",
     )
     .alias(&["iomem"])
-    .default("malloc"),
+    .default("malloc")
+    .supported(
+        "Where the I/O buffers live: `malloc` (default), `mmap`, `mmapshared`, \
+         `mmaphuge` (with `:FILE` a file mapping), `shm`, `shmhuge`. The huge kinds \
+         need huge pages reserved (`/proc/sys/vm/nr_hugepages`) and fail otherwise.",
+    ),
     opt(
         "verify",
         Kind::Enum(&[

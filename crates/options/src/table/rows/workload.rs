@@ -138,7 +138,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          trims. Sizes whose percentage is left blank share what remains equally.",
         ),
     opt("bs_unaligned", Kind::Flag, Category::BlockSize, "Don't sector align IO buffer sizes")
-        .alias(&["blocksize_unaligned"]),
+        .alias(&["blocksize_unaligned"])
+        .supported(
+            "With `bsrange`, each I/O may be any number of bytes in the range, not only a \
+         multiple of the smallest size; offsets stay aligned. Direct I/O usually refuses \
+         such sizes.",
+        ),
     opt("randrepeat", Kind::Bool, Category::IoType, "Use repeatable random IO pattern")
         .default("1")
         .supported(
@@ -172,7 +177,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "IO offset generator modifier",
     )
-    .default("sequential"),
+    .default("sequential")
+    .supported(
+        "What the `:N` of a random `rw` mode does between its new random offsets: \
+         `sequential` (default) continues from the previous I/O, `identical` repeats the \
+         previous offset (`rw=randread:4` then reads each random block four times).",
+    ),
     opt(
         "ioengine",
         Kind::Enum(&[
@@ -366,21 +376,39 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Type of random number generator to use",
     )
-    .default("tausworthe"),
+    .default("tausworthe")
+    .supported(
+        "`lfsr` draws uniform random offsets from a maximal-length linear feedback shift \
+         register over the file's blocks: every block exactly once per pass, without the \
+         random map (the map is off), in an order set by the seed. `tausworthe` (default) \
+         and `tausworthe64` both use iomark's own generator (xoshiro256**), which has a \
+         longer period than either; offsets are not fio's. A skewed \
+         `random_distribution` takes precedence over `lfsr`.",
+    ),
     opt(
         "random_distribution",
-        Kind::Enum(&[
+        Kind::Distribution(&[
             ch("random", "Completely random"),
-            ch("zipf", "Zipf distribution").arg(ChoiceArg::OptionalFloat),
-            ch("pareto", "Pareto distribution").arg(ChoiceArg::OptionalFloat),
-            ch("normal", "Normal (Gaussian) distribution").arg(ChoiceArg::OptionalFloat),
+            ch("zipf", "Zipf distribution").arg(ChoiceArg::OptionalStr),
+            ch("pareto", "Pareto distribution").arg(ChoiceArg::OptionalStr),
+            ch("normal", "Normal (Gaussian) distribution").arg(ChoiceArg::OptionalStr),
             ch("zoned", "Zoned random distribution").arg(ChoiceArg::OptionalStr),
             ch("zoned_abs", "Zoned absolute random distribution").arg(ChoiceArg::OptionalStr),
         ]),
         Category::IoType,
         "Random offset distribution generator",
     )
-    .default("random"),
+    .default("random")
+    .supported(
+        "How random offsets spread over the file. `zipf:theta` (default 1.1) and \
+         `pareto:power` (default 0.2) make a few blocks hot, spread over the file; \
+         `normal:dev` (alias `gauss`) is a bell curve; each takes an optional `:center` \
+         in 0..1 that places the hottest block. `zoned:60/10:30/20:10/70` sends 60% of \
+         the I/Os to the first 10% of the region and so on; `zoned_abs` takes sizes \
+         (`60/20g:40/100g`). Up to three comma-separated values set reads, writes and \
+         trims apart. Any distribution but `random` turns the random map off, as in fio. \
+         See docs/workloads.md.",
+    ),
     opt(
         "percentage_random",
         Kind::IntPerDir,

@@ -1,0 +1,126 @@
+//! What iomark refuses of fio 3.33, and why: the engines it does not run and the options it
+//! does not act on.
+//!
+//! Every refusal is deliberate and has its reason here; the refusal message carries it, and
+//! `docs/compatibility.md` is generated from these lists ([`compatibility_markdown`]), so
+//! the page cannot drift from what iomark does. A test checks the lists against the option
+//! table: every option the table marks unsupported has a reason, here or through its
+//! engines, and no reason names an option that is supported.
+
+use crate::table::{self, OptionDef, Support};
+use std::fmt::Write as _;
+
+/// One refused engine or option, with the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    /// The engine's or the option's name.
+    pub name: &'static str,
+    /// Why iomark refuses it, as one sentence without a final full stop.
+    pub reason: &'static str,
+}
+
+const fn refuse(name: &'static str, reason: &'static str) -> Refusal {
+    Refusal { name, reason }
+}
+
+/// fio 3.33's engines that iomark does not run.
+pub const ENGINES: &[Refusal] = &[
+    refuse("cpuio", "it burns CPU instead of doing I/O; iomark measures storage"),
+    refuse("net", "a network benchmark, not a storage one (iperf3 measures networks)"),
+    refuse("netsplice", "a network benchmark, not a storage one (iperf3 measures networks)"),
+    refuse("exec", "it runs a program as the job; `exec_prerun` and `exec_postrun` cover scripting around a job"),
+    refuse("e4defrag", "it drives ext4's online defragmentation ioctl, a file system tool rather than I/O"),
+    refuse("splice", "Linux splice(2) through a pipe is a niche copy path; planned after the common engines"),
+    refuse("ftruncate", "metadata engine; planned with filecreate, filestat, filedelete and falloc"),
+    refuse("filecreate", "metadata engine; planned with ftruncate, filestat, filedelete and falloc"),
+    refuse("filestat", "metadata engine; planned with ftruncate, filecreate, filedelete and falloc"),
+    refuse("filedelete", "metadata engine; planned with ftruncate, filecreate, filestat and falloc"),
+    refuse("falloc", "metadata engine; planned with ftruncate, filecreate, filestat and filedelete"),
+    refuse("gfapi", "needs GlusterFS's libgfapi and a Gluster volume"),
+    refuse("gfapi_async", "needs GlusterFS's libgfapi and a Gluster volume"),
+    refuse("mtd", "needs raw flash (MTD) hardware"),
+    refuse("sg", "needs SCSI generic devices (/dev/sg*), which this project cannot test"),
+    refuse("io_uring_cmd", "NVMe passthrough needs NVMe character devices (/dev/ng*), which this project cannot test"),
+    refuse("nbd", "needs libnbd and an NBD server"),
+    refuse("rdma", "needs RDMA hardware"),
+    refuse("rados", "needs Ceph's librados and a Ceph cluster"),
+    refuse("rbd", "needs Ceph's librbd and a Ceph cluster"),
+    refuse("pmemblk", "persistent memory through PMDK's libpmemblk, which upstream PMDK has dropped"),
+    refuse("dev-dax", "needs persistent memory (device DAX) hardware"),
+    refuse("libpmem", "needs persistent memory hardware and PMDK's libpmem"),
+];
+
+/// Options that iomark refuses although no engine explains it.
+pub const OPTIONS: &[Refusal] = &[
+    refuse("gtod_cpu", "iomark's clock reads are a few nanoseconds (TSC); a time-keeping thread would only add jitter"),
+    refuse("uid", "jobs are threads, and Linux applies a user id to a whole process"),
+    refuse("gid", "jobs are threads, and Linux applies a group id to a whole process"),
+    refuse("profile", "fio's built-in tiobench and act profiles are job files in disguise; write the job file"),
+    refuse("cmd_type", "it selects io_uring_cmd's NVMe passthrough, an engine iomark does not run"),
+    refuse("thp", "fio's private transparent-huge-page mappings test the memory manager with anonymous memory (/dev/zero), not storage"),
+    refuse("atomic", "Linux never merged O_ATOMIC, the flag this option sets, so it cannot take effect"),
+    refuse("write_barrier", "Linux removed barrier writes in 2.6.37; no engine iomark runs can issue one"),
+    refuse("cgroup", "jobs are threads, and cgroup v2 places whole processes (threads only in threaded subtrees, which have no I/O weights)"),
+    refuse("cgroup_weight", "jobs are threads, and cgroup v2 places whole processes (threads only in threaded subtrees, which have no I/O weights)"),
+    refuse("cgroup_nodelete", "jobs are threads, and cgroup v2 places whole processes (threads only in threaded subtrees, which have no I/O weights)"),
+    refuse("log_compression", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
+    refuse("log_compression_cpus", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
+    refuse("log_store_compressed", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
+    refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
+];
+
+/// Why `option` is refused, if it is: its own reason, or else the reason of its engines
+/// when all of them are refused.
+pub fn option_reason(option: &str) -> Option<&'static str> {
+    if let Some(r) = OPTIONS.iter().find(|r| r.name == option) {
+        return Some(r.reason);
+    }
+    let def = table::find(option)?;
+    let bound = !def.engines.is_empty() && def.engines.iter().all(|e| engine_reason(e).is_some());
+    bound.then_some("an option of an engine iomark does not run")
+}
+
+/// Why `engine` is refused, if it is one of fio's that iomark does not run.
+pub fn engine_reason(engine: &str) -> Option<&'static str> {
+    ENGINES.iter().find(|r| r.name == engine).map(|r| r.reason)
+}
+
+/// The whole of `docs/compatibility.md`.
+pub fn compatibility_markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# What iomark refuses of fio 3.33, and why\n\n");
+    out.push_str(
+        "This file is generated from `crates/options/src/compat.rs` by `cargo test`; do not \
+         edit it. After changing the lists, rewrite it with\n\
+         `IOMARK_BLESS=1 cargo test -p iomark-options --test table compatibility_md_is_fresh`.\n\n",
+    );
+    out.push_str(
+        "iomark runs fio's job files with fio's meaning. What it cannot run it refuses, with a \
+         message that names the engine or option and gives the reason below; it never \
+         ignores an option. Where iomark does run an option but differs from fio 3.33 in a \
+         detail, the difference is documented beside the feature ([running.md](running.md), \
+         [job-files.md](job-files.md), [workloads.md](workloads.md), [engines.md](engines.md), \
+         [logs.md](logs.md)).\n",
+    );
+    out.push_str("\n## Engines\n\n| engine | why iomark does not run it |\n|---|---|\n");
+    for r in ENGINES {
+        let _ = writeln!(out, "| `{}` | {} |", r.name, r.reason);
+    }
+    out.push_str("\n## Options\n\n");
+    let refused: Vec<_> = table::all().iter().filter(|d| d.support == Support::NotYet).collect();
+    let (engine_bound, general): (Vec<&&OptionDef>, Vec<&&OptionDef>) =
+        refused.iter().partition(|d| {
+            !OPTIONS.iter().any(|r| r.name == d.name) && option_reason(d.name).is_some()
+        });
+    out.push_str("| option | why iomark refuses it |\n|---|---|\n");
+    for def in &general {
+        let reason = option_reason(def.name).unwrap_or("not implemented yet");
+        let _ = writeln!(out, "| `{}` | {reason} |", def.name);
+    }
+    out.push_str("\nThe options of the engines above are refused with their engine:\n\n");
+    for def in &engine_bound {
+        let engines: Vec<String> = def.engines.iter().map(|e| format!("`{e}`")).collect();
+        let _ = writeln!(out, "- `{}` ({})", def.name, engines.join(", "));
+    }
+    out
+}
