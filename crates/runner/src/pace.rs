@@ -255,24 +255,16 @@ impl MinRate {
         }
     }
 
-    /// Checks at `now`, with the job's totals so far; fio's message when a minimum was not
-    /// met over the last cycle.
+    /// Whether a check is due at `now`.
     #[inline]
-    pub(crate) fn check(
-        &mut self,
-        now: u64,
-        bytes: [u64; 3],
-        ios: [u64; 3],
-        job: &str,
-    ) -> Option<String> {
-        if now < self.next_check {
-            return None;
-        }
-        self.check_cycle(now, bytes, ios, job)
+    pub(crate) fn due(&self, now: u64) -> bool {
+        now >= self.next_check
     }
 
+    /// Checks at `now` (when [`due`](Self::due)), with the job's totals so far; fio's
+    /// message when a minimum was not met over the last cycle.
     #[cold]
-    fn check_cycle(
+    pub(crate) fn check(
         &mut self,
         now: u64,
         bytes: [u64; 3],
@@ -374,22 +366,26 @@ mod tests {
 
     #[test]
     fn the_minimum_is_checked_after_the_grace_and_one_cycle() {
+        /// What the job loop does at a completion.
+        fn at(m: &mut MinRate, t: u64, bytes: [u64; 3], ios: [u64; 3]) -> Option<String> {
+            m.due(t).then(|| m.check(t, bytes, ios, "a")).flatten()
+        }
         let p = PacePlan { rate_iops_min: [1000, 0, 0], ..plan([0; 3], RateProcess::Linear) };
         let mut m = MinRate::new(&p, [true, false, false], 0);
         let s = 1_000_000_000;
-        assert_eq!(m.check(s, [0; 3], [100, 0, 0], "a"), None, "grace");
-        assert_eq!(m.check(2 * s, [0; 3], [200, 0, 0], "a"), None, "baseline");
-        assert_eq!(m.check(2 * s + s / 2, [0; 3], [250, 0, 0], "a"), None, "within the cycle");
+        assert!(!m.due(s), "grace");
+        assert_eq!(at(&mut m, 2 * s, [0; 3], [200, 0, 0]), None, "baseline");
+        assert_eq!(at(&mut m, 2 * s + s / 2, [0; 3], [250, 0, 0]), None, "within the cycle");
         assert_eq!(
-            m.check(3 * s, [0; 3], [299, 0, 0], "a").as_deref(),
+            at(&mut m, 3 * s, [0; 3], [299, 0, 0]).as_deref(),
             Some("a: rate_iops_min=1000 not met, got 99 IOPS")
         );
         let p = PacePlan { rate_min: [0, 1 << 20, 0], ..plan([0; 3], RateProcess::Linear) };
         let mut m = MinRate::new(&p, [true, true, false], 0);
-        m.check(2 * s, [0; 3], [0; 3], "b");
+        at(&mut m, 2 * s, [0; 3], [0; 3]);
         assert_eq!(
-            m.check(3 * s, [0, 402_285, 0], [0; 3], "b").as_deref(),
-            Some("b: rate_min=1048576B/s not met, got 402285B/s")
+            at(&mut m, 3 * s, [0, 402_285, 0], [0; 3]).as_deref(),
+            Some("a: rate_min=1048576B/s not met, got 402285B/s")
         );
     }
 }

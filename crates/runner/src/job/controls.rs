@@ -273,7 +273,7 @@ impl Loop<'_, '_> {
                 self.ended = true;
             }
         }
-        if let Some(min) = &mut ctl.min_rate {
+        if let Some(min) = ctl.min_rate.as_mut().filter(|m| m.due(now)) {
             let bytes = [0, 1, 2].map(|d| dirs[d].bytes);
             let ios = [0, 1, 2].map(|d| dirs[d].ios);
             if let Some(message) = min.check(now, bytes, ios, &self.plan.name) {
