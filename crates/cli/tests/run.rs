@@ -191,6 +191,11 @@ fn golden_unified_rw_reporting_both() {
 }
 
 #[test]
+fn golden_rate_limited() {
+    check_golden("rate_limited");
+}
+
+#[test]
 fn golden_units() {
     check_golden_formats("units", &[("normal", "normal")]);
 }

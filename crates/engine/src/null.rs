@@ -5,9 +5,18 @@
 //! as fio's null engine does: units queue up, `commit` completes all of them at once, and
 //! `queue` answers `Busy` until those completions are reaped, so the depth a job reaches is its
 //! submit batch (`iodepth_batch_submit`).
+//!
+//! For tests only, the hidden environment variable `IOMARK_TEST_NULL_STALL=N:USEC` makes the
+//! engine stall once: the `N`th I/O it is handed (counting from 1) takes `USEC`
+//! microseconds, as a device that hangs for a moment would. The coordinated-omission test
+//! of rate-limited jobs uses it; nothing else should.
 
 use crate::unit::IoUnit;
 use crate::{Engine, Queued};
+use std::time::Duration;
+
+/// The test-only stall (see the module doc).
+const STALL_ENV: &str = "IOMARK_TEST_NULL_STALL";
 
 /// Completes every I/O with its full length.
 #[derive(Debug, Default)]
@@ -18,6 +27,10 @@ pub struct NullEngine {
     pending: Vec<u32>,
     /// Units committed and not yet reaped.
     ready: Vec<u32>,
+    /// The test-only stall: at which I/O, and for how long.
+    stall: Option<(u64, Duration)>,
+    /// I/Os handed to the engine so far (counted only with a stall).
+    handed: u64,
 }
 
 impl NullEngine {
@@ -28,8 +41,27 @@ impl NullEngine {
             queues: iodepth > 1,
             pending: Vec::with_capacity(depth),
             ready: Vec::with_capacity(depth),
+            stall: std::env::var(STALL_ENV).ok().and_then(|v| parse_stall(&v)),
+            handed: 0,
         }
     }
+
+    /// Counts an I/O handed over and stalls if it is the one the test asked for.
+    #[cold]
+    fn count_and_stall(&mut self) {
+        self.handed += 1;
+        if let Some((at, how_long)) = self.stall {
+            if self.handed == at {
+                std::thread::sleep(how_long);
+            }
+        }
+    }
+}
+
+/// `N:USEC` of [`STALL_ENV`].
+fn parse_stall(text: &str) -> Option<(u64, Duration)> {
+    let (at, us) = text.split_once(':')?;
+    Some((at.trim().parse().ok()?, Duration::from_micros(us.trim().parse().ok()?)))
 }
 
 impl Engine for NullEngine {
@@ -47,6 +79,9 @@ impl Engine for NullEngine {
 
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;
+        if self.stall.is_some() {
+            self.count_and_stall();
+        }
         if !self.queues {
             return Queued::Completed;
         }
@@ -84,6 +119,13 @@ mod tests {
         let mut u = IoUnit::new(index, 4096, 4096).unwrap();
         u.len = 4096;
         u
+    }
+
+    #[test]
+    fn the_test_stall_is_read_as_count_and_microseconds() {
+        assert_eq!(parse_stall("3:1500"), Some((3, Duration::from_micros(1500))));
+        assert_eq!(parse_stall("3"), None);
+        assert_eq!(parse_stall("x:1"), None);
     }
 
     #[test]

@@ -25,6 +25,15 @@ pub fn mb_memory() -> u64 {
     pages.saturating_mul(page_size()) / (1024 * 1024)
 }
 
+/// Sets the calling thread's timer slack (`PR_SET_TIMERSLACK`): how much later than asked
+/// the kernel may end its sleeps, 50 µs by default. A rate-limited job lowers it so that
+/// its I/Os start close to their due times. Returns false where the kernel refuses.
+pub fn set_timer_slack(ns: u64) -> bool {
+    let ns = libc::c_ulong::try_from(ns.max(1)).unwrap_or(libc::c_ulong::MAX);
+    // SAFETY: PR_SET_TIMERSLACK takes a number and changes only this thread's timer slack.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, ns, 0, 0, 0) == 0 }
+}
+
 /// The CPU's time-stamp counter (`rdtsc`), where the architecture has one.
 #[cfg(target_arch = "x86_64")]
 #[inline]

@@ -29,7 +29,8 @@
 //!   64-bit integer, so `out` must be `u64::MAX - p`.
 //! - `Time`: `out` is in microseconds when fio's type is `OPT_STR_VAL_TIME`; when fio reads
 //!   the option as a plain `OPT_INT`, `out` is in the option's own unit (milliseconds for
-//!   `bwavgtime`), and iomark's value is converted to that unit.
+//!   `bwavgtime`), and iomark's value is converted to that unit (except `thinktime_iotime`,
+//!   an `OPT_INT` in seconds that fio stores in microseconds).
 //! - `TimeRange`: the two ends, in microseconds (one `out` for a single time).
 //! - `SizePerDir`, `IntPerDir`: direction by direction, for the elements fio prints with
 //!   `ret=0`; directions fio does not print (fio copies the last one given) are not compared.
@@ -353,7 +354,10 @@ fn compare(fio: &FioOption, setting: &Setting) -> Result<bool, String> {
         }
         (Kind::Time { unit }, Value::Time(d)) => {
             let us = d.as_micros();
-            let want = if fio.kind == "OPT_STR_VAL_TIME" { us } else { micros_in(*unit, us) };
+            // `thinktime_iotime` is an `OPT_INT` in seconds that fio 3.33 stores (and
+            // prints) in microseconds.
+            let stored_in_micros = fio.kind == "OPT_STR_VAL_TIME" || fio.name == "thinktime_iotime";
+            let want = if stored_in_micros { us } else { micros_in(*unit, us) };
             expect(want.to_string(), one()?)
         }
         (Kind::TimeRange { .. }, Value::TimeRange(a, b)) => {

@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport};
+use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport, SteadyReport};
 
 /// A JSON value as fio writes it.
 enum Value {
@@ -105,7 +105,8 @@ fn job(job: &JobReport, bins: Bins) -> Value {
         ("jobname".into(), string(&job.name)),
         ("groupid".into(), int(job.groupid)),
         ("error".into(), int(job.error)),
-        ("eta".into(), int(FINISHED_ETA)),
+        // fio 3.33 reports 0 for a job that watched for steady state, attained or not.
+        ("eta".into(), int(if job.steadystate.is_some() { 0 } else { FINISHED_ETA })),
         ("elapsed".into(), int(job.elapsed_s)),
     ];
     if !job.options.is_empty() {
@@ -145,11 +146,37 @@ fn job(job: &JobReport, bins: Bins) -> Value {
     if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
         entries.push(("desc".into(), string(description)));
     }
+    if let Some(ss) = &job.steadystate {
+        entries.push(("steadystate".into(), steadystate(ss)));
+    }
     if !job.notes.is_empty() {
         let notes = job.notes.iter().map(|n| string(n)).collect();
         entries.push(("iomark notes".into(), Value::Array(notes)));
     }
     Value::Object(entries)
+}
+
+/// fio's `steadystate` object: the criterion is a string, with `%` for a percentage.
+fn steadystate(ss: &SteadyReport) -> Value {
+    let list = |v: &[u64]| Value::Array(v.iter().map(|&x| int(x)).collect());
+    let percent = if ss.percent { "%" } else { "" };
+    object([
+        ("ss", string(&ss.ss)),
+        ("duration", int(ss.duration_s)),
+        ("attained", int(u8::from(ss.attained))),
+        ("criterion", Value::Str(format!("{:.6}{percent}", ss.criterion))),
+        ("max_deviation", float(ss.max_deviation)),
+        ("slope", float(ss.slope)),
+        (
+            "data",
+            object([
+                ("bw_mean", int(ss.bw_mean)),
+                ("iops_mean", int(ss.iops_mean)),
+                ("iops", list(&ss.iops)),
+                ("bw", list(&ss.bw)),
+            ]),
+        ),
+    ])
 }
 
 const DEPTH_KEYS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
@@ -164,8 +191,11 @@ fn shares(keys: &[&str], values: &[f64]) -> Value {
 
 /// One direction. `io_kbytes` and `bw` are the byte figures in KiB, truncated, whatever
 /// `kb_base` says.
+///
+/// A rate-limited job's direction also has iomark's `lat_ns_corrected` after `lat_ns`: the
+/// latency from each I/O's intended start (see [`DirReport::lat_corrected`]).
 fn direction(dir: &DirReport, bins: Bins) -> Value {
-    object([
+    let mut entries = vec![
         ("io_bytes", int(dir.io_bytes)),
         ("io_kbytes", int(dir.io_bytes / 1024)),
         ("bw_bytes", int(dir.bw_bytes)),
@@ -178,6 +208,11 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("slat_ns", lat(&dir.slat, bins)),
         ("clat_ns", lat(&dir.clat, bins)),
         ("lat_ns", lat(&dir.lat, bins)),
+    ];
+    if let Some(corrected) = &dir.lat_corrected {
+        entries.push(("lat_ns_corrected", lat(corrected, bins)));
+    }
+    entries.extend([
         ("bw_min", int(dir.bw_samples.min)),
         ("bw_max", int(dir.bw_samples.max)),
         ("bw_agg", float(dir.bw_samples.agg_pct)),
@@ -189,7 +224,8 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("iops_mean", float(dir.iops_samples.mean)),
         ("iops_stddev", float(dir.iops_samples.stddev)),
         ("iops_samples", int(dir.iops_samples.samples)),
-    ])
+    ]);
+    object(entries)
 }
 
 /// A latency object; its `percentile` object appears only when there are samples and

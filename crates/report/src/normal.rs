@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use iomark_stats::report::{
     DirReport, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, RunReport,
-    SampleStats,
+    SampleStats, SteadyReport,
 };
 
 use crate::units::{LatUnit, PrintOptions};
@@ -140,6 +140,30 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
         "     latency   : target={}, window={}, percentile={:.2}%, depth={}",
         target.target, target.window, target.percentile, target.depth
     );
+    if let Some(ss) = &job.steadystate {
+        write_steadystate(out, ss, opts);
+    }
+}
+
+/// `  steadystate  : attained=yes, bw=8002KiB/s (8002kB/s), iops=2000, iops slope=-0.025%`.
+/// fio 3.33 turns the mean bandwidth into whole KiB/s and prints that number once in binary
+/// units and once, as if it were kB/s, in decimal ones; so does this line.
+fn write_steadystate(out: &mut String, ss: &SteadyReport, opts: &PrintOptions) {
+    let kib = ss.bw_mean / 1024;
+    let bw = opts.rate_pair(kib.saturating_mul(1024)).0;
+    let bw_alt = opts.rate_pair(kib.saturating_mul(1000)).1;
+    let _ = write!(
+        out,
+        "  steadystate  : attained={}, bw={bw} ({bw_alt}), iops={}, {}=",
+        if ss.attained { "yes" } else { "no" },
+        opts.count(ss.iops_mean),
+        ss.criterion_name
+    );
+    let _ = if ss.percent {
+        writeln!(out, "{:.3}%", ss.criterion)
+    } else {
+        writeln!(out, "{:.3}", ss.criterion)
+    };
 }
 
 /// One direction of a job: the rate line, the latency lines, the percentile blocks (after
@@ -156,13 +180,15 @@ fn write_dir(out: &mut String, name: &str, dir: &DirReport, opts: &PrintOptions)
     );
     // fio counts zone resets on zoned devices only; iomark does not drive zoned devices.
     out.push_str(if name == "write" { "; 0 zone resets\n" } else { "\n" });
+    // A rate-limited job's latency from the intended start comes last (iomark's addition).
+    let corrected = dir.lat_corrected.as_ref().map(|c| ("corrected lat", c));
     let lats = [("slat", &dir.slat), ("clat", &dir.clat), (" lat", &dir.lat)];
-    for (label, stats) in lats {
+    for (label, stats) in lats.into_iter().chain(corrected) {
         if stats.n > 0 {
             write_lat_line(out, label, stats);
         }
     }
-    for (label, stats) in lats {
+    for (label, stats) in lats.into_iter().chain(corrected) {
         write_percentiles(out, label.trim_start(), stats);
     }
     write_bw_samples(out, &dir.bw_samples, opts);
@@ -359,6 +385,7 @@ mod tests {
             terse_latency_2us: 0.0,
             percentile_list: Vec::new(),
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
+            steadystate: None,
         }
     }
 

@@ -126,6 +126,16 @@ fn json_plus_bins_for_clat_lat_slat_and_sync() {
 }
 
 #[test]
+fn steadystate_attained_and_not() {
+    check("steadystate");
+}
+
+#[test]
+fn latency_target_depth_window_and_percentile() {
+    check("latency_target");
+}
+
+#[test]
 fn unified_rw_reporting_mixed() {
     check("unified_mixed");
 }

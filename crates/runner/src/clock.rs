@@ -95,6 +95,31 @@ impl JobClock {
     pub fn is_fake(&self) -> bool {
         matches!(self, JobClock::Fake { .. })
     }
+
+    /// Waits until the clock reads `t_ns` or later, or `slice` has passed, whichever comes
+    /// first, and returns the reading after the wait. A real clock sleeps (`nanosleep`), or
+    /// with `spin` reads itself in a loop, which keeps the core busy; the fake clock jumps
+    /// to `t_ns` at once, so that paced runs under it never sleep and stay deterministic.
+    pub fn wait_until(&mut self, t_ns: u64, slice: Duration, spin: bool) -> u64 {
+        if let JobClock::Fake { now_ns, .. } = self {
+            *now_ns = (*now_ns).max(t_ns);
+            return *now_ns;
+        }
+        let start = self.now_ns();
+        let end = t_ns.min(start.saturating_add(slice.as_nanos() as u64));
+        if spin {
+            let mut now = start;
+            while now < end {
+                std::hint::spin_loop();
+                now = self.now_ns();
+            }
+            return now;
+        }
+        if end > start {
+            std::thread::sleep(Duration::from_nanos(end - start));
+        }
+        self.now_ns()
+    }
 }
 
 /// Wall-clock time in milliseconds since the Unix epoch (0 under the fake clock, so that
@@ -131,6 +156,25 @@ mod tests {
     fn the_fake_clock_moves_one_step_per_read() {
         let mut c = JobClock::fake(100);
         assert_eq!([c.now_ns(), c.now_ns(), c.now_ns()], [100, 200, 300]);
+    }
+
+    #[test]
+    fn the_fake_clock_jumps_instead_of_sleeping() {
+        let mut c = JobClock::fake(10);
+        assert_eq!(c.wait_until(5_000_000_000, Duration::from_secs(3600), false), 5_000_000_000);
+        // Never backwards.
+        assert_eq!(c.wait_until(7, Duration::ZERO, false), 5_000_000_000);
+        assert_eq!(c.now_ns(), 5_000_000_010);
+    }
+
+    #[test]
+    fn a_real_wait_stops_at_its_slice() {
+        let mut c = JobClock::monotonic();
+        let t = c.now_ns();
+        let after = c.wait_until(t + 3_600_000_000_000, Duration::from_millis(1), false);
+        assert!(after >= t + 1_000_000 && after < t + 3_600_000_000_000);
+        let after = c.wait_until(after + 200_000, Duration::from_secs(1), true);
+        assert!(after >= t + 1_200_000);
     }
 
     #[test]

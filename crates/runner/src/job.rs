@@ -43,6 +43,8 @@ use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod controls;
+
 /// What a finished job hands back for the report (or a running one, for an interim report).
 #[derive(Clone)]
 pub struct JobOutcome {
@@ -60,6 +62,10 @@ pub struct JobOutcome {
     pub pid: u32,
     /// Wall-clock start, ms since the epoch (0 under the fake clock).
     pub start_wall_ms: u64,
+    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
+    pub latency_depth: u32,
+    /// What the steady-state watch found, if the job had one.
+    pub steadystate: Option<iomark_stats::report::SteadyReport>,
 }
 
 /// Why a job could not run at all.
@@ -148,8 +154,16 @@ pub fn run(
         status,
         usage_before,
         start_wall_ms,
+        serialize: plan.serialize_overlap || (plan.verify.is_some() && plan.iodepth > 1),
         verify,
+        ctl: controls::Controls::new(plan, config.dirs, now),
+        deadline: u64::MAX,
+        depth_limit: plan.iodepth,
+        ended: false,
     };
+    if let Some(depth) = l.ctl.as_deref().and_then(controls::Controls::depth) {
+        l.depth_limit = depth;
+    }
     l.free.extend((0..plan.iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
     l.status.start();
@@ -190,6 +204,8 @@ pub fn run(
         notes: l.engine.notes(),
         pid: if fake { 0 } else { thread_id() },
         start_wall_ms,
+        latency_depth: l.depth_limit,
+        steadystate: l.ctl.as_deref().and_then(controls::Controls::steady_report),
     })
 }
 
@@ -217,6 +233,7 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         // A synchronous engine's reads and trims start and issue at one clock reading, so
         // their lat is their clat (the copy needs clat's histogram if lat has one).
         lat_is_clat: [mirror, false, mirror],
+        corrected: plan.pace.limits(),
     }
 }
 
@@ -262,8 +279,23 @@ struct Loop<'a, 's> {
     usage_before: ThreadUsage,
     /// Wall-clock start, ms since the epoch.
     start_wall_ms: u64,
+    /// Whether an I/O waits for the in-flight ones it overlaps ([`Loop::wait_for_overlaps`]).
+    serialize: bool,
     /// Verification, if the job verifies (see [`crate::verify`]).
     verify: Option<JobVerify>,
+    /// Rate limits and the other controls that act between I/Os, if the job has any.
+    ctl: Option<Box<controls::Controls>>,
+    /// When the current phase (`ramp_time`, then `runtime`) ends; waits stop there.
+    deadline: u64,
+    /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
+    depth_limit: u32,
+    /// Whether a control ended the job (a latency target found, steady state reached).
+    ended: bool,
+}
+
+/// Whether an I/O of `ddir` changes the file's data (a write or a trim).
+fn changes_data(ddir: Ddir) -> bool {
+    matches!(ddir, Ddir::Write | Ddir::Trim)
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
@@ -301,9 +333,18 @@ impl Loop<'_, '_> {
             // The verify phase reads back everything, whatever the limits.
             let verifying = self.verify.as_ref().is_some_and(JobVerify::reading);
             let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
+            let stopping = stop.load(Ordering::Relaxed);
+            if self.ctl.is_some() && !out_of_time && !stopping && !verifying {
+                let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
+                self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
+                if self.between_ios(stop) {
+                    continue;
+                }
+            }
             let enough_ios =
                 self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios && !verifying;
-            if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
+            let ended = (self.ended && !verifying) || self.error != 0;
+            if out_of_time || enough_ios || ended || stopping {
                 break;
             }
             if let Some(request) = self.status.asked() {
@@ -319,11 +360,17 @@ impl Loop<'_, '_> {
                 }
                 continue;
             }
-            let Some(index) = self.free.pop() else {
+            let index = if self.in_flight < self.depth_limit { self.free.pop() } else { None };
+            let Some(index) = index else {
                 self.reap_full();
                 continue;
             };
-            let next = self.sync_state.held.take().or_else(|| self.next_request());
+            let next = self.sync_state.held.take().or_else(|| {
+                if self.ctl.is_some() {
+                    self.steer();
+                }
+                self.next_request()
+            });
             let Some((ddir, file, offset, len)) = next else {
                 self.free.push(index);
                 break;
@@ -333,6 +380,12 @@ impl Loop<'_, '_> {
                 self.sync_state.held = Some((ddir, file, offset, len));
                 self.sync_state.last_was_sync = true;
                 self.issue(index, sync, self.sync_state.last_write_file, 0, 0);
+                continue;
+            }
+            if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
+                // Not due before the phase ends or the job stops: the loop decides.
+                self.sync_state.held = Some((ddir, file, offset, len));
+                self.free.push(index);
                 continue;
             }
             self.sync_state.last_was_sync = false;
@@ -369,6 +422,9 @@ impl Loop<'_, '_> {
                 self.free.push(index);
                 return;
             }
+        }
+        if self.serialize && self.in_flight > 0 && ddir.data_index().is_some() {
+            self.wait_for_overlaps(index, ddir, file, offset, len);
         }
         let start = self.clock.now_ns();
         let unit = &mut self.units[index as usize];
@@ -418,7 +474,7 @@ impl Loop<'_, '_> {
                 Queued::Queued => {
                     self.pending.push(index);
                     self.in_flight += 1;
-                    let full = self.free.is_empty();
+                    let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
                     if full || self.pending.len() >= self.plan.batching.submit as usize {
                         self.commit();
                     }
@@ -577,8 +633,36 @@ impl Loop<'_, '_> {
             );
             logs.complete(now, &io);
         }
+        if self.ctl.is_some() {
+            self.controls_complete(index, dir, start, now);
+        }
         if self.verify.is_some() {
             self.verify_completed(index);
+        }
+    }
+
+    /// `serialize_overlap`, and every verifying job: until no in-flight I/O of the job
+    /// overlaps the one about to be issued where either writes, commit and reap. Two
+    /// overlapping writes in flight may reach the file in either order, which would make a
+    /// verification fail for no fault of the storage. Off the common path: it scans the
+    /// pool, and only serializing jobs come here.
+    #[cold]
+    fn wait_for_overlaps(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
+        let end = offset + len as u64;
+        let races = |l: &Self| {
+            l.units.iter().enumerate().any(|(i, u)| {
+                i != index as usize
+                    && !l.free.contains(&(i as u32))
+                    && u.ddir.data_index().is_some()
+                    && (changes_data(ddir) || changes_data(u.ddir))
+                    && u.file as usize == file
+                    && u.offset < end
+                    && offset < u.offset + u.len as u64
+            })
+        };
+        while self.in_flight > 0 && self.error == 0 && races(self) {
+            self.commit();
+            self.reap(1, self.in_flight as usize);
         }
     }
 
@@ -686,6 +770,8 @@ impl Loop<'_, '_> {
             notes: self.engine.notes(),
             pid: if fake { 0 } else { thread_id() },
             start_wall_ms: self.start_wall_ms,
+            latency_depth: self.depth_limit,
+            steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
         };
         self.status.answer(request, copy);
     }

@@ -191,6 +191,9 @@ pub struct JobPlan {
     pub randseed: u64,
     /// Random I/O without the map that visits each block once (`norandommap`).
     pub norandommap: bool,
+    /// `serialize_overlap`: an I/O waits for the in-flight I/Os it overlaps where either
+    /// writes.
+    pub serialize_overlap: bool,
     /// Share of random I/O per direction, in percent (`percentage_random`).
     pub percentage_random: [u32; 3],
     /// What write buffers hold and where they live (`buffer_pattern`, `zero_buffers`,
@@ -213,6 +216,16 @@ pub struct JobPlan {
     pub workload: crate::workload_config::WorkloadOptions,
     /// How the job verifies its writes (`verify` and its options), if it does.
     pub verify: Option<crate::verify::VerifyPlan>,
+    /// Rate limits and minimums (`rate`, `rate_iops`, `rate_min`, …).
+    pub pace: crate::pace::PacePlan,
+    /// Think time (`thinktime` and its options), if any.
+    pub think: Option<crate::think::ThinkPlan>,
+    /// Latency limits and the latency-target search.
+    pub latency: crate::target::LatencyPlan,
+    /// The steady-state watch (`ss`, `ss_dur`, `ss_ramp`), if `ss_dur` is set.
+    pub steady: Option<crate::steady::SteadyPlan>,
+    /// The job's flow (`flow`, `flow_id`, `flow_sleep`), if its weight is set.
+    pub flow: Option<crate::flow::Flow>,
 }
 
 impl JobPlan {
@@ -301,6 +314,9 @@ impl JobPlan {
             let list: Vec<String> = percentile_list.iter().map(f64::to_string).collect();
             fail(format!("option 'percentile_list': invalid list '{}': {e}", list.join(":")))
         })?;
+        let pace = crate::pace::PacePlan::of(spec, min_bs).map_err(fail)?;
+        let latency = crate::target::LatencyPlan::of(spec).map_err(fail)?;
+        let steady = crate::steady::SteadyPlan::of(spec).map_err(fail)?;
         let runtime = get::time(spec, "runtime").filter(|d| !d.is_zero());
         let time_based = get::flag(spec, "time_based");
         if time_based && runtime.is_none() {
@@ -354,6 +370,7 @@ impl JobPlan {
             randrepeat: get::flag(spec, "randrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
+            serialize_overlap: get::flag(spec, "serialize_overlap"),
             percentage_random,
             buffers: crate::buffers::BufferPlan::of(spec).map_err(fail)?,
             disk_util: get::flag(spec, "disk_util"),
@@ -376,6 +393,11 @@ impl JobPlan {
             logs: crate::logs::LogPlan::of(spec),
             workload: crate::workload_config::WorkloadOptions::of(spec),
             verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
+            pace,
+            think: crate::think::ThinkPlan::of(spec),
+            latency,
+            steady,
+            flow: crate::flow::Flow::of(spec),
         })
     }
 

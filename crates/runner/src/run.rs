@@ -90,6 +90,7 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
             plans.push(plan);
         }
     }
+    crate::flow::link(&mut plans);
     Ok(plans)
 }
 
@@ -176,6 +177,8 @@ fn not_started(plan: &JobPlan) -> Result<JobOutcome, RunError> {
         notes: Vec::new(),
         pid: 0,
         start_wall_ms: 0,
+        latency_depth: plan.iodepth,
+        steadystate: None,
     })
 }
 
@@ -359,12 +362,13 @@ fn meta(
             iodepth: plan.iodepth,
         },
         latency_target: LatencyTarget {
-            depth: plan.iodepth,
-            target: 0,
-            percentile: 100.0,
-            window: 0,
+            depth: outcome.latency_depth,
+            target: plan.latency.target_ns,
+            percentile: plan.latency.percentile,
+            window: plan.latency.window_ns / 1000,
         },
         unified_rw: plan.stats.unified_rw,
+        steadystate: outcome.steadystate.clone(),
     }
 }
 

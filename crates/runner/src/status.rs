@@ -233,6 +233,7 @@ mod tests {
             bw_avg_ms: 500,
             iops_avg_ms: 500,
             lat_is_clat: [false; 3],
+            corrected: false,
         };
         JobOutcome {
             recorder: JobRecorder::new(config, 0).expect("recorder"),
@@ -242,6 +243,8 @@ mod tests {
             notes: Vec::new(),
             pid,
             start_wall_ms: 0,
+            latency_depth: 1,
+            steadystate: None,
         }
     }
 

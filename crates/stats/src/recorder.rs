@@ -53,6 +53,10 @@ pub struct RecorderConfig {
     /// recorded apart but copied from clat by [`JobRecorder::settle`], which saves the
     /// I/O path a second set of sums.
     pub lat_is_clat: [bool; 3],
+    /// Whether the job is rate-limited and records its latency corrected for coordinated
+    /// omission: from each I/O's intended start (when its schedule said it was due) to its
+    /// completion ([`DirRecorder::lat_corrected`]).
+    pub corrected: bool,
 }
 
 impl Default for RecorderConfig {
@@ -68,6 +72,7 @@ impl Default for RecorderConfig {
             bw_avg_ms: 500,
             iops_avg_ms: 500,
             lat_is_clat: [false; 3],
+            corrected: false,
         }
     }
 }
@@ -135,6 +140,9 @@ pub struct DirRecorder {
     pub clat: LatRecorder,
     /// Total latency.
     pub lat: LatRecorder,
+    /// Latency from the intended start (see [`RecorderConfig::corrected`]); `None` when the
+    /// job is not rate-limited.
+    pub lat_corrected: Option<LatRecorder>,
 }
 
 impl DirRecorder {
@@ -147,6 +155,9 @@ impl DirRecorder {
             slat: LatRecorder::new(active && cfg.slat && cfg.slat_percentiles),
             clat: LatRecorder::new(active && cfg.clat_percentiles),
             lat: LatRecorder::new(active && cfg.lat_percentiles),
+            lat_corrected: cfg
+                .corrected
+                .then(|| LatRecorder::new(active && (cfg.clat_percentiles || cfg.lat_percentiles))),
         }
     }
 
@@ -160,6 +171,11 @@ impl DirRecorder {
         self.slat.merge(&other.slat);
         self.clat.merge(&other.clat);
         self.lat.merge(&other.lat);
+        match (&mut self.lat_corrected, &other.lat_corrected) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.lat_corrected = Some(theirs.clone()),
+            _ => {}
+        }
     }
 
     fn clear(&mut self) {
@@ -167,6 +183,9 @@ impl DirRecorder {
         self.slat.clear();
         self.clat.clear();
         self.lat.clear();
+        if let Some(c) = &mut self.lat_corrected {
+            c.clear();
+        }
     }
 }
 
@@ -264,6 +283,15 @@ impl JobRecorder {
         }
     }
 
+    /// Records the corrected latency of one completed I/O (see
+    /// [`RecorderConfig::corrected`]); nothing when the job does not keep it.
+    #[inline]
+    pub fn record_corrected(&mut self, dir: Dir, ns: u64) {
+        if let Some(c) = &mut self.dirs[dir as usize].lat_corrected {
+            c.record(ns);
+        }
+    }
+
     /// Records an I/O that was dropped (fio's `dropped=` count).
     #[inline]
     pub fn record_drop(&mut self, dir: Dir) {
@@ -349,7 +377,10 @@ impl JobRecorder {
         let dirs: usize = self
             .dirs
             .iter()
-            .map(|d| d.slat.heap_bytes() + d.clat.heap_bytes() + d.lat.heap_bytes())
+            .map(|d| {
+                let corrected = d.lat_corrected.as_ref().map_or(0, LatRecorder::heap_bytes);
+                d.slat.heap_bytes() + d.clat.heap_bytes() + d.lat.heap_bytes() + corrected
+            })
             .sum();
         dirs + self.sync.heap_bytes()
     }
@@ -398,6 +429,27 @@ mod tests {
         assert_eq!(w.lat.moments.max(), Some(5_400));
         // Latency buckets count clat: 4.5 µs → µs "10", 3 µs → µs "4".
         assert_eq!((r.latency.counts()[12], r.latency.counts()[11]), (1, 1));
+    }
+
+    #[test]
+    fn corrected_latency_is_kept_only_when_asked_for() {
+        let mut plain = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        plain.record_corrected(Dir::Read, 5);
+        assert!(plain.dirs.iter().all(|d| d.lat_corrected.is_none()));
+        let config = RecorderConfig { corrected: true, ..RecorderConfig::default() };
+        let mut r = JobRecorder::new(config, 0).unwrap();
+        r.record_corrected(Dir::Read, 7_000);
+        r.record_corrected(Dir::Read, 9_000);
+        let c = r.dirs[0].lat_corrected.as_ref().unwrap();
+        assert_eq!((c.moments.count(), c.moments.max()), (2, Some(9_000)));
+        assert_eq!(c.hist.as_ref().map(|h| h.count()), Some(2));
+        // Directions the job does not perform keep sums but no histogram.
+        assert!(r.dirs[1].lat_corrected.as_ref().is_some_and(|c| c.hist.is_none()));
+        let mut merged = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        merged.merge(&r);
+        assert_eq!(merged.dirs[0].lat_corrected.as_ref().map(|c| c.moments.count()), Some(2));
+        r.clear(1);
+        assert_eq!(r.dirs[0].lat_corrected.as_ref().map(|c| c.moments.count()), Some(0));
     }
 
     #[test]

@@ -43,7 +43,7 @@ use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
     DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
-    SyncReport, UnifiedRw,
+    SteadyReport, SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -169,6 +169,8 @@ pub struct JobMeta {
     pub latency_target: LatencyTarget,
     /// `unified_rw_reporting`.
     pub unified_rw: UnifiedRw,
+    /// Steady-state results, if the job watched for steady state.
+    pub steadystate: Option<SteadyReport>,
 }
 
 /// Latency statistics from a latency recorder.
@@ -229,6 +231,7 @@ pub fn dir_report(
         slat: lat_stats(&rec.slat, pcts),
         clat: lat_stats(&rec.clat, pcts),
         lat: lat_stats(&rec.lat, pcts),
+        lat_corrected: rec.lat_corrected.as_ref().map(|c| lat_stats(c, pcts)),
         bw_samples: sample_stats(bw),
         iops_samples: sample_stats(iops),
     }
@@ -294,6 +297,7 @@ pub fn job_report(
         terse_latency_2us,
         percentile_list,
         latency_target: meta.latency_target,
+        steadystate: meta.steadystate,
     }
 }
 

@@ -120,6 +120,9 @@ pub struct JobReport {
     pub percentile_list: Vec<f64>,
     /// fio's `latency_depth`, `latency_target`, `latency_percentile`, `latency_window`.
     pub latency_target: LatencyTarget,
+    /// fio's steady-state results, when the job watched for steady state (`ss_dur`).
+    #[serde(default)]
+    pub steadystate: Option<SteadyReport>,
 }
 
 /// fio's `unified_rw_reporting`.
@@ -182,6 +185,12 @@ pub struct DirReport {
     pub clat: LatStats,
     /// Total latency.
     pub lat: LatStats,
+    /// Total latency corrected for coordinated omission: from each I/O's intended start
+    /// (its due time under the rate limit) to its completion; only for rate-limited jobs.
+    /// iomark's addition: JSON `lat_ns_corrected`, and a `corrected lat` line in the normal
+    /// report.
+    #[serde(default)]
+    pub lat_corrected: Option<LatStats>,
     /// Bandwidth samples, in KiB/s.
     pub bw_samples: SampleStats,
     /// IOPS samples.
@@ -241,12 +250,42 @@ pub struct SyncReport {
 pub struct LatencyTarget {
     /// The depth found.
     pub depth: u32,
-    /// The target, in microseconds.
+    /// The target, in nanoseconds (fio 3.33 prints it so, though it reads microseconds).
     pub target: u64,
     /// The percentile, in percent.
     pub percentile: f64,
-    /// The window, in microseconds.
+    /// The window, in microseconds (as fio 3.33 prints it).
     pub window: u64,
+}
+
+/// What a job's steady-state watch found (fio's `steadystate` object).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SteadyReport {
+    /// The criterion and its limit as fio shows them: `iops_slope:5.000000%`.
+    pub ss: String,
+    /// The criterion's name in the normal report: `iops slope`, `bw mean dev`, ….
+    pub criterion_name: String,
+    /// Whether the limit (and so [`criterion`](SteadyReport::criterion)) is a percentage.
+    pub percent: bool,
+    /// The window, in seconds.
+    pub duration_s: u64,
+    /// Whether steady state was reached (the job then ended).
+    pub attained: bool,
+    /// The judged value of the last full window: the slope or the largest deviation,
+    /// as a percentage of the mean when the limit is one; 0 when no window filled.
+    pub criterion: f64,
+    /// The largest distance of a sample from the window's mean (deviation criteria).
+    pub max_deviation: f64,
+    /// The least-squares slope of the samples, per second (slope criteria).
+    pub slope: f64,
+    /// The window's mean bandwidth, bytes per second.
+    pub bw_mean: u64,
+    /// The window's mean IOPS.
+    pub iops_mean: u64,
+    /// The IOPS samples, oldest first (zeros for samples never taken).
+    pub iops: Vec<u64>,
+    /// The bandwidth samples in bytes per second, oldest first.
+    pub bw: Vec<u64>,
 }
 
 /// One reporting group's totals (fio's `Run status group` lines).

@@ -261,6 +261,13 @@ impl Workload {
         self.buffers.prepare_write(buf, offset);
     }
 
+    /// Fixes the direction of the next I/Os of a mixed job (`rw=rw`, `randrw`), or with
+    /// `None` gives the choice back to `rwmixread`; other modes keep their direction. The
+    /// runner's rate limits choose the direction this way, as fio's do.
+    pub fn steer(&mut self, dir: Option<Direction>) {
+        self.mix.steer(dir);
+    }
+
     /// The write of a `trimwrite` pair, after its trim.
     #[inline(never)]
     fn pending_write(&mut self) -> Option<IoRequest> {

@@ -83,6 +83,14 @@ impl Mix {
         }
     }
 
+    /// Fixes the direction of the next I/Os of a mixed mode, or with `None` gives the choice
+    /// back to `rwmixread`; the modes with one direction keep it.
+    pub(crate) fn steer(&mut self, dir: Option<Direction>) {
+        if matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite) {
+            self.fixed = dir;
+        }
+    }
+
     /// In a random mode, true when this I/O of direction `dir` takes a new random offset:
     /// the first of every `:N` I/Os, and then only with `percentage_random` chance.
     /// Sequential modes always answer false.
@@ -152,6 +160,18 @@ mod tests {
             }
             assert_eq!(fast.seq_rng, general.seq_rng, "{mode:?}: no draw");
         }
+    }
+
+    #[test]
+    fn steering_fixes_a_mixed_direction_only() {
+        let mut m = Mix::new(RwMode::RandReadWrite, 100, &PerDir::all(100), 0, 3);
+        m.steer(Some(Direction::Write));
+        assert!((0..100).all(|_| m.direction() == Direction::Write));
+        m.steer(None);
+        assert_eq!(m.direction(), Direction::Read);
+        let mut r = Mix::new(RwMode::Read, 100, &PerDir::all(100), 0, 3);
+        r.steer(Some(Direction::Write));
+        assert_eq!(r.direction(), Direction::Read);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
     DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
-    LatencyTarget, RunReport, SampleStats, SyncReport, UnifiedRw, REPORT_VERSION,
+    LatencyTarget, RunReport, SampleStats, SteadyReport, SyncReport, UnifiedRw, REPORT_VERSION,
 };
 use serde_json::{Map, Value};
 
@@ -185,6 +185,35 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
             percentile: f(&job["latency_percentile"]),
             window: u(&job["latency_window"]),
         },
+        steadystate: job.get("steadystate").map(steadystate),
+    }
+}
+
+/// fio's `steadystate` object. The normal report's criterion name is not in it: it follows
+/// from the criterion in `ss`.
+fn steadystate(v: &Value) -> SteadyReport {
+    let ss = s(&v["ss"]);
+    let criterion = s(&v["criterion"]);
+    let list = |key: &str| v["data"][key].as_array().expect(key).iter().map(u).collect();
+    SteadyReport {
+        criterion_name: match ss.split(':').next() {
+            Some("iops") => "iops mean dev",
+            Some("iops_slope") => "iops slope",
+            Some("bw") => "bw mean dev",
+            _ => "bw slope",
+        }
+        .into(),
+        percent: criterion.ends_with('%'),
+        criterion: criterion.trim_end_matches('%').parse().expect("a criterion"),
+        ss,
+        duration_s: u(&v["duration"]),
+        attained: u(&v["attained"]) == 1,
+        max_deviation: f(&v["max_deviation"]),
+        slope: f(&v["slope"]),
+        bw_mean: u(&v["data"]["bw_mean"]),
+        iops_mean: u(&v["data"]["iops_mean"]),
+        iops: list("iops"),
+        bw: list("bw"),
     }
 }
 
@@ -209,6 +238,7 @@ fn dir(v: &Value) -> DirReport {
         slat: lat(&v["slat_ns"]),
         clat: lat(&v["clat_ns"]),
         lat: lat(&v["lat_ns"]),
+        lat_corrected: v.get("lat_ns_corrected").map(lat),
         bw_samples: samples("bw", "bw_dev"),
         iops_samples: samples("iops", "iops_stddev"),
     }

@@ -469,9 +469,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "The huge page size that `mem=mmaphuge` and `mem=shmhuge` round their \
          buffers up to (at least the system's). Default 2 MiB.",
     ),
-    opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use").default("0"),
+    opt("flow_id", int(0, NOLIMIT), Category::Threads, "The flow index ID to use")
+        .default("0")
+        .supported(
+            "The flow the job's `flow` weight belongs to; jobs with the same id share it. \
+             Default 0.",
+        ),
     opt("flow", int(0, 1000), Category::Threads, "Weight for flow control of this job")
-        .default("0"),
+        .default("0")
+        .supported(
+            "The job's weight in its flow (`flow_id`): the jobs of a flow keep their numbers \
+             of I/Os in proportion to their weights (`flow=2` against `flow=1` issues twice \
+             as many). A job that ends leaves the flow. Default 0: no flow control.",
+        ),
     opt(
         "flow_sleep",
         int(0, NOLIMIT),
@@ -479,7 +489,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "How many microseconds to sleep after being held back by the flow \
          control mechanism",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "How long, in microseconds, a job held back by its flow waits before it looks \
+         again; 0 (the default) yields the CPU instead.",
+    ),
     opt(
         "steadystate",
         Kind::Str,
@@ -488,7 +502,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          steady state",
     )
     .alias(&["ss"])
-    .default("iops_slope:0.01%"),
+    .default("iops_slope:0.01%")
+    .supported(
+        "What steady state is judged on, `CRITERION:LIMIT` with `LIMIT%` for a share of \
+         the mean: `iops` or `bw` (every sample of the window within the limit of the \
+         mean) or `iops_slope` or `bw_slope` (the least-squares slope within the limit). \
+         Acts only with `ss_dur`. Default `iops_slope:0.01%`.",
+    ),
     opt(
         "steadystate_duration",
         Kind::Time { unit: TimeUnit::Seconds },
@@ -496,7 +516,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Stop workload upon attaining steady state for specified duration",
     )
     .alias(&["ss_dur"])
-    .default("0"),
+    .default("0")
+    .supported(
+        "Watch for steady state over a rolling window of this many seconds (one sample a \
+         second) and end the job once it is reached; the reports then carry fio's \
+         `steadystate` results. Default 0: no watch.",
+    ),
     opt(
         "steadystate_ramp_time",
         Kind::Time { unit: TimeUnit::Seconds },
@@ -505,7 +530,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          termination testing",
     )
     .alias(&["ss_ramp"])
-    .default("0"),
+    .default("0")
+    .supported(
+        "Leave out the steady-state samples of this first part of the job (seconds \
+         without a unit). Default 0.",
+    ),
     // Options that `fio --cmdhelp=all` does not list (their parent is itself a child option),
     // though fio accepts them and `--cmdhelp=NAME` describes them.
     opt(

@@ -26,21 +26,34 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "Idle time between IO buffers (usec)",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Pause this long (microseconds without a unit) after every `thinktime_blocks` \
+         I/Os, having first waited for the I/Os in flight; the last I/O is followed by its \
+         pause too. Default 0: no pause.",
+    ),
     opt(
         "thinktime_spin",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoRate,
         "Start think time by spinning this amount (usec)",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Spend this much of each `thinktime` pause spinning on the CPU, as if processing \
+         data, and sleep the rest. Default 0.",
+    ),
     opt(
         "thinktime_blocks",
         int(0, NOLIMIT),
         Category::IoRate,
         "IO buffer period between 'thinktime'",
     )
-    .default("1"),
+    .default("1")
+    .supported(
+        "Pause after this many I/Os. With `iodepth` above it the queue never fills, as \
+         in fio. Default 1 (every I/O), or none when `thinktime_iotime` is given alone.",
+    ),
     opt(
         "thinktime_blocks_type",
         Kind::Enum(&[
@@ -50,22 +63,43 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "How thinktime_blocks takes effect",
     )
-    .default("complete"),
+    .default("complete")
+    .supported(
+        "Count `thinktime_blocks` as I/Os complete (`complete`, the default) or as \
+         they are issued (`issue`).",
+    ),
     opt(
         "thinktime_iotime",
         Kind::Time { unit: TimeUnit::Seconds },
         Category::IoRate,
         "IO time interval between 'thinktime'",
     )
-    .default("0"),
-    opt("rate", Kind::SizePerDir, Category::IoRate, "Set bandwidth rate"),
+    .default("0")
+    .supported(
+        "Pause by time (seconds without a unit): the pauses start `thinktime_iotime` \
+         plus `thinktime` apart, the first that long after the start, as in fio 3.33; with \
+         `thinktime_blocks` also given, whichever comes first.",
+    ),
+    opt("rate", Kind::SizePerDir, Category::IoRate, "Set bandwidth rate").supported(
+        "Cap the bandwidth in bytes per second, per direction (`rate=1m,500k`; \
+         `rate=500k,` limits reads only). I/Os are issued on a schedule fixed from the job's \
+         start and a job that falls behind catches up; a rate-limited job also reports its \
+         latency from each I/O's intended start (`corrected lat`, JSON `lat_ns_corrected`). \
+         In a mixed job the rates choose the direction, as in fio. Not with `rate_iops`.",
+    ),
     opt(
         "rate_min",
         Kind::SizePerDir,
         Category::IoRate,
         "Job must meet this rate or it will be shutdown",
     )
-    .alias(&["ratemin"]),
+    .alias(&["ratemin"])
+    .supported(
+        "The least bandwidth, in bytes per second per direction. After two seconds, the \
+         job checks every `rate_cycle` ms that each direction it performs moved at least \
+         this much, and ends with an I/O error (and fio's `rate_min=… not met` message) \
+         when one did not.",
+    ),
     opt(
         "rate_process",
         Kind::Enum(&[
@@ -75,7 +109,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoRate,
         "What process controls how rated IO is managed",
     )
-    .default("linear"),
+    .default("linear")
+    .supported(
+        "How rate-limited I/Os are spaced: `linear` (fixed gaps) or `poisson` \
+         (exponentially distributed gaps of the same mean, seeded by the job's seed). \
+         Default `linear`.",
+    ),
     opt(
         "rate_cycle",
         int(0, NOLIMIT),
@@ -83,37 +122,69 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Window average for rate limits (msec)",
     )
     .alias(&["ratecycle"])
-    .default("1000"),
+    .default("1000")
+    .supported(
+        "The window, in milliseconds, over which `rate_min` and `rate_iops_min` are \
+         checked. Default 1000.",
+    ),
     opt(
         "rate_ignore_thinktime",
         Kind::Bool,
         Category::IoRate,
         "Rated IO ignores thinktime settings",
+    )
+    .supported(
+        "A rate-limited job does not make up for its think time: after a pause its \
+         schedule goes on from the pause's end instead of issuing the overdue I/Os at once.",
     ),
     opt(
         "rate_iops",
         Kind::IntPerDir,
         Category::IoRate,
         "Limit IO used to this number of IO operations/sec",
+    )
+    .supported(
+        "Cap the I/Os per second, per direction (`rate_iops=100,50`). With a range or \
+         split of block sizes, the smallest block size turns it into a byte rate, as in fio. \
+         Otherwise as `rate`, with which it cannot be combined.",
     ),
     opt(
         "rate_iops_min",
         Kind::IntPerDir,
         Category::IoRate,
         "Job must meet this rate or it will be shut down",
+    )
+    .supported(
+        "The least I/Os per second per direction, checked as `rate_min` is; the job ends \
+         with an I/O error and fio's `rate_iops_min=… not met` message when it falls short.",
     ),
-    opt("max_latency", Kind::Str, Category::IoLatency, "Maximum tolerated IO latency (usec)"),
+    opt("max_latency", Kind::Str, Category::IoLatency, "Maximum tolerated IO latency (usec)")
+        .supported(
+            "The most latency an I/O may take, per direction (`max_latency=5ms` or \
+             `500,2ms`; microseconds without a unit). The first I/O over it ends the job \
+             with ETIMEDOUT and fio's `latency of N nsec exceeds specified max` message.",
+        ),
     opt(
         "latency_target",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoLatency,
         "Ramp to max queue depth supporting this latency",
+    )
+    .supported(
+        "Search for the highest queue depth, up to `iodepth`, whose I/Os meet this latency \
+         (microseconds without a unit): windows of `latency_window` at depth 1, 2, 4, … \
+         then bisection after a failure, then a final window at the depth found, whose \
+         statistics make the report; the depth shows in `latency : … depth=N`.",
     ),
     opt(
         "latency_window",
         Kind::Time { unit: TimeUnit::Micros },
         Category::IoLatency,
         "Time to sustain latency_target",
+    )
+    .supported(
+        "How long each depth is tried by the `latency_target` search (microseconds \
+         without a unit).",
     ),
     opt(
         "latency_percentile",
@@ -121,14 +192,22 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoLatency,
         "Percentile of IOs must be below latency_target",
     )
-    .default("100"),
+    .default("100")
+    .supported(
+        "The share of I/Os in a window that must meet `latency_target`, in percent. At \
+         100, one I/O over the target fails its window at once. Default 100.",
+    ),
     opt(
         "latency_run",
         Kind::Bool,
         Category::IoLatency,
         "Keep adjusting queue depth to match latency_target",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Keep adjusting the depth for the whole run instead of ending the job once the \
+         `latency_target` depth is found. Default false.",
+    ),
     opt(
         "invalidate",
         Kind::Bool,

@@ -291,7 +291,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoDepth,
         "Wait for in-flight IOs that collide to complete",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Before issuing an I/O, wait for every in-flight I/O of the job that overlaps it \
+         when either of the two writes, so that overlapping data is never raced. Jobs that \
+         verify serialize overlapping writes whatever this says. Default false.",
+    ),
     opt(
         "io_submit_mode",
         Kind::Enum(&[

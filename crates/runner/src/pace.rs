@@ -1,0 +1,391 @@
+//! Rate limits: when the next I/O of a rate-limited job is due, and the latency measured
+//! from that due time (corrected for coordinated omission).
+//!
+//! What fio 3.33 does, measured with `--write_iolog` on the null engine:
+//!
+//! - Every limit is a byte rate per direction: `rate` directly, `rate_iops` times the
+//!   direction's smallest block size (fio's HOWTO: "the smallest block size is used as the
+//!   metric"; `rate_iops=100 bsrange=1k-8k` moves about 100 KiB a second). `rate=1m,500k`
+//!   limits reads and writes apart, `rate=500k,` reads only; `rate` and `rate_iops` together
+//!   are refused ("mutually exclusive").
+//! - `rate_process=linear`: the schedule is fixed from the job's start. The I/O issued after
+//!   B bytes of its direction is due B / rate seconds after the start; the first one at
+//!   once. A job that falls behind (a stalled device) issues the I/Os that are overdue back
+//!   to back until it has caught up, so the count over a run is exact
+//!   (`rate_iops=1000 number_ios=500` issues 500 I/Os in half a second).
+//! - `rate_process=poisson`: the gaps between due times are drawn from an exponential
+//!   distribution whose mean is the linear gap (fio: "the lambda will be 10^6 / IOPS"), from
+//!   a generator seeded by the job's seed, so a seed gives the same schedule every time.
+//! - Before it sleeps until an I/O is due, the job waits for the I/Os it has in flight (a
+//!   null engine at `iodepth=8` keeps depth 1 under a rate, as fio's does), so completions
+//!   are stamped when they happen, not when the sleep ends.
+//! - In a mixed job with a limit the rates choose the direction, not `rwmixread`: the next
+//!   I/O is of the direction due first, where a direction without a limit is always due but
+//!   yields to a limited one whose time has come (fio 3.33 with `rw=randrw
+//!   rate_iops=1000,100` does 1000 reads and 100 writes a second whatever `rwmixread` says,
+//!   and with `rate_iops=100,` 100 reads a second and as many writes as it can).
+//! - `rate_min`/`rate_iops_min`: after two seconds the job takes a baseline; then at the end
+//!   of every `rate_cycle` milliseconds each direction the job performs must have moved at
+//!   least that much in the cycle, or the job ends with `EIO` and fio's message
+//!   (`a: rate_iops_min=1000 not met, got 97 IOPS`, `a: rate_min=1048576B/s not met, got
+//!   402285B/s`); fio 3.33 fails a job that can never meet its minimum at 2 s plus one cycle.
+//!
+//! The wait itself is the job's ([`crate::clock::JobClock::wait_until`]): a sleep, never a
+//! busy loop, and under the fake clock a jump, so that paced runs stay deterministic.
+//!
+//! **Corrected latency.** A job that waits for a slow I/O before it issues the next one
+//! hides the delay from its own figures: the I/Os that were due meanwhile start late and
+//! look fast (coordinated omission). A rate-limited job knows when each I/O was due, so it
+//! also records each I/O's latency from that due time to its completion (the unit's start
+//! when the direction has no limit). An I/O issued on time has about its plain `lat`; those
+//! due during a stall carry the part of the stall they waited through.
+
+use crate::get;
+use iomark_options::value::Value;
+use iomark_options::JobSpec;
+use iomark_workload::Rng;
+
+/// How a rate-limited job spaces its I/Os (`rate_process`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateProcess {
+    /// Fixed gaps.
+    Linear,
+    /// Exponentially distributed gaps of the same mean.
+    Poisson,
+}
+
+/// A job's rate options, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PacePlan {
+    /// Bytes per second per direction (`rate`, or `rate_iops` times the direction's
+    /// smallest block size); 0 for no limit.
+    pub rate: [u64; 3],
+    /// How the I/Os are spaced.
+    pub process: RateProcess,
+    /// The least bytes per second per direction (`rate_min`), 0 for none.
+    pub rate_min: [u64; 3],
+    /// The least I/Os per second per direction (`rate_iops_min`), 0 for none.
+    pub rate_iops_min: [u64; 3],
+    /// The window of the minimum checks in milliseconds (`rate_cycle`).
+    pub cycle_ms: u64,
+}
+
+impl PacePlan {
+    /// The rate options of `spec`; `min_bs` is each direction's smallest block size.
+    pub fn of(spec: &JobSpec, min_bs: [u64; 3]) -> Result<PacePlan, String> {
+        let given = |name| spec.value(name).is_some();
+        if given("rate") && given("rate_iops") {
+            return Err("options 'rate' and 'rate_iops' are mutually exclusive".into());
+        }
+        let rate = if given("rate_iops") {
+            let iops = ints(spec, "rate_iops");
+            [0, 1, 2].map(|d| iops[d].saturating_mul(min_bs[d]))
+        } else {
+            get::sizes(spec, "rate", [0; 3])
+        };
+        let process = match get::choice(spec, "rate_process").map(|c| c.0) {
+            Some("poisson") => RateProcess::Poisson,
+            _ => RateProcess::Linear,
+        };
+        let cycle_ms = get::int(spec, "rate_cycle").unwrap_or(1000);
+        let rate_min = get::sizes(spec, "rate_min", [0; 3]);
+        let rate_iops_min = ints(spec, "rate_iops_min");
+        let checks_min = rate_min.iter().chain(&rate_iops_min).any(|&m| m > 0);
+        if checks_min && cycle_ms == 0 {
+            return Err("option 'rate_cycle': 0 ms is no window for 'rate_min'".into());
+        }
+        Ok(PacePlan { rate, process, rate_min, rate_iops_min, cycle_ms })
+    }
+
+    /// Whether any direction has a rate limit.
+    pub fn limits(&self) -> bool {
+        self.rate.iter().any(|&r| r > 0)
+    }
+
+    /// Whether the job checks a minimum rate.
+    pub fn checks_min(&self) -> bool {
+        self.rate_min.iter().chain(&self.rate_iops_min).any(|&m| m > 0)
+    }
+}
+
+/// A per-direction whole-number option, 0 where not given.
+fn ints(spec: &JobSpec, name: &str) -> [u64; 3] {
+    match spec.value(name) {
+        Some(Value::IntPerDir(v)) => v.map(|n| n.map_or(0, |n| u64::try_from(n).unwrap_or(0))),
+        _ => [0; 3],
+    }
+}
+
+/// A due time that means "none": the I/O's own start counts instead.
+pub(crate) const NO_DUE: u64 = u64::MAX;
+
+/// The rate schedule of a running job. See the module doc.
+#[derive(Debug, Clone)]
+pub(crate) struct Pacer {
+    rate: [u64; 3],
+    poisson: bool,
+    rng: Rng,
+    /// When each direction's schedule starts (moved on by think time that the rate
+    /// ignores).
+    origin: [u64; 3],
+    /// Bytes scheduled per direction since `origin` (linear process).
+    scheduled: [u64; 3],
+    /// When the next I/O of each direction is due.
+    next_due: [u64; 3],
+    /// The due time of the I/O each unit carries ([`NO_DUE`] for none).
+    unit_due: Vec<u64>,
+}
+
+impl Pacer {
+    /// The schedule of a job with these limits, starting at `now`, for `units` I/O units;
+    /// `seed` seeds the Poisson gaps.
+    pub(crate) fn new(plan: &PacePlan, now: u64, units: usize, seed: u64) -> Pacer {
+        Pacer {
+            rate: plan.rate,
+            poisson: plan.process == RateProcess::Poisson,
+            rng: Rng::from_seed(seed ^ 0x7261_7465_5f70_726f),
+            origin: [now; 3],
+            scheduled: [0; 3],
+            next_due: [now; 3],
+            unit_due: vec![NO_DUE; units],
+        }
+    }
+
+    /// Whether direction `d` has a limit.
+    #[inline]
+    pub(crate) fn limited(&self, d: usize) -> bool {
+        self.rate[d] > 0
+    }
+
+    /// When the next I/O of direction `d` is due (0 without a limit: always).
+    #[inline]
+    pub(crate) fn due(&self, d: usize) -> u64 {
+        if self.limited(d) {
+            self.next_due[d]
+        } else {
+            0
+        }
+    }
+
+    /// Of the directions in `dirs`, the one whose next I/O goes first at `now`: the
+    /// earliest due, a direction without a limit counting as due at `now` but yielding to
+    /// a limited one that is due too; on a tie, reads before writes before trims.
+    pub(crate) fn first_due(&self, dirs: [bool; 3], now: u64) -> Option<usize> {
+        (0..3).filter(|&d| dirs[d]).min_by_key(|&d| {
+            if self.limited(d) {
+                (self.next_due[d], 0)
+            } else {
+                (now, 1)
+            }
+        })
+    }
+
+    /// Unit `index` takes an I/O of `len` bytes in direction `d`: remembers when it was due
+    /// and moves the direction's schedule on.
+    pub(crate) fn issue(&mut self, index: u32, d: usize, len: u64) {
+        if !self.limited(d) {
+            self.unit_due[index as usize] = NO_DUE;
+            return;
+        }
+        self.unit_due[index as usize] = self.next_due[d];
+        let gap_ns = |bytes: u64, rate: u64| {
+            u64::try_from(u128::from(bytes) * 1_000_000_000 / u128::from(rate)).unwrap_or(u64::MAX)
+        };
+        if self.poisson {
+            // An exponential gap of mean len / rate: -ln(U) with U uniform in (0, 1].
+            let u = ((self.rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
+            let mean = gap_ns(len, self.rate[d]) as f64;
+            self.next_due[d] = self.next_due[d].saturating_add((-u.ln() * mean) as u64);
+        } else {
+            self.scheduled[d] += len;
+            self.next_due[d] =
+                self.origin[d].saturating_add(gap_ns(self.scheduled[d], self.rate[d]));
+        }
+    }
+
+    /// The intended start of the I/O that unit `index` carries, given its actual `start`.
+    #[inline]
+    pub(crate) fn intended_start(&self, index: u32, start: u64) -> u64 {
+        match self.unit_due[index as usize] {
+            NO_DUE => start,
+            due => due.min(start),
+        }
+    }
+
+    /// Moves every schedule that is behind `now` on, so that its next I/O is due at `now`
+    /// and the rest follow at the rate: after think time that the rate does not make up
+    /// for (`rate_ignore_thinktime`; fio 3.33 then issues the next I/O at once and the
+    /// following ones one gap apart).
+    pub(crate) fn rebase(&mut self, now: u64) {
+        for d in 0..3 {
+            let behind = now.saturating_sub(self.next_due[d]);
+            self.origin[d] = self.origin[d].saturating_add(behind);
+            self.next_due[d] = self.next_due[d].saturating_add(behind);
+        }
+    }
+}
+
+/// The minimum-rate checks of a running job (`rate_min`, `rate_iops_min`).
+#[derive(Debug, Clone)]
+pub(crate) struct MinRate {
+    min_bytes: [u64; 3],
+    min_ios: [u64; 3],
+    cycle_ns: u64,
+    /// The directions the job performs (the others are never checked).
+    dirs: [bool; 3],
+    /// When the next check is due.
+    next_check: u64,
+    /// The baseline: its time, bytes and I/Os per direction.
+    base: Option<(u64, [u64; 3], [u64; 3])>,
+}
+
+/// fio 3.33 checks nothing during a job's first two seconds.
+const MIN_RATE_GRACE_NS: u64 = 2_000_000_000;
+
+impl MinRate {
+    /// The checks of `plan` for a job doing `dirs`, started at `now`.
+    pub(crate) fn new(plan: &PacePlan, dirs: [bool; 3], now: u64) -> MinRate {
+        MinRate {
+            min_bytes: plan.rate_min,
+            min_ios: plan.rate_iops_min,
+            cycle_ns: plan.cycle_ms.saturating_mul(1_000_000),
+            dirs,
+            next_check: now.saturating_add(MIN_RATE_GRACE_NS),
+            base: None,
+        }
+    }
+
+    /// Whether a check is due at `now`.
+    #[inline]
+    pub(crate) fn due(&self, now: u64) -> bool {
+        now >= self.next_check
+    }
+
+    /// Checks at `now` (when [`due`](Self::due)), with the job's totals so far; fio's
+    /// message when a minimum was not met over the last cycle.
+    #[cold]
+    pub(crate) fn check(
+        &mut self,
+        now: u64,
+        bytes: [u64; 3],
+        ios: [u64; 3],
+        job: &str,
+    ) -> Option<String> {
+        self.next_check = now.saturating_add(self.cycle_ns);
+        let (t0, bytes0, ios0) = self.base.replace((now, bytes, ios))?;
+        let ns = u128::from(now.saturating_sub(t0).max(1));
+        let per_sec = |n: u64| u64::try_from(u128::from(n) * 1_000_000_000 / ns).unwrap_or(0);
+        for d in (0..3).filter(|&d| self.dirs[d]) {
+            let got = per_sec(bytes[d] - bytes0[d]);
+            if self.min_bytes[d] > 0 && got < self.min_bytes[d] {
+                return Some(format!(
+                    "{job}: rate_min={}B/s not met, got {got}B/s",
+                    self.min_bytes[d]
+                ));
+            }
+            let got = per_sec(ios[d] - ios0[d]);
+            if self.min_ios[d] > 0 && got < self.min_ios[d] {
+                return Some(format!(
+                    "{job}: rate_iops_min={} not met, got {got} IOPS",
+                    self.min_ios[d]
+                ));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(rate: [u64; 3], process: RateProcess) -> PacePlan {
+        PacePlan { rate, process, rate_min: [0; 3], rate_iops_min: [0; 3], cycle_ms: 1000 }
+    }
+
+    #[test]
+    fn the_linear_schedule_is_fixed_from_the_start() {
+        // 4 KiB at 4 MiB/s: one I/O every 1/1024 s.
+        let mut p = Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, 1);
+        let dues: Vec<u64> = (0..4)
+            .map(|i| {
+                let due = p.due(0);
+                p.issue(i % 2, 0, 4096);
+                due
+            })
+            .collect();
+        assert_eq!(dues, [1_000, 1_000 + 976_562, 1_000 + 1_953_125, 1_000 + 2_929_687]);
+        // A late start keeps the due time; an early one cannot happen.
+        assert_eq!(p.intended_start(1, 9_000_000), 1_000 + 2_929_687);
+        assert_eq!(p.due(1), 0, "writes have no limit");
+    }
+
+    #[test]
+    fn a_rebased_schedule_goes_on_from_now() {
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, 1);
+        for _ in 0..10 {
+            p.issue(0, 0, 4096);
+        }
+        p.rebase(19_000_000);
+        assert_eq!(p.due(0), 19_000_000);
+        p.issue(0, 0, 4096);
+        assert_eq!(p.due(0), 20_000_000);
+        p.rebase(5_000_000);
+        assert_eq!(p.due(0), 20_000_000, "a schedule ahead of now stays");
+    }
+
+    #[test]
+    fn poisson_gaps_have_the_linear_mean() {
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Poisson), 0, 1, 7);
+        let n = 20_000;
+        for _ in 0..n {
+            p.issue(0, 0, 4096);
+        }
+        let mean = p.due(0) as f64 / f64::from(n);
+        assert!((mean - 1e6).abs() < 2e4, "mean gap {mean} ns");
+    }
+
+    #[test]
+    fn the_direction_due_first_goes_first() {
+        let mut p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, 1);
+        let rw = [true, true, false];
+        assert_eq!(p.first_due(rw, 0), Some(0), "a due limited direction beats an unlimited");
+        p.issue(0, 0, 4096);
+        assert_eq!(p.first_due(rw, 5_000_000), Some(1));
+        assert_eq!(p.first_due(rw, 10_000_000), Some(0));
+        let mut both = Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, 1);
+        let order: Vec<usize> = (0..6)
+            .map(|_| {
+                let d = both.first_due(rw, 0).unwrap();
+                both.issue(0, d, 4096);
+                d
+            })
+            .collect();
+        assert_eq!(order, [0, 1, 1, 0, 1, 1]);
+    }
+
+    #[test]
+    fn the_minimum_is_checked_after_the_grace_and_one_cycle() {
+        /// What the job loop does at a completion.
+        fn at(m: &mut MinRate, t: u64, bytes: [u64; 3], ios: [u64; 3]) -> Option<String> {
+            m.due(t).then(|| m.check(t, bytes, ios, "a")).flatten()
+        }
+        let p = PacePlan { rate_iops_min: [1000, 0, 0], ..plan([0; 3], RateProcess::Linear) };
+        let mut m = MinRate::new(&p, [true, false, false], 0);
+        let s = 1_000_000_000;
+        assert!(!m.due(s), "grace");
+        assert_eq!(at(&mut m, 2 * s, [0; 3], [200, 0, 0]), None, "baseline");
+        assert_eq!(at(&mut m, 2 * s + s / 2, [0; 3], [250, 0, 0]), None, "within the cycle");
+        assert_eq!(
+            at(&mut m, 3 * s, [0; 3], [299, 0, 0]).as_deref(),
+            Some("a: rate_iops_min=1000 not met, got 99 IOPS")
+        );
+        let p = PacePlan { rate_min: [0, 1 << 20, 0], ..plan([0; 3], RateProcess::Linear) };
+        let mut m = MinRate::new(&p, [true, true, false], 0);
+        at(&mut m, 2 * s, [0; 3], [0; 3]);
+        assert_eq!(
+            at(&mut m, 3 * s, [0, 402_285, 0], [0; 3]).as_deref(),
+            Some("a: rate_min=1048576B/s not met, got 402285B/s")
+        );
+    }
+}
