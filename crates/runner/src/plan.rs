@@ -368,7 +368,7 @@ impl JobPlan {
             globals_echo: echo(spec, true),
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
-            workload: crate::workload_config::WorkloadOptions::of(spec),
+            workload: crate::workload_config::WorkloadOptions::of(spec).map_err(fail)?,
         })
     }
 

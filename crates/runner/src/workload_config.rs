@@ -8,7 +8,7 @@ use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use iomark_workload::{
     AbsZone, BlockSizes, Distribution, FileRegion, FileService, PerDir, RwMode, Sequencer,
-    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
+    SplitEntry, StridedZones, WorkloadConfig, Zone, DEFAULT_SEED,
 };
 
 /// The options of a job that only the workload reads, resolved from its spec.
@@ -27,11 +27,14 @@ pub struct WorkloadOptions {
     pub bs_is_seq_rand: bool,
     /// `softrandommap`: run without the random map when it cannot be allocated.
     pub softrandommap: bool,
+    /// `zonemode=strided` with `zonesize`, `zonerange` and `zoneskip`.
+    pub zones: Option<StridedZones>,
 }
 
 impl WorkloadOptions {
-    /// The workload options of `spec`, with fio's defaults.
-    pub fn of(spec: &JobSpec) -> WorkloadOptions {
+    /// The workload options of `spec`, with fio's defaults; the reason, naming the option,
+    /// when they cannot run.
+    pub fn of(spec: &JobSpec) -> Result<WorkloadOptions, String> {
         let distribution = match spec.value_or_default("random_distribution") {
             Some(Value::Distribution(dirs)) => {
                 dirs.map(|d| d.map_or(Distribution::Random, convert))
@@ -43,14 +46,41 @@ impl WorkloadOptions {
             Some(("identical", _)) => Sequencer::Identical,
             _ => Sequencer::Sequential,
         };
-        WorkloadOptions {
+        Ok(WorkloadOptions {
             distribution,
             lfsr,
             sequencer,
             bs_unaligned: get::flag(spec, "bs_unaligned"),
             bs_is_seq_rand: get::flag(spec, "bs_is_seq_rand"),
             softrandommap: get::flag(spec, "softrandommap"),
+            zones: zones(spec)?,
+        })
+    }
+}
+
+/// `zonemode` and its sizes, checked as fio 3.33 checks them: `zonesize` needs
+/// `zonemode=strided`, which needs `zonesize`; `zonerange` defaults to `zonesize`; with
+/// `zonemode=none`, `zonerange` and `zoneskip` are ignored.
+fn zones(spec: &JobSpec) -> Result<Option<StridedZones>, String> {
+    let size = get::int(spec, "zonesize").unwrap_or(0);
+    match get::choice(spec, "zonemode").map(|c| c.0) {
+        Some("zbd") => Err("option 'zonemode': zbd needs a zoned block device and iomark \
+                            does not drive zoned devices; zonemode=strided and none are \
+                            supported"
+            .into()),
+        Some("strided") => {
+            if size == 0 {
+                return Err("option 'zonesize' must be given with zonemode=strided".into());
+            }
+            let range = get::int(spec, "zonerange").filter(|&r| r > 0).unwrap_or(size);
+            let skip = get::int(spec, "zoneskip").unwrap_or(0);
+            Ok(Some(StridedZones { size, range, skip }))
         }
+        _ if size > 0 => Err(format!(
+            "option 'zonesize': {size} needs zonemode=strided (fio 3.33: \"--zonemode=none \
+             and --zonesize are not compatible\")"
+        )),
+        _ => Ok(None),
     }
 }
 
@@ -108,6 +138,8 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
         },
         files: plan.files.iter().map(|f| FileRegion { offset: f.offset, len: f.len }).collect(),
         file_service: FileService::RoundRobin(1),
+        open_files: None,
+        zones: plan.workload.zones,
         io_limit: if plan.io_size_given { plan.io_bytes } else { io_limit_default },
         io_size_given: plan.io_size_given,
         number_ios: (plan.number_ios > 0).then_some(plan.number_ios),

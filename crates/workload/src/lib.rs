@@ -36,13 +36,14 @@ mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
+mod zones;
 
 pub use buffers::{
     BufferFiller, Dedupe, DedupeMode, Pattern, PatternError, MAX_PATTERN, SCRAMBLE_SECTOR,
 };
 pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
-    Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
+    Sequencer, SplitEntry, StridedZones, WorkloadConfig, DEFAULT_SEED,
 };
 pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use rng::{Rng, Stream};
@@ -77,11 +78,18 @@ fn cursors(
     for (file, region) in cfg.files.iter().enumerate() {
         let mut cursor = FileCursor::new(*region, None);
         if let Some(unit) = map_unit {
-            let blocks = region.len / unit;
+            let blocks = match &cfg.zones {
+                Some(z) => zones::map_blocks(z, region.len, unit),
+                None => region.len / unit,
+            };
             cursor.map = offsets::RandomMap::try_new(blocks);
             if cursor.map.is_none() && !cfg.soft_random_map {
                 return Err(ConfigError::MapAllocation { file, blocks });
             }
+        }
+        if let Some(z) = &cfg.zones {
+            cursor.zone = Some(zones::ZoneState::first(z, cfg.min_bs()));
+            cursor.enter_zone(0);
         }
         cursors.push(cursor);
     }
@@ -146,6 +154,10 @@ pub struct Workload {
     bs: [BsChooser; 3],
     files: Vec<FileCursor>,
     service: FileService,
+    /// `zonemode=strided`, if set.
+    zones: Option<StridedZones>,
+    /// Bytes issued since the last zone turn (see [`StridedZones`]).
+    zone_bytes: u64,
     current: usize,
     left_on_file: u32,
     files_done: usize,
@@ -194,6 +206,7 @@ impl Workload {
         // map on every file, sizes by direction, and in every direction the job issues,
         // every I/O at a new random offset and one map block per I/O.
         let one_block = use_map
+            && cfg.zones.is_none()
             && files.iter().all(|f| f.map.is_some())
             && !trimwrite
             && !cfg.bs_is_seq_rand
@@ -222,6 +235,8 @@ impl Workload {
             bs,
             files,
             service: cfg.file_service,
+            zones: cfg.zones,
+            zone_bytes: 0,
             current: 0,
             left_on_file: first_quota(cfg.file_service),
             files_done: 0,
@@ -300,6 +315,7 @@ impl Workload {
             f.reset();
         }
         self.files_done = 0;
+        self.zone_bytes = 0;
         self.current = 0;
         self.left_on_file = first_quota(self.service);
         self.mix.reset();
@@ -362,6 +378,15 @@ impl Workload {
         if self.one_block {
             return self.generate_one_block(file);
         }
+        if let Some(zones) = self.zones {
+            return self.generate_zoned(file, zones);
+        }
+        self.generate_plain(file)
+    }
+
+    /// `generate` without the shortcut and zone turns.
+    #[inline]
+    fn generate_plain(&mut self, file: usize) -> Option<IoRequest> {
         let dir = self.mix.direction();
         let d = dir.index();
         let ext: Extent = if self.seq_rand_bs {

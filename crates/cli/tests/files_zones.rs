@@ -1,0 +1,237 @@
+//! Files and zones against fio 3.33: corpus files of `tests/jobs/good` run under fio and
+//! iomark in a temporary directory, each job writing its `write_iolog` there. The I/O
+//! counts and bytes per direction must agree, and, job by job, what the iologs show:
+//! the whole sequence of I/Os (file, direction, offset, length) where fio's choices are
+//! deterministic, the zone of every I/O for random offsets in strided zones, the I/Os per
+//! file where only files are drawn at random.
+//!
+//! Without `fio` on the `PATH` the comparisons print `skipped: fio not installed` and pass.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What is compared of one job, besides its counts.
+#[derive(Debug, Clone, Copy)]
+enum Check {
+    /// Every I/O, in order.
+    Sequence,
+    /// Every I/O's file, direction and zone, in order: the zone is `(offset - base) /
+    /// stride`.
+    Zones { base: u64, stride: u64 },
+}
+
+/// The corpus files of this test and what is compared for each of their jobs.
+const CASES: &[(&str, &[(&str, Check)])] = &[(
+    "zones_strided.fio",
+    &[
+        ("seq-skip", Check::Sequence),
+        ("seq-twice", Check::Sequence),
+        ("seq-cut", Check::Sequence),
+        ("seq-unaligned", Check::Sequence),
+        ("two-files", Check::Sequence),
+        ("offset-loops", Check::Sequence),
+        ("random", Check::Zones { base: 0, stride: 32 * 1024 }),
+    ],
+)];
+
+/// One I/O of an iolog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Io {
+    file: String,
+    action: String,
+    offset: u64,
+    len: u64,
+}
+
+/// What one run gave: the JSON report and each job's iolog.
+struct Run {
+    json: Value,
+    iologs: BTreeMap<String, Vec<Io>>,
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jobs/good").join(name)
+}
+
+/// Whether fio can be run; prints the skip message when it cannot.
+fn fio_installed() -> bool {
+    let ok = Command::new("fio")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: fio not installed");
+    }
+    ok
+}
+
+/// `text` with `write_iolog=NAME.iolog` after each job's section header.
+fn with_iologs(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if !name.starts_with("global") {
+                out.push_str(&format!("write_iolog={name}.iolog\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The data I/Os of an iolog (version 3: `TIME FILE ACTION OFFSET LENGTH`).
+fn parse_iolog(text: &str) -> Vec<Io> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            match f.as_slice() {
+                [_, file, action @ ("read" | "write" | "trim"), off, len] => Some(Io {
+                    file: file.to_string(),
+                    action: action.to_string(),
+                    offset: off.parse().ok()?,
+                    len: len.parse().ok()?,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Runs fio or iomark on the corpus file `name` (with iologs), in a fresh temporary
+/// directory; `expect` is the exit code wanted.
+fn run(fio: bool, name: &str, expect: i32) -> Run {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let job = dir.path().join(name);
+    let text = std::fs::read_to_string(corpus(name)).expect("corpus file");
+    std::fs::write(&job, with_iologs(&text)).expect("write the job file");
+    let program = if fio { "fio".into() } else { PathBuf::from(env!("CARGO_BIN_EXE_iomark")) };
+    let out = Command::new(program)
+        .current_dir(dir.path())
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .arg("--output-format=json")
+        .arg(&job)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let tool = if fio { "fio" } else { "iomark" };
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(expect), "{name}: {tool}: {stderr}");
+    // fio may print a line (`fio: terminating on signal 15`) before the report.
+    let start = stdout.find('{').unwrap_or_else(|| panic!("{name}: {tool}: no JSON: {stdout}"));
+    let json: Value = serde_json::from_str(&stdout[start..])
+        .unwrap_or_else(|e| panic!("{name}: {tool}: not JSON ({e})"));
+    let mut iologs = BTreeMap::new();
+    for entry in std::fs::read_dir(dir.path()).expect("read the directory").flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if let Some(job) = file.strip_suffix(".iolog") {
+            let text = std::fs::read_to_string(entry.path()).expect("read an iolog");
+            iologs.insert(job.to_string(), parse_iolog(&text));
+        }
+    }
+    Run { json, iologs }
+}
+
+fn count(job: &Value, dir: &str, field: &str) -> u64 {
+    job[dir][field].as_u64().unwrap_or_else(|| panic!("{dir}.{field} missing"))
+}
+
+/// The report of job `name`.
+fn job<'a>(run: &'a Run, name: &str) -> &'a Value {
+    let jobs = run.json["jobs"].as_array().expect("jobs");
+    jobs.iter().find(|j| j["jobname"] == name).unwrap_or_else(|| panic!("no job {name}"))
+}
+
+/// The differences between fio's and iomark's runs for one job.
+fn differences(file: &str, name: &str, check: Check, fio: &Run, ours: &Run) -> Vec<String> {
+    let mut diffs = Vec::new();
+    let (f, o) = (job(fio, name), job(ours, name));
+    for dir in ["read", "write", "trim"] {
+        for field in ["total_ios", "io_bytes"] {
+            let (a, b) = (count(f, dir, field), count(o, dir, field));
+            if a != b {
+                diffs.push(format!("{file} [{name}] {dir} {field}: fio {a}, iomark {b}"));
+            }
+        }
+    }
+    let empty = Vec::new();
+    let (fl, ol) =
+        (fio.iologs.get(name).unwrap_or(&empty), ours.iologs.get(name).unwrap_or(&empty));
+    let same = match check {
+        Check::Sequence => fl == ol,
+        Check::Zones { base, stride } => {
+            let zones = |l: &[Io]| -> Vec<(String, String, u64)> {
+                l.iter()
+                    .map(|io| (io.file.clone(), io.action.clone(), (io.offset - base) / stride))
+                    .collect()
+            };
+            zones(fl) == zones(ol)
+        }
+    };
+    if !same {
+        let show = |l: &[Io]| -> String {
+            let items: Vec<String> = l
+                .iter()
+                .take(40)
+                .map(|io| format!("{}:{}:{}+{}", io.file, &io.action[..1], io.offset, io.len))
+                .collect();
+            items.join(" ")
+        };
+        diffs.push(format!(
+            "{file} [{name}] {check:?} differs:\n  fio    {}\n  iomark {}",
+            show(fl),
+            show(ol)
+        ));
+    }
+    diffs
+}
+
+#[test]
+fn files_and_zones_match_fio() {
+    if !fio_installed() {
+        return;
+    }
+    let mut diffs = Vec::new();
+    for &(file, jobs) in CASES {
+        let (fio, ours) = (run(true, file, 0), run(false, file, 0));
+        for &(name, check) in jobs {
+            diffs.extend(differences(file, name, check, &fio, &ours));
+        }
+    }
+    assert!(diffs.is_empty(), "differences from fio 3.33:\n{}", diffs.join("\n"));
+}
+
+/// Runs iomark on a command line in a temporary directory: exit code and stderr.
+fn iomark(args: &[&str]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run iomark");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn zone_settings_fio_refuses_are_refused() {
+    let base = ["--name=z", "--ioengine=null", "--size=64k", "--output-format=terse"];
+    for (extra, says) in [
+        ("--zonesize=16k", "option 'zonesize'"),
+        ("--zonemode=strided", "option 'zonesize' must be given"),
+        ("--zonemode=zbd", "option 'zonemode': zbd"),
+    ] {
+        let mut args = base.to_vec();
+        args.push(extra);
+        let (code, stderr) = iomark(&args);
+        assert_eq!(code, Some(2), "{extra}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("job 'z'"), "{extra}: {stderr}");
+    }
+}
