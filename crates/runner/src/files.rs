@@ -152,7 +152,15 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
             .write(job.writes())
             .custom_flags(flags)
             .open(&plan.path)
-            .map_err(fail("cannot open", plan))?;
+            .map_err(|e| {
+                // iomark keeps every file of a job open (`openfiles` orders the service only).
+                let action = if e.raw_os_error() == Some(libc::EMFILE) {
+                    "cannot open (the job keeps all its files open; raise `ulimit -n`)"
+                } else {
+                    "cannot open"
+                };
+                fail(action, plan)(e)
+            })?;
         if job.invalidate {
             invalidate(&file, plan);
         }

@@ -29,6 +29,10 @@ pub struct WorkloadOptions {
     pub softrandommap: bool,
     /// `zonemode=strided` with `zonesize`, `zonerange` and `zoneskip`.
     pub zones: Option<StridedZones>,
+    /// `file_service_type`.
+    pub file_service: FileService,
+    /// `openfiles`, when given (0 means no limit).
+    pub open_files: Option<usize>,
 }
 
 impl WorkloadOptions {
@@ -54,8 +58,46 @@ impl WorkloadOptions {
             bs_is_seq_rand: get::flag(spec, "bs_is_seq_rand"),
             softrandommap: get::flag(spec, "softrandommap"),
             zones: zones(spec)?,
+            file_service: file_service(spec)?,
+            open_files: get::int(spec, "openfiles")
+                .filter(|&n| n > 0)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         })
     }
+}
+
+/// `file_service_type` with its `:N` (a count for `random`, `roundrobin`, `sequential`;
+/// the law's parameter for the others, with fio's defaults zipf 1.1, pareto 0.2, normal 0).
+fn file_service(spec: &JobSpec) -> Result<FileService, String> {
+    let Some((name, arg)) = get::choice(spec, "file_service_type") else {
+        return Ok(FileService::RoundRobin(1));
+    };
+    let bad = |arg: &str| format!("option 'file_service_type': invalid value '{name}:{arg}'");
+    let count = || -> Result<u32, String> {
+        match arg.as_deref() {
+            None => Ok(1),
+            Some(a) => parse_modifier(a)
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX).max(1))
+                .ok_or_else(|| bad(a)),
+        }
+    };
+    let param = |default: f64| -> Result<f64, String> {
+        match arg.as_deref() {
+            None => Ok(default),
+            Some(a) => a.trim().parse().map_err(|_| bad(a)),
+        }
+    };
+    Ok(match name {
+        "random" => FileService::Random(count()?),
+        "sequential" => {
+            count()?;
+            FileService::Sequential
+        }
+        "zipf" => FileService::Zipf(param(1.1)?),
+        "pareto" => FileService::Pareto(param(0.2)?),
+        "normal" | "gauss" => FileService::Normal(param(0.0)?),
+        _ => FileService::RoundRobin(count()?),
+    })
 }
 
 /// `zonemode` and its sizes, checked as fio 3.33 checks them: `zonesize` needs
@@ -137,8 +179,8 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             None => PerDir::all(None),
         },
         files: plan.files.iter().map(|f| FileRegion { offset: f.offset, len: f.len }).collect(),
-        file_service: FileService::RoundRobin(1),
-        open_files: None,
+        file_service: plan.workload.file_service,
+        open_files: plan.workload.open_files,
         zones: plan.workload.zones,
         io_limit: if plan.io_size_given { plan.io_bytes } else { io_limit_default },
         io_size_given: plan.io_size_given,

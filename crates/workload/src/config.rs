@@ -206,6 +206,23 @@ pub enum FileService {
     Sequential,
     /// `random[:N]`: N I/Os on a file chosen uniformly among those not done.
     Random(u32),
+    /// `zipf[:θ]` (default 1.1): rank k of the files' values with probability ∝ (k+1)^-θ,
+    /// the hottest values starting at a random place (a random file, from the seed).
+    Zipf(f64),
+    /// `pareto[:h]` (default 0.2, 0 < h < 1): P(rank < k) = (k/n)^(ln(1-h)/ln h), placed
+    /// like zipf (fio 3.33: `pareto:0.5` is uniform, `pareto:0.9` piles up just before the
+    /// hot place).
+    Pareto(f64),
+    /// `normal[:dev]` / `gauss[:dev]` (default 0): a bell curve centred between the middle
+    /// files, widened by `dev` percent (see [`crate::Distribution::Normal`]).
+    Normal(f64),
+}
+
+impl FileService {
+    /// True for `zipf`, `pareto` and `normal`.
+    pub fn is_skewed(self) -> bool {
+        matches!(self, FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_))
+    }
 }
 
 /// fio's `zonemode=strided`: the job works on `size` bytes of one zone of `range` bytes,
@@ -505,6 +522,9 @@ pub enum ConfigError {
         /// What is wrong.
         why: String,
     },
+    /// A `file_service_type` parameter out of fio's range.
+    #[error("option 'file_service_type': {0}")]
+    BadFileService(String),
     /// `blockalign` is zero.
     #[error("option 'blockalign': alignment for {dir:?} must be at least 1 byte")]
     ZeroAlignment {
@@ -545,6 +565,7 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
                 .map_err(|why| ConfigError::BadDistribution { dir, why })?;
         }
     }
+    check_file_service(cfg.file_service)?;
     if let Some(z) = &cfg.zones {
         crate::zones::check(z, cfg)?;
     }
@@ -582,6 +603,19 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
         }
     }
     Ok(())
+}
+
+/// fio 3.33's limits on the parameter of a skewed `file_service_type`.
+fn check_file_service(service: FileService) -> Result<(), ConfigError> {
+    let why = match service {
+        FileService::Zipf(t) if t == 1.0 || t < 0.0 => "zipf theta must be 0 or more and not 1",
+        FileService::Pareto(h) if !(h > 0.0 && h < 1.0) => "pareto input must be in 0 < h < 1",
+        FileService::Normal(d) if !(0.0..100.0).contains(&d) => {
+            "normal deviation must be in 0 <= dev < 100"
+        }
+        _ => return Ok(()),
+    };
+    Err(ConfigError::BadFileService(format!("{why} ({service:?})")))
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ mod bs;
 mod buffers;
 mod config;
 mod distribution;
+mod files;
 mod lfsr;
 mod mix;
 mod offsets;
@@ -57,7 +58,7 @@ use offsets::{Extent, FileCursor};
 fn first_quota(service: FileService) -> u32 {
     match service {
         FileService::RoundRobin(n) => n.max(1),
-        FileService::Sequential | FileService::Random(_) => 0,
+        _ => 0,
     }
 }
 
@@ -154,6 +155,10 @@ pub struct Workload {
     bs: [BsChooser; 3],
     files: Vec<FileCursor>,
     service: FileService,
+    /// The draw of a skewed `file_service_type`.
+    skewed: Option<files::SkewedFiles>,
+    /// Which files are open, when `openfiles` limits them.
+    open: Option<files::OpenFiles>,
     /// `zonemode=strided`, if set.
     zones: Option<StridedZones>,
     /// Bytes issued since the last zone turn (see [`StridedZones`]).
@@ -213,6 +218,8 @@ impl Workload {
             && cfg
                 .directions()
                 .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
+        let mut files_rng = Rng::for_stream(cfg.seed, Stream::Files);
+        let skewed = files::SkewedFiles::new(cfg.file_service, cfg.files.len(), &mut files_rng);
         Ok(Workload {
             random: cfg.rw.is_random(),
             seq_rand_bs: cfg.bs_is_seq_rand,
@@ -235,6 +242,8 @@ impl Workload {
             bs,
             files,
             service: cfg.file_service,
+            skewed,
+            open: files::OpenFiles::new(cfg.open_files, cfg.files.len()),
             zones: cfg.zones,
             zone_bytes: 0,
             current: 0,
@@ -244,7 +253,7 @@ impl Workload {
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
-            files_rng: Rng::for_stream(cfg.seed, Stream::Files),
+            files_rng,
             pending: None,
             pass: 1,
             counted_bytes: 0,
@@ -324,16 +333,6 @@ impl Workload {
         true
     }
 
-    /// The first file at or after `from` (cyclically) whose pass is not over. Only called
-    /// while such a file exists.
-    fn next_open_file(&self, from: usize) -> usize {
-        let n = self.files.len();
-        if n == 1 {
-            return 0;
-        }
-        (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
-    }
-
     #[inline]
     fn pick_file(&mut self) -> usize {
         if self.files.len() == 1 {
@@ -344,32 +343,20 @@ impl Workload {
         self.pick_among_files()
     }
 
+    /// The pass over `file` is over: the file closes, or with a skewed service starts
+    /// over at once (fio reopens it when it is drawn again).
+    #[cold]
     #[inline(never)]
-    fn pick_among_files(&mut self) -> usize {
-        let switch = self.files[self.current].done || self.left_on_file == 0;
-        match self.service {
-            FileService::Sequential => {
-                if self.files[self.current].done {
-                    self.current = self.next_open_file(self.current + 1);
-                }
-            }
-            FileService::RoundRobin(n) => {
-                if switch {
-                    self.current = self.next_open_file(self.current + 1);
-                    self.left_on_file = n.max(1);
-                }
-                self.left_on_file -= 1;
-            }
-            FileService::Random(n) => {
-                if switch {
-                    let pick = self.files_rng.below(self.files.len() as u64) as usize;
-                    self.current = self.next_open_file(pick);
-                    self.left_on_file = n.max(1);
-                }
-                self.left_on_file -= 1;
-            }
+    fn file_done(&mut self, file: usize) {
+        if self.skewed.is_some() {
+            self.files[file].reset();
+            return;
         }
-        self.current
+        self.files[file].done = true;
+        self.files_done += 1;
+        if let Some(open) = &mut self.open {
+            open.close(file);
+        }
     }
 
     /// The next I/O on `file`, or `None` when the file's pass is over.
@@ -524,10 +511,7 @@ impl Iterator for Workload {
                     self.account(&req, counts);
                     return Some(req);
                 }
-                None => {
-                    self.files[file].done = true;
-                    self.files_done += 1;
-                }
+                None => self.file_done(file),
             }
         }
     }

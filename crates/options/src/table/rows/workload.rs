@@ -455,12 +455,26 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "How to select which file to service next",
     )
-    .default("roundrobin"),
+    .default("roundrobin")
+    .supported(
+        "Which file serves the next I/O when the job has several: `roundrobin:N` \
+         (default, N=1) N I/Os per file in turn; `sequential` one file to its end, then the \
+         next; `random:N` N I/Os on a file drawn at random; `zipf:θ` (default 1.1), \
+         `pareto:h` (default 0.2) and `normal:dev` (alias `gauss`, default 0) draw a file \
+         per I/O with fio's skew, and start a finished file over. See docs/job-files.md, \
+         Files and zones.",
+    ),
     opt(
         "openfiles",
         int(0, NOLIMIT),
         Category::Target,
         "Number of files to keep open at the same time",
+    )
+    .supported(
+        "At most this many files in service at once: a file joins when the service \
+         first turns to it and leaves when the job is done with it, as in fio. iomark opens \
+         every file of the job when it starts and keeps it open; only the order of service \
+         follows this limit. Default: `nrfiles`.",
     ),
     opt(
         "fallocate",
