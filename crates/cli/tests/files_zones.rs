@@ -24,6 +24,9 @@ enum Check {
     PerFile,
     /// The counts only.
     Counts,
+    /// Not the counts: in each run, the job's files have sizes in `lo..=hi`, multiples of
+    /// `align`, and the job wrote them whole.
+    FileSizes { lo: u64, hi: u64, align: u64 },
 }
 
 /// The corpus files of this test and what is compared for each of their jobs.
@@ -58,6 +61,16 @@ const CASES: &[(&str, &[(&str, Check)])] = &[
             ("openfiles-random", Check::PerFile),
         ],
     ),
+    (
+        "file_create.fio",
+        &[
+            ("filesize-cap", Check::Sequence),
+            ("filesize-range", Check::FileSizes { lo: 64 << 10, hi: 256 << 10, align: 4096 }),
+            ("create-only", Check::Sequence),
+            ("parallel-layout", Check::Sequence),
+            ("on-open", Check::Sequence),
+        ],
+    ),
 ];
 
 /// One I/O of an iolog.
@@ -73,6 +86,8 @@ struct Io {
 struct Run {
     json: Value,
     iologs: BTreeMap<String, Vec<Io>>,
+    /// The size of every other file the run left in its directory.
+    files: BTreeMap<String, u64>,
 }
 
 fn corpus(name: &str) -> PathBuf {
@@ -152,15 +167,17 @@ fn run(fio: bool, name: &str, expect: i32) -> Run {
     let start = stdout.find('{').unwrap_or_else(|| panic!("{name}: {tool}: no JSON: {stdout}"));
     let json: Value = serde_json::from_str(&stdout[start..])
         .unwrap_or_else(|e| panic!("{name}: {tool}: not JSON ({e})"));
-    let mut iologs = BTreeMap::new();
+    let (mut iologs, mut files) = (BTreeMap::new(), BTreeMap::new());
     for entry in std::fs::read_dir(dir.path()).expect("read the directory").flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         if let Some(job) = file.strip_suffix(".iolog") {
             let text = std::fs::read_to_string(entry.path()).expect("read an iolog");
             iologs.insert(job.to_string(), parse_iolog(&text));
+        } else {
+            files.insert(file, entry.metadata().map_or(0, |m| m.len()));
         }
     }
-    Run { json, iologs }
+    Run { json, iologs, files }
 }
 
 fn count(job: &Value, dir: &str, field: &str) -> u64 {
@@ -176,6 +193,19 @@ fn job<'a>(run: &'a Run, name: &str) -> &'a Value {
 /// The differences between fio's and iomark's runs for one job.
 fn differences(file: &str, name: &str, check: Check, fio: &Run, ours: &Run) -> Vec<String> {
     let mut diffs = Vec::new();
+    if let Check::FileSizes { lo, hi, align } = check {
+        for (tool, run) in [("fio", fio), ("iomark", ours)] {
+            let prefix = format!("{name}.");
+            let sizes: Vec<u64> =
+                run.files.iter().filter(|(f, _)| f.starts_with(&prefix)).map(|(_, &n)| n).collect();
+            let bad = sizes.iter().any(|&n| !(lo..=hi).contains(&n) || n % align != 0);
+            let written = count(job(run, name), "write", "io_bytes");
+            if sizes.is_empty() || bad || written != sizes.iter().sum::<u64>() {
+                diffs.push(format!("{file} [{name}] {tool}: sizes {sizes:?}, wrote {written}"));
+            }
+        }
+        return diffs;
+    }
     let (f, o) = (job(fio, name), job(ours, name));
     for dir in ["read", "write", "trim"] {
         for field in ["total_ios", "io_bytes"] {
@@ -189,7 +219,7 @@ fn differences(file: &str, name: &str, check: Check, fio: &Run, ours: &Run) -> V
     let (fl, ol) =
         (fio.iologs.get(name).unwrap_or(&empty), ours.iologs.get(name).unwrap_or(&empty));
     let same = match check {
-        Check::Counts => true,
+        Check::Counts | Check::FileSizes { .. } => true,
         Check::Sequence => fl == ol,
         Check::Zones { base, stride } => {
             let zones = |l: &[Io]| -> Vec<(String, String, u64)> {
@@ -268,5 +298,52 @@ fn zone_settings_fio_refuses_are_refused() {
         let (code, stderr) = iomark(&args);
         assert_eq!(code, Some(2), "{extra}: {stderr}");
         assert!(stderr.contains(says) && stderr.contains("job 'z'"), "{extra}: {stderr}");
+    }
+}
+
+/// The `fsync` and `fdatasync` calls of `program` (with `args`, in a fresh temporary
+/// directory) under strace; `None` when strace cannot trace here.
+fn syncs_traced(program: &Path, args: &[&str]) -> Option<usize> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let trace = dir.path().join("trace");
+    let status = Command::new("strace")
+        .current_dir(dir.path())
+        .args(["-f", "-qq", "-e", "trace=fsync,fdatasync", "-o"])
+        .arg(&trace)
+        .arg(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&trace).ok()?;
+    Some(text.lines().filter(|l| l.contains("sync(")).count())
+}
+
+#[test]
+fn create_fsync_syncs_each_laid_out_file_as_fio() {
+    let iomark = PathBuf::from(env!("CARGO_BIN_EXE_iomark"));
+    let fio = fio_installed().then(|| PathBuf::from("fio"));
+    for (flag, want) in [("--create_fsync=1", 2), ("--create_fsync=0", 0)] {
+        let args = [
+            "--name=c",
+            "--rw=read",
+            "--bs=4k",
+            "--size=128k",
+            "--nrfiles=2",
+            flag,
+            "--output-format=terse",
+        ];
+        let Some(ours) = syncs_traced(&iomark, &args) else {
+            eprintln!("skipped: strace missing or not allowed to trace");
+            return;
+        };
+        assert_eq!(ours, want, "{flag}");
+        if let Some(fio) = &fio {
+            assert_eq!(syncs_traced(fio, &args), Some(want), "fio {flag}");
+        }
     }
 }

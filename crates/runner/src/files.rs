@@ -90,9 +90,53 @@ pub fn lay_out(
             }
         }
         file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
-        file.sync_all().map_err(fail("cannot sync", plan))?;
+        if job.create_fsync {
+            file.sync_all().map_err(fail("cannot sync", plan))?;
+        }
     }
     Ok(())
+}
+
+/// Lays out the files of every job but the `create_on_open` ones (which lay out their own
+/// when they start): the `create_serialize` jobs (fio's default) one after the other, in
+/// order, and each of the others in a thread of its own beside them. The first failure
+/// names its job.
+pub fn lay_out_all(
+    plans: &[JobPlan],
+    readonly: bool,
+    stop: &AtomicBool,
+) -> Result<(), (String, FileError)> {
+    let one = |plan: &JobPlan| {
+        lay_out(plan, plan.allow_file_create, readonly, stop).map_err(|e| (plan.name.clone(), e))
+    };
+    let (serial, parallel): (Vec<&JobPlan>, Vec<&JobPlan>) =
+        plans.iter().filter(|p| !p.create_on_open).partition(|p| p.create_serialize);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = parallel.iter().map(|&p| (p, scope.spawn(move || one(p)))).collect();
+        let mut result = Ok(());
+        for plan in serial {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            result = one(plan);
+            if result.is_err() {
+                break;
+            }
+        }
+        for (plan, t) in threads {
+            let r = t.join().unwrap_or_else(|_| {
+                let source = io::Error::other("the layout thread panicked");
+                let path = plan.files.first().map(|f| f.path.display().to_string());
+                let error =
+                    FileError { action: "cannot lay out", path: path.unwrap_or_default(), source };
+                Err((plan.name.clone(), error))
+            });
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    })
 }
 
 /// Creates (or truncates) the file at `path` and writes `len` bytes of data into it, so that

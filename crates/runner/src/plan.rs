@@ -182,6 +182,13 @@ pub struct JobPlan {
     pub allow_mounted_write: bool,
     /// Open files only when first used (`create_on_open`).
     pub create_on_open: bool,
+    /// Lay out this job's files one job at a time (`create_serialize`, default true);
+    /// false lays them out beside the other jobs'.
+    pub create_serialize: bool,
+    /// `fsync` a file after laying it out (`create_fsync`, default true).
+    pub create_fsync: bool,
+    /// Lay out the files and do no I/O (`create_only`).
+    pub create_only: bool,
     /// Use a fixed random seed (`randrepeat`).
     pub randrepeat: bool,
     /// The random seed (`randseed`).
@@ -245,8 +252,20 @@ impl JobPlan {
         if !buffer_align.is_power_of_two() {
             return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
         }
-        let files = layout::plan_files(spec, jobnum, rw.0).map_err(fail)?;
+        let align = min_bs.iter().copied().min().unwrap_or(4096);
+        let files = layout::plan_files(spec, jobnum, align).map_err(fail)?;
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
+        // With `filesize`, `size` is only the default of `io_size` (fio's HOWTO); it caps
+        // the I/O but, unlike `io_size`, starts no further pass (fio 3.33: `filesize=16k
+        // size=40k` reads 16k).
+        let size_caps = match (spec.value("filesize"), get::size_or_percent(spec, "size")) {
+            (Some(_), Some(iomark_options::value::SizeOrPercent::Bytes(n)))
+                if spec.value("size").is_some() =>
+            {
+                Some(n)
+            }
+            _ => None,
+        };
         let io_bytes = match get::size_or_percent(spec, "io_size") {
             Some(iomark_options::value::SizeOrPercent::Bytes(n))
                 if spec.value("io_size").is_some() =>
@@ -258,7 +277,7 @@ impl JobPlan {
             {
                 (region_bytes as f64 * p / 100.0) as u64
             }
-            _ => region_bytes,
+            _ => size_caps.unwrap_or(region_bytes),
         };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
@@ -345,6 +364,9 @@ impl JobPlan {
             allow_file_create: get::flag(spec, "allow_file_create"),
             allow_mounted_write: get::flag(spec, "allow_mounted_write"),
             create_on_open: get::flag(spec, "create_on_open"),
+            create_serialize: get::flag(spec, "create_serialize"),
+            create_fsync: get::flag(spec, "create_fsync"),
+            create_only: get::flag(spec, "create_only"),
             randrepeat: get::flag(spec, "randrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),

@@ -104,13 +104,8 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
-    for plan in plans.iter().filter(|p| !p.create_on_open) {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
-            .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
-    }
+    crate::files::lay_out_all(plans, options.readonly, stop)
+        .map_err(|(job, source)| RunError::Layout { job, source })?;
     let local_board;
     let board = match &options.status {
         Some(b) => b.as_ref(),
@@ -227,7 +222,8 @@ fn run_waves(
                     };
                     // A job stopped before it began stays out (reported with nothing done).
                     let result = match laid_out {
-                        Ok(()) if stop.load(Ordering::Relaxed) => Ok(()),
+                        // `create_only`: the files are laid out, and that is all.
+                        Ok(()) if stop.load(Ordering::Relaxed) || plan.create_only => Ok(()),
                         Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot)
                             .map(|outcome| slot.done(outcome)),
                         Err(e) => Err(e),

@@ -182,7 +182,7 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
         file_service: plan.workload.file_service,
         open_files: plan.workload.open_files,
         zones: plan.workload.zones,
-        io_limit: if plan.io_size_given { plan.io_bytes } else { io_limit_default },
+        io_limit: plan.io_bytes,
         io_size_given: plan.io_size_given,
         number_ios: (plan.number_ios > 0).then_some(plan.number_ios),
         loops: u32::try_from(plan.loops).unwrap_or(u32::MAX),

@@ -170,8 +170,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Set expected write life time",
     ),
     opt("create_serialize", Kind::Bool, Category::Target, "Serialize creation of job files")
-        .default("1"),
-    opt("create_fsync", Kind::Bool, Category::Target, "fsync file after creation").default("1"),
+        .default("1")
+        .supported(
+            "Lay out the job's files one job after the other, in job order (the \
+         default). With 0, the job's files are laid out in a thread of their own, beside the \
+         other jobs' layouts. Either way the layouts are done before any job starts its I/O \
+         (`create_on_open` jobs lay out their own files when they start).",
+        ),
+    opt("create_fsync", Kind::Bool, Category::Target, "fsync file after creation")
+        .default("1")
+        .supported(
+            "Call fsync on each file the layout created or extended, before the \
+         job starts. Default true.",
+        ),
     opt("create_on_open", Kind::Bool, Category::Target, "Create files when they are opened for IO")
         .default("0")
         .supported(
@@ -179,7 +190,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          laying the files out before the job starts. Default false.",
         ),
     opt("create_only", Kind::Bool, Category::Target, "Only perform file creation phase")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Lay out the job's files and do no I/O: the job is reported with nothing \
+         done, as in fio. Default false.",
+        ),
     opt(
         "allow_file_create",
         Kind::Bool,

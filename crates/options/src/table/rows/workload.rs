@@ -326,10 +326,11 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt("fill_device", Kind::Bool, Category::IoSize, "Write until an ENOSPC error occurs")
         .alias(&["fill_fs"])
         .default("0"),
-    opt("filesize", Kind::RangePerDir, Category::IoSize, "Size of individual files").supported(
+    opt("filesize", Kind::SizeRange, Category::IoSize, "Size of individual files").supported(
         "The size of each file, instead of an equal share of `size`; a range \
-         `min-max` gives each file a random size within it. When `filesize` is set, \
-         `size` only sets the default for `io_size`.",
+         `min-max` gives each file a random size within it, a multiple of the job's \
+         smallest block size. When `filesize` is set, `size` only caps the job's I/O, as \
+         the default of `io_size`.",
     ),
     opt("file_append", Kind::Bool, Category::IoSize, "IO will start at the end of the file(s)")
         .default("0"),
