@@ -71,12 +71,13 @@ pub struct JobError {
     pub message: String,
 }
 
-/// Runs one job to its end; `stop` asks it to finish early, and `status` is where it answers
-/// requests for interim reports.
+/// Runs one job to its end; `stop` asks it to finish early, `links` is what it shares with
+/// the other jobs, and `status` is where it answers requests for interim reports.
 pub fn run(
     plan: &JobPlan,
     clock: JobClock,
     stop: &AtomicBool,
+    links: crate::links::JobLinks,
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
@@ -142,6 +143,7 @@ pub fn run(
         ios_done: 0,
         counts_batches: false,
         published: Publisher::new(progress),
+        locks: links.locks,
         logs,
         status,
         usage_before,
@@ -245,6 +247,8 @@ struct Loop<'a, 's> {
     counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
+    /// The file locks of `lockfile`, if the job sets it.
+    locks: Option<crate::lockfile::JobLocks>,
     /// The log files, if the job writes any.
     logs: Option<JobLogs>,
     /// Where requests for interim reports are answered.
@@ -332,6 +336,9 @@ impl Loop<'_, '_> {
 
     /// Fills unit `index` with one I/O and hands it to the engine.
     fn issue(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
+        if self.locks.is_some() {
+            self.take_lock(file);
+        }
         let start = self.clock.now_ns();
         let unit = &mut self.units[index as usize];
         unit.ddir = ddir;
@@ -389,6 +396,9 @@ impl Loop<'_, '_> {
                     self.commit();
                     if self.in_flight == 0 || self.error != 0 {
                         self.free.push(index);
+                        if let Some(locks) = &mut self.locks {
+                            locks.give(file);
+                        }
                         self.set_error(libc::EBUSY, "queue");
                         return;
                     }
@@ -402,6 +412,23 @@ impl Loop<'_, '_> {
         if ddir == Ddir::Write {
             self.sync_state.writes += 1;
             self.sync_state.last_write_file = file;
+        }
+    }
+
+    /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
+    /// job first completes its I/Os in flight (giving back its own locks), then waits; see
+    /// [`crate::lockfile`].
+    #[cold]
+    fn take_lock(&mut self, file: usize) {
+        if self.locks.as_mut().is_some_and(|l| l.try_take(file)) {
+            return;
+        }
+        self.commit();
+        while self.in_flight > 0 && self.error == 0 {
+            self.reap(1, self.in_flight as usize);
+        }
+        if let Some(locks) = &mut self.locks {
+            locks.wait(file);
         }
     }
 
@@ -490,6 +517,9 @@ impl Loop<'_, '_> {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
+        if let Some(locks) = &mut self.locks {
+            locks.give(unit.file as usize);
+        }
         if unit.result < 0 {
             let errno = (-unit.result) as i32;
             self.set_error(errno, ddir_name(unit.ddir));

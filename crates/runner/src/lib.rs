@@ -11,6 +11,8 @@ pub mod files;
 mod get;
 pub mod job;
 pub mod layout;
+pub mod links;
+pub mod lockfile;
 pub mod logs;
 pub mod plan;
 pub mod progress;

@@ -156,8 +156,12 @@ pub struct JobPlan {
     pub startdelay: Duration,
     /// Open with `O_DIRECT`.
     pub direct: bool,
-    /// Drop the files' cached pages before the job (`invalidate`).
+    /// Drop the files' cached pages before the job (`invalidate`; off with `pre_read`).
     pub invalidate: bool,
+    /// Read the job's regions into the page cache before the job (`pre_read`).
+    pub pre_read: bool,
+    /// How the job locks the files it shares with other jobs (`lockfile`).
+    pub lockfile: crate::lockfile::LockMode,
     /// What to tell the kernel of the job's access pattern (`fadvise_hint`), if anything.
     pub fadvise: Option<iomark_engine::file::Access>,
     /// Buffer alignment in bytes (`iomem_align`, at least the page size with `direct`).
@@ -351,7 +355,14 @@ impl JobPlan {
             ramp_time: get::time(spec, "ramp_time").unwrap_or_default(),
             startdelay: get::time(spec, "startdelay").unwrap_or_default(),
             direct,
-            invalidate: get::flag(spec, "invalidate"),
+            // "pre_read … will also clear the invalidate flag" (fio's HOWTO).
+            invalidate: get::flag(spec, "invalidate") && !get::flag(spec, "pre_read"),
+            pre_read: get::flag(spec, "pre_read"),
+            lockfile: match get::choice(spec, "lockfile").map(|c| c.0) {
+                Some("exclusive") => crate::lockfile::LockMode::Exclusive,
+                Some("readwrite") => crate::lockfile::LockMode::ReadWrite,
+                _ => crate::lockfile::LockMode::None,
+            },
             fadvise: fadvise(spec, rw_name),
             buffer_align,
             fsync_every: get::int(spec, "fsync").unwrap_or(0),

@@ -127,7 +127,8 @@ pub fn run(
     let disks = crate::disk::DiskWatch::start(plans.iter().filter(|p| p.disk_util && !fake));
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let waves = run_waves(plans, options, stop, progress, board, &mut starting);
+    let links = crate::links::RunLinks::new(plans);
+    let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
     let outcomes = plans
@@ -180,6 +181,7 @@ fn run_waves(
     plans: &[JobPlan],
     options: &RunOptions,
     stop: &AtomicBool,
+    links: &crate::links::RunLinks,
     progress: &Progress,
     board: &StatusBoard,
     starting: &mut impl FnMut(&[JobPlan]),
@@ -224,8 +226,10 @@ fn run_waves(
                     let result = match laid_out {
                         // `create_only`: the files are laid out, and that is all.
                         Ok(()) if stop.load(Ordering::Relaxed) || plan.create_only => Ok(()),
-                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot)
-                            .map(|outcome| slot.done(outcome)),
+                        Ok(()) => {
+                            job::run(plan, clock, stop, links.job(plan), job_progress, &mut slot)
+                                .map(|outcome| slot.done(outcome))
+                        }
                         Err(e) => Err(e),
                     };
                     let (lock, cv) = &done[k];

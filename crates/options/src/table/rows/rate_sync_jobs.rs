@@ -218,7 +218,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "Pre-read files before starting official testing",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Read each file's region into the page cache before the job starts (not \
+         timed), and skip `invalidate`, as fio does. The reads go through the cache even \
+         with `direct=1`. The null engine reads nothing. Default false.",
+    ),
     opt("cpumask", int(0, NOLIMIT), Category::Threads, "CPU affinity mask"),
     opt("cpus_allowed", Kind::CpuList, Category::Threads, "Set CPUs allowed"),
     opt(

@@ -38,7 +38,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "Lock file when doing IO to it",
     )
-    .default("none"),
+    .default("none")
+    .supported(
+        "Lock the files this job shares with other jobs around its I/O to them: \
+         `exclusive`, one job at a time; `readwrite`, jobs that only read share a file and a \
+         job that writes has it alone; `none` (the default). A job holds a file's lock while \
+         it has I/O in flight there. See docs/job-files.md, Files and zones.",
+    ),
     opt("directory", Kind::FileList, Category::Target, "Directory to store files in").supported(
         "The directory that generated file names are placed in; default the \
          current directory. Several directories may be given separated by `:`, and the \
