@@ -27,6 +27,10 @@ enum Check {
     /// Not the counts: in each run, the job's files have sizes in `lo..=hi`, multiples of
     /// `align`, and the job wrote them whole.
     FileSizes { lo: u64, hi: u64, align: u64 },
+    /// Not the counts: in each run, the job was stopped before doing its `size` of 1 TiB.
+    Stopped,
+    /// Not the counts: in each run, the job ended with this error (an errno).
+    Error(u64),
 }
 
 /// The corpus files of this test and what is compared for each of their jobs.
@@ -84,6 +88,37 @@ const CASES: &[(&str, &[(&str, Check)])] = &[
         ],
     ),
     ("pre_read.fio", &[("pre-read", Check::Counts)]),
+    (
+        "exitall_group.fio",
+        &[
+            ("first", Check::Counts),
+            ("long", Check::Stopped),
+            ("other-group", Check::Counts),
+            ("next-wave", Check::Counts),
+        ],
+    ),
+    (
+        "exitall_stonewall.fio",
+        &[
+            ("first", Check::Counts),
+            ("long", Check::Stopped),
+            ("other-group", Check::Stopped),
+            ("next-wave", Check::Counts),
+        ],
+    ),
+    (
+        "exitall_all.fio",
+        &[
+            ("first", Check::Counts),
+            ("long", Check::Stopped),
+            ("other-group", Check::Stopped),
+            ("next-wave", Check::Counts),
+        ],
+    ),
+    (
+        "exitall_on_error.fio",
+        &[("fails", Check::Error(28)), ("long", Check::Stopped), ("other-group", Check::Counts)],
+    ),
 ];
 
 /// One I/O of an iolog.
@@ -219,6 +254,22 @@ fn differences(file: &str, name: &str, check: Check, fio: &Run, ours: &Run) -> V
         }
         return diffs;
     }
+    if let Check::Stopped | Check::Error(_) = check {
+        for (tool, run) in [("fio", fio), ("iomark", ours)] {
+            let j = job(run, name);
+            let bytes: u64 =
+                ["read", "write", "trim"].iter().map(|d| count(j, d, "io_bytes")).sum();
+            let error = j["error"].as_u64().unwrap_or(0);
+            let ok = match check {
+                Check::Error(e) => error == e,
+                _ => bytes < 1 << 40 && error == 0,
+            };
+            if !ok {
+                diffs.push(format!("{file} [{name}] {tool}: {bytes} bytes, error {error}"));
+            }
+        }
+        return diffs;
+    }
     let (f, o) = (job(fio, name), job(ours, name));
     for dir in ["read", "write", "trim"] {
         for field in ["total_ios", "io_bytes"] {
@@ -232,7 +283,7 @@ fn differences(file: &str, name: &str, check: Check, fio: &Run, ours: &Run) -> V
     let (fl, ol) =
         (fio.iologs.get(name).unwrap_or(&empty), ours.iologs.get(name).unwrap_or(&empty));
     let same = match check {
-        Check::Counts | Check::FileSizes { .. } => true,
+        Check::Counts | Check::FileSizes { .. } | Check::Stopped | Check::Error(_) => true,
         Check::Sequence => fl == ol,
         Check::Zones { base, stride } => {
             let zones = |l: &[Io]| -> Vec<(String, String, u64)> {
@@ -278,7 +329,9 @@ fn files_and_zones_match_fio() {
     }
     let mut diffs = Vec::new();
     for &(file, jobs) in CASES {
-        let (fio, ours) = (run(true, file, 0), run(false, file, 0));
+        // A job that fails makes both exit with 1.
+        let code = i32::from(jobs.iter().any(|(_, c)| matches!(c, Check::Error(_))));
+        let (fio, ours) = (run(true, file, code), run(false, file, code));
         for &(name, check) in jobs {
             diffs.extend(differences(file, name, check, &fio, &ours));
         }

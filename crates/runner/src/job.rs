@@ -77,7 +77,7 @@ pub fn run(
     plan: &JobPlan,
     clock: JobClock,
     stop: &AtomicBool,
-    links: crate::links::JobLinks,
+    links: crate::links::JobLinks<'_>,
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
@@ -123,6 +123,7 @@ pub fn run(
     let usage_before = ThreadUsage::now();
     let mut l = Loop {
         plan,
+        exit: links.stop,
         engine,
         workload,
         units,
@@ -247,6 +248,8 @@ struct Loop<'a, 's> {
     counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
+    /// Set when another job's end stops this one (`exitall`).
+    exit: &'a AtomicBool,
     /// The file locks of `lockfile`, if the job sets it.
     locks: Option<crate::lockfile::JobLocks>,
     /// The log files, if the job writes any.
@@ -293,7 +296,8 @@ impl Loop<'_, '_> {
             let elapsed = now.saturating_sub(self.measure_from);
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
-            if out_of_time || enough_ios || self.error != 0 || stop.load(Ordering::Relaxed) {
+            let stopped = stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed);
+            if out_of_time || enough_ios || self.error != 0 || stopped {
                 break;
             }
             if let Some(request) = self.status.asked() {

@@ -162,6 +162,12 @@ pub struct JobPlan {
     pub pre_read: bool,
     /// How the job locks the files it shares with other jobs (`lockfile`).
     pub lockfile: crate::lockfile::LockMode,
+    /// `exitall`: when a job ends, stop others (see [`crate::links`]).
+    pub exitall: bool,
+    /// `exitall_on_error`: when this job ends with an error, stop others.
+    pub exitall_on_error: bool,
+    /// `exit_what`: which jobs this job's end stops.
+    pub exit_what: crate::links::ExitWhat,
     /// What to tell the kernel of the job's access pattern (`fadvise_hint`), if anything.
     pub fadvise: Option<iomark_engine::file::Access>,
     /// Buffer alignment in bytes (`iomem_align`, at least the page size with `direct`).
@@ -358,6 +364,13 @@ impl JobPlan {
             // "pre_read … will also clear the invalidate flag" (fio's HOWTO).
             invalidate: get::flag(spec, "invalidate") && !get::flag(spec, "pre_read"),
             pre_read: get::flag(spec, "pre_read"),
+            exitall: get::flag(spec, "exitall"),
+            exitall_on_error: get::flag(spec, "exitall_on_error"),
+            exit_what: match get::choice(spec, "exit_what").map(|c| c.0) {
+                Some("stonewall") => crate::links::ExitWhat::Stonewall,
+                Some("all") => crate::links::ExitWhat::All,
+                _ => crate::links::ExitWhat::Group,
+            },
             lockfile: match get::choice(spec, "lockfile").map(|c| c.0) {
                 Some("exclusive") => crate::lockfile::LockMode::Exclusive,
                 Some("readwrite") => crate::lockfile::LockMode::ReadWrite,

@@ -226,9 +226,20 @@ fn run_waves(
                     let result = match laid_out {
                         // `create_only`: the files are laid out, and that is all.
                         Ok(()) if stop.load(Ordering::Relaxed) || plan.create_only => Ok(()),
+                        // Stopped by another job's end (`exitall`) before it began.
+                        Ok(()) if links.stopped(i) => Ok(()),
                         Ok(()) => {
-                            job::run(plan, clock, stop, links.job(plan), job_progress, &mut slot)
-                                .map(|outcome| slot.done(outcome))
+                            let result = job::run(
+                                plan,
+                                clock,
+                                stop,
+                                links.job(i, plan),
+                                job_progress,
+                                &mut slot,
+                            );
+                            let errored = result.as_ref().map_or(true, |o| o.error != 0);
+                            links.job_ended(i, plan, errored);
+                            result.map(|outcome| slot.done(outcome))
                         }
                         Err(e) => Err(e),
                     };

@@ -259,7 +259,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Unlink created files after each loop in a job has completed",
     )
     .default("0"),
-    opt("exitall", Kind::Flag, Category::Threads, "Terminate all jobs when one exits"),
+    opt("exitall", Kind::Flag, Category::Threads, "Terminate all jobs when one exits").supported(
+        "When a job ends, stop the jobs of its reporting group (or those its \
+         `exit_what` names). As in fio 3.33, setting it on any job turns it on for the whole \
+         run, and a job stopped this way ends the others in turn. See docs/job-files.md.",
+    ),
     opt(
         "exit_what",
         Kind::Enum(&[
@@ -270,12 +274,22 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Threads,
         "Fine-grained control for exitall",
     )
-    .default("group"),
+    .default("group")
+    .supported(
+        "Which jobs this job's end stops under `exitall` or `exitall_on_error`: \
+         `group` (the default) its reporting group; `stonewall` every job up to the next \
+         `stonewall`, after which the run goes on; `all` every job, and no later job \
+         starts.",
+    ),
     opt(
         "exitall_on_error",
         Kind::Flag,
         Category::ErrorHandling,
         "Terminate all jobs when one exits in error",
+    )
+    .supported(
+        "When this job ends with an error, stop the jobs its `exit_what` names (by \
+         default its reporting group), as fio 3.33 does.",
     ),
     opt(
         "stonewall",
