@@ -170,6 +170,7 @@ fn kind_words(kind: &Kind) -> String {
         Kind::RangePerDir => {
             "size range `min-max`, or up to three for reads,writes,trims".to_string()
         }
+        Kind::SizeRange => "size, or size range `min-max`".to_string(),
         Kind::BsSplit => "`size/percent` pairs separated by `:`, per direction".to_string(),
         Kind::FloatList => "numbers separated by `:`".to_string(),
         Kind::CpuList => "CPU numbers and ranges separated by `,` (`0-3,6`)".to_string(),

@@ -260,6 +260,7 @@ fn type_words(kind: &Kind) -> &'static str {
         Kind::Size | Kind::SizeOrPercent => "string with possible k/m/g postfix (opt=4k)",
         Kind::Time { .. } | Kind::TimeRange { .. } => "string with time postfix (opt=10s)",
         Kind::RangePerDir => "one to three ranges (opt=1k-4k[,4k-8k[,1k-8k]])",
+        Kind::SizeRange => "integer value (opt=100) or range (opt=100-200)",
     }
 }
 

@@ -374,7 +374,9 @@ fn compare(fio: &FioOption, setting: &Setting) -> Result<bool, String> {
         (Kind::IntPerDir, Value::IntPerDir(v)) => {
             per_dir(v.iter().map(|d| d.map(|n| n.to_string())).collect())
         }
-        (Kind::RangePerDir, Value::RangePerDir(v)) if fio.kind == "OPT_STR_VAL" => {
+        (Kind::RangePerDir | Kind::SizeRange, Value::RangePerDir(v))
+            if fio.kind == "OPT_STR_VAL" =>
+        {
             let Some((lo, hi)) = v[0] else { return Err("no range for reads".into()) };
             match outs.as_slice() {
                 [Some(x)] => expect(format!("{lo}-{hi}"), &format!("{x}-{x}")),

@@ -244,6 +244,7 @@ fn kinds() -> Vec<Kind> {
         Kind::SizePerDir,
         Kind::IntPerDir,
         Kind::RangePerDir,
+        Kind::SizeRange,
         Kind::BsSplit,
         Kind::FloatList,
         Kind::CpuList,

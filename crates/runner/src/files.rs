@@ -90,9 +90,53 @@ pub fn lay_out(
             }
         }
         file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
-        file.sync_all().map_err(fail("cannot sync", plan))?;
+        if job.create_fsync {
+            file.sync_all().map_err(fail("cannot sync", plan))?;
+        }
     }
     Ok(())
+}
+
+/// Lays out the files of every job but the `create_on_open` ones (which lay out their own
+/// when they start): the `create_serialize` jobs (fio's default) one after the other, in
+/// order, and each of the others in a thread of its own beside them. The first failure
+/// names its job.
+pub fn lay_out_all(
+    plans: &[JobPlan],
+    readonly: bool,
+    stop: &AtomicBool,
+) -> Result<(), (String, FileError)> {
+    let one = |plan: &JobPlan| {
+        lay_out(plan, plan.allow_file_create, readonly, stop).map_err(|e| (plan.name.clone(), e))
+    };
+    let (serial, parallel): (Vec<&JobPlan>, Vec<&JobPlan>) =
+        plans.iter().filter(|p| !p.create_on_open).partition(|p| p.create_serialize);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = parallel.iter().map(|&p| (p, scope.spawn(move || one(p)))).collect();
+        let mut result = Ok(());
+        for plan in serial {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            result = one(plan);
+            if result.is_err() {
+                break;
+            }
+        }
+        for (plan, t) in threads {
+            let r = t.join().unwrap_or_else(|_| {
+                let source = io::Error::other("the layout thread panicked");
+                let path = plan.files.first().map(|f| f.path.display().to_string());
+                let error =
+                    FileError { action: "cannot lay out", path: path.unwrap_or_default(), source };
+                Err((plan.name.clone(), error))
+            });
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    })
 }
 
 /// Creates (or truncates) the file at `path` and writes `len` bytes of data into it, so that
@@ -152,7 +196,15 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
             .write(job.writes())
             .custom_flags(flags)
             .open(&plan.path)
-            .map_err(fail("cannot open", plan))?;
+            .map_err(|e| {
+                // iomark keeps every file of a job open (`openfiles` orders the service only).
+                let action = if e.raw_os_error() == Some(libc::EMFILE) {
+                    "cannot open (the job keeps all its files open; raise `ulimit -n`)"
+                } else {
+                    "cannot open"
+                };
+                fail(action, plan)(e)
+            })?;
         if job.invalidate {
             invalidate(&file, plan);
         }
@@ -161,9 +213,33 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
         {
             let _ = sysfile::advise(file.as_raw_fd(), access);
         }
+        if job.pre_read {
+            pre_read(plan).map_err(fail("cannot pre-read", plan))?;
+        }
         files.push(file);
     }
     Ok(files)
+}
+
+/// `pre_read`: reads the job's region of the file, so that its pages are in the cache
+/// when the job starts (fio reads the region in blocks the same way). The file is opened
+/// again without `O_DIRECT`: reading through the cache is the point (fio 3.33 fails the
+/// job when it pre-reads with `direct=1`).
+fn pre_read(plan: &FilePlan) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    const CHUNK: u64 = 1 << 20;
+    let mut file = File::open(&plan.path)?;
+    file.seek(SeekFrom::Start(plan.offset))?;
+    let mut buf = vec![0u8; CHUNK.min(plan.len).max(1) as usize];
+    let mut left = plan.len;
+    while left > 0 {
+        let n = file.read(&mut buf[..left.min(CHUNK) as usize])?;
+        if n == 0 {
+            break;
+        }
+        left -= n as u64;
+    }
+    Ok(())
 }
 
 /// Drops the file's cached pages; a device's buffers are flushed instead. Failures are

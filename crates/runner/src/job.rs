@@ -78,12 +78,13 @@ pub struct JobError {
     pub message: String,
 }
 
-/// Runs one job to its end; `stop` asks it to finish early, and `status` is where it answers
-/// requests for interim reports.
+/// Runs one job to its end; `stop` asks it to finish early, `links` is what it shares with
+/// the other jobs, and `status` is where it answers requests for interim reports.
 pub fn run(
     plan: &JobPlan,
     clock: JobClock,
     stop: &AtomicBool,
+    links: crate::links::JobLinks<'_>,
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
@@ -130,6 +131,7 @@ pub fn run(
     let usage_before = ThreadUsage::now();
     let mut l = Loop {
         plan,
+        exit: links.stop,
         engine,
         workload,
         units,
@@ -150,6 +152,7 @@ pub fn run(
         ios_done: 0,
         counts_batches: false,
         published: Publisher::new(progress),
+        locks: links.locks,
         logs,
         status,
         usage_before,
@@ -271,6 +274,10 @@ struct Loop<'a, 's> {
     counts_batches: bool,
     /// Progress for the ETA line.
     published: Publisher<'a>,
+    /// Set when another job's end stops this one (`exitall`).
+    exit: &'a AtomicBool,
+    /// The file locks of `lockfile`, if the job sets it.
+    locks: Option<crate::lockfile::JobLocks>,
     /// The log files, if the job writes any.
     logs: Option<JobLogs>,
     /// Where requests for interim reports are answered.
@@ -333,7 +340,7 @@ impl Loop<'_, '_> {
             // The verify phase reads back everything, whatever the limits.
             let verifying = self.verify.as_ref().is_some_and(JobVerify::reading);
             let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
-            let stopping = stop.load(Ordering::Relaxed);
+            let stopping = stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed);
             if self.ctl.is_some() && !out_of_time && !stopping && !verifying {
                 let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
                 self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
@@ -426,6 +433,9 @@ impl Loop<'_, '_> {
         if self.serialize && self.in_flight > 0 && ddir.data_index().is_some() {
             self.wait_for_overlaps(index, ddir, file, offset, len);
         }
+        if self.locks.is_some() {
+            self.take_lock(file);
+        }
         let start = self.clock.now_ns();
         let unit = &mut self.units[index as usize];
         unit.ddir = ddir;
@@ -486,6 +496,9 @@ impl Loop<'_, '_> {
                     self.commit();
                     if self.in_flight == 0 || self.error != 0 {
                         self.free.push(index);
+                        if let Some(locks) = &mut self.locks {
+                            locks.give(file);
+                        }
                         self.set_error(libc::EBUSY, "queue");
                         return;
                     }
@@ -499,6 +512,23 @@ impl Loop<'_, '_> {
         if ddir == Ddir::Write {
             self.sync_state.writes += 1;
             self.sync_state.last_write_file = file;
+        }
+    }
+
+    /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
+    /// job first completes its I/Os in flight (giving back its own locks), then waits; see
+    /// [`crate::lockfile`].
+    #[cold]
+    fn take_lock(&mut self, file: usize) {
+        if self.locks.as_mut().is_some_and(|l| l.try_take(file)) {
+            return;
+        }
+        self.commit();
+        while self.in_flight > 0 && self.error == 0 {
+            self.reap(1, self.in_flight as usize);
+        }
+        if let Some(locks) = &mut self.locks {
+            locks.wait(file);
         }
     }
 
@@ -595,6 +625,9 @@ impl Loop<'_, '_> {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
+        if let Some(locks) = &mut self.locks {
+            locks.give(unit.file as usize);
+        }
         if unit.result < 0 {
             let errno = (-unit.result) as i32;
             if let Some(v) = &mut self.verify {

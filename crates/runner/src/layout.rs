@@ -7,6 +7,9 @@
 //!   dealt to the clones in turn).
 //! - Each file's size is `filesize`, else `size` divided among the files (`size=N%` is a
 //!   share of each existing file or device), else the size of the existing file or device.
+//!   A range `filesize=lo-hi` gives each file a size drawn in it, a multiple of the job's
+//!   smallest block size (as fio 3.33 does; the draw is iomark's own, from `randseed`, the
+//!   job's name, the clone and the file's number).
 //! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
 //!   `offset_increment` times the clone number.
 
@@ -61,14 +64,17 @@ impl FilePlan {
     }
 }
 
-/// Resolves the files of clone `jobnum` of `spec`; `rw` says whether the job reads only.
-pub fn plan_files(spec: &JobSpec, jobnum: u64, rw: &str) -> Result<Vec<FilePlan>, String> {
+/// Resolves the files of clone `jobnum` of `spec`; `align` is the job's smallest block
+/// size, to which `filesize` ranges are aligned.
+pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePlan>, String> {
     let paths = paths(spec, jobnum);
     let mut kinds = Vec::with_capacity(paths.len());
     for path in &paths {
         kinds.push(probe(path)?);
     }
-    let _ = rw;
+    let seed = get::int(spec, "randseed").unwrap_or(iomark_workload::DEFAULT_SEED)
+        ^ name_hash(&spec.name)
+        ^ jobnum.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let nfiles = paths.len() as u64;
     let size = if spec.value("size").is_some() { get::size_or_percent(spec, "size") } else { None };
     let filesize = match spec.value("filesize") {
@@ -94,7 +100,7 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, rw: &str) -> Result<Vec<FilePlan>
         };
         let offset = offset.saturating_add(increment.saturating_mul(jobnum));
         let len = match (filesize, size) {
-            (Some((lo, hi)), _) => pick_in_range(lo, hi, filenum as u64),
+            (Some((lo, hi)), _) => pick_in_range(lo, hi, align, seed ^ filenum as u64),
             (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
                 format!("option 'size': {p}% of '{}', which does not exist yet", path.display())
@@ -162,14 +168,44 @@ fn probe(path: &Path) -> Result<FileKind, String> {
     Err(format!("'{}' is not a file or a device", path.display()))
 }
 
-/// A size in `lo..=hi`, the same for the same file number.
-fn pick_in_range(lo: u64, hi: u64, filenum: u64) -> u64 {
-    if hi <= lo {
+/// A size in `lo..=hi`, a multiple of `align` when the range holds one (the first such
+/// multiple is `lo` rounded up), the same for the same `key`.
+fn pick_in_range(lo: u64, hi: u64, align: u64, key: u64) -> u64 {
+    let align = align.max(1);
+    let first = lo.div_ceil(align).saturating_mul(align);
+    if hi <= lo || first > hi {
         return lo;
     }
-    let mut x = filenum.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut x = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^= x >> 31;
-    lo + x % (hi - lo + 1)
+    first + x % ((hi - first) / align + 1) * align
+}
+
+/// A hash of a job's name (FNV-1a), so that jobs with the same seed draw different sizes.
+fn name_hash(name: &str) -> u64 {
+    name.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filesize_ranges_are_aligned_and_inside() {
+        let mut seen = std::collections::BTreeSet::new();
+        for key in 0..2000 {
+            let n = pick_in_range(1 << 20, 4 << 20, 4096, key);
+            assert!((1 << 20..=4 << 20).contains(&n) && n % 4096 == 0, "{n}");
+            seen.insert(n);
+        }
+        assert!(seen.len() > 500, "only {} sizes", seen.len());
+        assert!(seen.contains(&(1 << 20)) || seen.contains(&(4 << 20)) || seen.len() > 700);
+        // Unaligned ends: the multiples inside; none inside: the low end.
+        assert_eq!(pick_in_range(5000, 9000, 4096, 7), 8192);
+        assert_eq!(pick_in_range(5000, 6000, 4096, 7), 5000);
+        assert_eq!(pick_in_range(8192, 8192, 4096, 7), 8192);
+    }
 }

@@ -12,6 +12,8 @@ pub mod flow;
 mod get;
 pub mod job;
 pub mod layout;
+pub mod links;
+pub mod lockfile;
 pub mod logs;
 pub mod pace;
 pub mod plan;

@@ -159,8 +159,18 @@ pub struct JobPlan {
     pub startdelay: Duration,
     /// Open with `O_DIRECT`.
     pub direct: bool,
-    /// Drop the files' cached pages before the job (`invalidate`).
+    /// Drop the files' cached pages before the job (`invalidate`; off with `pre_read`).
     pub invalidate: bool,
+    /// Read the job's regions into the page cache before the job (`pre_read`).
+    pub pre_read: bool,
+    /// How the job locks the files it shares with other jobs (`lockfile`).
+    pub lockfile: crate::lockfile::LockMode,
+    /// `exitall`: when a job ends, stop others (see [`crate::links`]).
+    pub exitall: bool,
+    /// `exitall_on_error`: when this job ends with an error, stop others.
+    pub exitall_on_error: bool,
+    /// `exit_what`: which jobs this job's end stops.
+    pub exit_what: crate::links::ExitWhat,
     /// What to tell the kernel of the job's access pattern (`fadvise_hint`), if anything.
     pub fadvise: Option<iomark_engine::file::Access>,
     /// Buffer alignment in bytes (`iomem_align`, at least the page size with `direct`).
@@ -185,6 +195,13 @@ pub struct JobPlan {
     pub allow_mounted_write: bool,
     /// Open files only when first used (`create_on_open`).
     pub create_on_open: bool,
+    /// Lay out this job's files one job at a time (`create_serialize`, default true);
+    /// false lays them out beside the other jobs'.
+    pub create_serialize: bool,
+    /// `fsync` a file after laying it out (`create_fsync`, default true).
+    pub create_fsync: bool,
+    /// Lay out the files and do no I/O (`create_only`).
+    pub create_only: bool,
     /// Use a fixed random seed (`randrepeat`).
     pub randrepeat: bool,
     /// The random seed (`randseed`).
@@ -263,8 +280,20 @@ impl JobPlan {
         if !buffer_align.is_power_of_two() {
             return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
         }
-        let files = layout::plan_files(spec, jobnum, rw.0).map_err(fail)?;
+        let align = min_bs.iter().copied().min().unwrap_or(4096);
+        let files = layout::plan_files(spec, jobnum, align).map_err(fail)?;
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
+        // With `filesize`, `size` is only the default of `io_size` (fio's HOWTO); it caps
+        // the I/O but, unlike `io_size`, starts no further pass (fio 3.33: `filesize=16k
+        // size=40k` reads 16k).
+        let size_caps = match (spec.value("filesize"), get::size_or_percent(spec, "size")) {
+            (Some(_), Some(iomark_options::value::SizeOrPercent::Bytes(n)))
+                if spec.value("size").is_some() =>
+            {
+                Some(n)
+            }
+            _ => None,
+        };
         let io_bytes = match get::size_or_percent(spec, "io_size") {
             Some(iomark_options::value::SizeOrPercent::Bytes(n))
                 if spec.value("io_size").is_some() =>
@@ -276,7 +305,7 @@ impl JobPlan {
             {
                 (region_bytes as f64 * p / 100.0) as u64
             }
-            _ => region_bytes,
+            _ => size_caps.unwrap_or(region_bytes),
         };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
@@ -354,7 +383,21 @@ impl JobPlan {
             ramp_time: get::time(spec, "ramp_time").unwrap_or_default(),
             startdelay: get::time(spec, "startdelay").unwrap_or_default(),
             direct,
-            invalidate: get::flag(spec, "invalidate"),
+            // "pre_read … will also clear the invalidate flag" (fio's HOWTO).
+            invalidate: get::flag(spec, "invalidate") && !get::flag(spec, "pre_read"),
+            pre_read: get::flag(spec, "pre_read"),
+            exitall: get::flag(spec, "exitall"),
+            exitall_on_error: get::flag(spec, "exitall_on_error"),
+            exit_what: match get::choice(spec, "exit_what").map(|c| c.0) {
+                Some("stonewall") => crate::links::ExitWhat::Stonewall,
+                Some("all") => crate::links::ExitWhat::All,
+                _ => crate::links::ExitWhat::Group,
+            },
+            lockfile: match get::choice(spec, "lockfile").map(|c| c.0) {
+                Some("exclusive") => crate::lockfile::LockMode::Exclusive,
+                Some("readwrite") => crate::lockfile::LockMode::ReadWrite,
+                _ => crate::lockfile::LockMode::None,
+            },
             fadvise: fadvise(spec, rw_name),
             buffer_align,
             fsync_every: get::int(spec, "fsync").unwrap_or(0),
@@ -367,6 +410,9 @@ impl JobPlan {
             allow_file_create: get::flag(spec, "allow_file_create"),
             allow_mounted_write: get::flag(spec, "allow_mounted_write"),
             create_on_open: get::flag(spec, "create_on_open"),
+            create_serialize: get::flag(spec, "create_serialize"),
+            create_fsync: get::flag(spec, "create_fsync"),
+            create_only: get::flag(spec, "create_only"),
             randrepeat: get::flag(spec, "randrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
@@ -391,7 +437,7 @@ impl JobPlan {
             globals_echo: echo(spec, true),
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
-            workload: crate::workload_config::WorkloadOptions::of(spec),
+            workload: crate::workload_config::WorkloadOptions::of(spec).map_err(fail)?,
             verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
             pace,
             think: crate::think::ThinkPlan::of(spec),

@@ -105,13 +105,8 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
-    for plan in plans.iter().filter(|p| !p.create_on_open) {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
-            .map_err(|source| RunError::Layout { job: plan.name.clone(), source })?;
-    }
+    crate::files::lay_out_all(plans, options.readonly, stop)
+        .map_err(|(job, source)| RunError::Layout { job, source })?;
     let local_board;
     let board = match &options.status {
         Some(b) => b.as_ref(),
@@ -133,7 +128,8 @@ pub fn run(
     let disks = crate::disk::DiskWatch::start(plans.iter().filter(|p| p.disk_util && !fake));
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let waves = run_waves(plans, options, stop, progress, board, &mut starting);
+    let links = crate::links::RunLinks::new(plans);
+    let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
     let outcomes = plans
@@ -188,6 +184,7 @@ fn run_waves(
     plans: &[JobPlan],
     options: &RunOptions,
     stop: &AtomicBool,
+    links: &crate::links::RunLinks,
     progress: &Progress,
     board: &StatusBoard,
     starting: &mut impl FnMut(&[JobPlan]),
@@ -230,9 +227,23 @@ fn run_waves(
                     };
                     // A job stopped before it began stays out (reported with nothing done).
                     let result = match laid_out {
-                        Ok(()) if stop.load(Ordering::Relaxed) => Ok(()),
-                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot)
-                            .map(|outcome| slot.done(outcome)),
+                        // `create_only`: the files are laid out, and that is all.
+                        Ok(()) if stop.load(Ordering::Relaxed) || plan.create_only => Ok(()),
+                        // Stopped by another job's end (`exitall`) before it began.
+                        Ok(()) if links.stopped(i) => Ok(()),
+                        Ok(()) => {
+                            let result = job::run(
+                                plan,
+                                clock,
+                                stop,
+                                links.job(i, plan),
+                                job_progress,
+                                &mut slot,
+                            );
+                            let errored = result.as_ref().map_or(true, |o| o.error != 0);
+                            links.job_ended(i, plan, errored);
+                            result.map(|outcome| slot.done(outcome))
+                        }
                         Err(e) => Err(e),
                     };
                     let (lock, cv) = &done[k];

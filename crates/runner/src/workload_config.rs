@@ -8,7 +8,7 @@ use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use iomark_workload::{
     AbsZone, BlockSizes, Distribution, FileRegion, FileService, PerDir, RwMode, Sequencer,
-    SplitEntry, WorkloadConfig, Zone, DEFAULT_SEED,
+    SplitEntry, StridedZones, WorkloadConfig, Zone, DEFAULT_SEED,
 };
 
 /// The options of a job that only the workload reads, resolved from its spec.
@@ -27,11 +27,18 @@ pub struct WorkloadOptions {
     pub bs_is_seq_rand: bool,
     /// `softrandommap`: run without the random map when it cannot be allocated.
     pub softrandommap: bool,
+    /// `zonemode=strided` with `zonesize`, `zonerange` and `zoneskip`.
+    pub zones: Option<StridedZones>,
+    /// `file_service_type`.
+    pub file_service: FileService,
+    /// `openfiles`, when given (0 means no limit).
+    pub open_files: Option<usize>,
 }
 
 impl WorkloadOptions {
-    /// The workload options of `spec`, with fio's defaults.
-    pub fn of(spec: &JobSpec) -> WorkloadOptions {
+    /// The workload options of `spec`, with fio's defaults; the reason, naming the option,
+    /// when they cannot run.
+    pub fn of(spec: &JobSpec) -> Result<WorkloadOptions, String> {
         let distribution = match spec.value_or_default("random_distribution") {
             Some(Value::Distribution(dirs)) => {
                 dirs.map(|d| d.map_or(Distribution::Random, convert))
@@ -43,14 +50,79 @@ impl WorkloadOptions {
             Some(("identical", _)) => Sequencer::Identical,
             _ => Sequencer::Sequential,
         };
-        WorkloadOptions {
+        Ok(WorkloadOptions {
             distribution,
             lfsr,
             sequencer,
             bs_unaligned: get::flag(spec, "bs_unaligned"),
             bs_is_seq_rand: get::flag(spec, "bs_is_seq_rand"),
             softrandommap: get::flag(spec, "softrandommap"),
+            zones: zones(spec)?,
+            file_service: file_service(spec)?,
+            open_files: get::int(spec, "openfiles")
+                .filter(|&n| n > 0)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        })
+    }
+}
+
+/// `file_service_type` with its `:N` (a count for `random`, `roundrobin`, `sequential`;
+/// the law's parameter for the others, with fio's defaults zipf 1.1, pareto 0.2, normal 0).
+fn file_service(spec: &JobSpec) -> Result<FileService, String> {
+    let Some((name, arg)) = get::choice(spec, "file_service_type") else {
+        return Ok(FileService::RoundRobin(1));
+    };
+    let bad = |arg: &str| format!("option 'file_service_type': invalid value '{name}:{arg}'");
+    let count = || -> Result<u32, String> {
+        match arg.as_deref() {
+            None => Ok(1),
+            Some(a) => parse_modifier(a)
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX).max(1))
+                .ok_or_else(|| bad(a)),
         }
+    };
+    let param = |default: f64| -> Result<f64, String> {
+        match arg.as_deref() {
+            None => Ok(default),
+            Some(a) => a.trim().parse().map_err(|_| bad(a)),
+        }
+    };
+    Ok(match name {
+        "random" => FileService::Random(count()?),
+        "sequential" => {
+            count()?;
+            FileService::Sequential
+        }
+        "zipf" => FileService::Zipf(param(1.1)?),
+        "pareto" => FileService::Pareto(param(0.2)?),
+        "normal" | "gauss" => FileService::Normal(param(0.0)?),
+        _ => FileService::RoundRobin(count()?),
+    })
+}
+
+/// `zonemode` and its sizes, checked as fio 3.33 checks them: `zonesize` needs
+/// `zonemode=strided`, which needs `zonesize`; `zonerange` defaults to `zonesize`; with
+/// `zonemode=none`, `zonerange` and `zoneskip` are ignored.
+fn zones(spec: &JobSpec) -> Result<Option<StridedZones>, String> {
+    let size = get::int(spec, "zonesize").unwrap_or(0);
+    match get::choice(spec, "zonemode").map(|c| c.0) {
+        Some("zbd") => Err("option 'zonemode': zbd needs a zoned block device and iomark \
+                            does not drive zoned devices; zonemode=strided and none are \
+                            supported"
+            .into()),
+        Some("strided") => {
+            if size == 0 {
+                return Err("option 'zonesize' must be given with zonemode=strided".into());
+            }
+            let range = get::int(spec, "zonerange").filter(|&r| r > 0).unwrap_or(size);
+            let skip = get::int(spec, "zoneskip").unwrap_or(0);
+            Ok(Some(StridedZones { size, range, skip }))
+        }
+        _ if size > 0 => Err(format!(
+            "option 'zonesize': {size} needs zonemode=strided (fio 3.33: \"--zonemode=none \
+             and --zonesize are not compatible\")"
+        )),
+        _ => Ok(None),
     }
 }
 
@@ -107,8 +179,10 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             None => PerDir::all(None),
         },
         files: plan.files.iter().map(|f| FileRegion { offset: f.offset, len: f.len }).collect(),
-        file_service: FileService::RoundRobin(1),
-        io_limit: if plan.io_size_given { plan.io_bytes } else { io_limit_default },
+        file_service: plan.workload.file_service,
+        open_files: plan.workload.open_files,
+        zones: plan.workload.zones,
+        io_limit: plan.io_bytes,
         io_size_given: plan.io_size_given,
         number_ios: (plan.number_ios > 0).then_some(plan.number_ios),
         loops: u32::try_from(plan.loops).unwrap_or(u32::MAX),

@@ -192,7 +192,12 @@ pub struct FileRegion {
 }
 
 /// fio's `file_service_type`: which file serves the next I/O.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// The skewed kinds (`zipf`, `pareto`, `normal`) draw a file for every I/O, as fio 3.33
+/// does: a value of the law over `nrfiles × 1024` values, whose 1024-value buckets are the
+/// files (see `files.rs`). A file whose pass is over is started again when it is drawn
+/// (fio closes and reopens it), so such a job ends on its byte or I/O budget only.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FileService {
     /// `roundrobin[:N]` (default, N=1): N I/Os on a file, then the next file that is not
     /// done (fio 3.33: `nrfiles=2 rw=read` alternates files every I/O).
@@ -201,6 +206,52 @@ pub enum FileService {
     Sequential,
     /// `random[:N]`: N I/Os on a file chosen uniformly among those not done.
     Random(u32),
+    /// `zipf[:θ]` (default 1.1): rank k of the files' values with probability ∝ (k+1)^-θ,
+    /// the hottest values starting at a random place (a random file, from the seed).
+    Zipf(f64),
+    /// `pareto[:h]` (default 0.2, 0 < h < 1): P(rank < k) = (k/n)^(ln(1-h)/ln h), placed
+    /// like zipf (fio 3.33: `pareto:0.5` is uniform, `pareto:0.9` piles up just before the
+    /// hot place).
+    Pareto(f64),
+    /// `normal[:dev]` / `gauss[:dev]` (default 0): a bell curve centred between the middle
+    /// files, widened by `dev` percent (see [`crate::Distribution::Normal`]).
+    Normal(f64),
+}
+
+impl FileService {
+    /// True for `zipf`, `pareto` and `normal`.
+    pub fn is_skewed(self) -> bool {
+        matches!(self, FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_))
+    }
+}
+
+/// fio's `zonemode=strided`: the job works on `size` bytes of one zone of `range` bytes,
+/// then moves to the next zone, `range + skip` bytes further (measured on fio 3.33 with
+/// `--write_iolog`):
+///
+/// - Zones are counted from each file's region start; after the last zone that starts
+///   inside the region, the next is the first again.
+/// - The bytes of every I/O of the job, whatever its file and direction, count towards
+///   `size`; once `size` is reached, the file that serves the next I/O moves to its next
+///   zone (with several files, fio moves only that file on).
+/// - Inside a zone, sequential I/O starts at the zone start (every direction) and goes
+///   back to it when it reaches the zone's end, so `size` larger than `range` reads the
+///   zone several times. An I/O may run past the zone's end when the zone is not a whole
+///   number of blocks. Random I/O takes offsets inside the zone; with the random map, each
+///   visit of a zone starts with a clear map and a visit longer than the zone clears it
+///   again when it is full.
+/// - A zone cut short by the end of the region ends the file's pass when its I/O reaches
+///   the region end (sequential) or every block of it is done (random).
+/// - The job ends on its byte budget (`io_size` × `loops`) or `number_ios`; `loops` does
+///   not send the zones back to the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StridedZones {
+    /// `zonesize`: bytes of I/O per zone visit (> 0).
+    pub size: u64,
+    /// `zonerange`: the zone's length (> 0; fio's default is `zonesize`).
+    pub range: u64,
+    /// `zoneskip`: the gap between zones.
+    pub skip: u64,
 }
 
 /// Buffer content options for writes, as the runner resolved them from the job (see
@@ -281,6 +332,12 @@ pub struct WorkloadConfig {
     pub files: Vec<FileRegion>,
     /// `file_service_type`.
     pub file_service: FileService,
+    /// `openfiles`: at most this many files are in service at once (fio opens a file when
+    /// the service first needs it and closes it when its pass is over; a new one opens
+    /// only when fewer than this many are open). `None` or more than the files: no limit.
+    pub open_files: Option<usize>,
+    /// `zonemode=strided` with its sizes; `None` for `zonemode=none`.
+    pub zones: Option<StridedZones>,
     /// The byte budget: fio's `io_size` when given, else fio's `size` (the total over all
     /// files, before any tail is dropped).
     pub io_limit: u64,
@@ -335,6 +392,8 @@ impl Default for WorkloadConfig {
             blockalign: PerDir::all(None),
             files: Vec::new(),
             file_service: FileService::RoundRobin(1),
+            open_files: None,
+            zones: None,
             io_limit: 0,
             io_size_given: false,
             number_ios: None,
@@ -455,6 +514,17 @@ pub enum ConfigError {
         /// The blocks the map would cover.
         blocks: u64,
     },
+    /// `zonemode=strided` sizes or combinations that cannot run.
+    #[error("option '{option}': {why}")]
+    Zones {
+        /// The option at fault.
+        option: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// A `file_service_type` parameter out of fio's range.
+    #[error("option 'file_service_type': {0}")]
+    BadFileService(String),
     /// `blockalign` is zero.
     #[error("option 'blockalign': alignment for {dir:?} must be at least 1 byte")]
     ZeroAlignment {
@@ -495,6 +565,10 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
                 .map_err(|why| ConfigError::BadDistribution { dir, why })?;
         }
     }
+    check_file_service(cfg.file_service)?;
+    if let Some(z) = &cfg.zones {
+        crate::zones::check(z, cfg)?;
+    }
     for dir in cfg.size_directions() {
         let bs = cfg.bs.get(dir);
         let option = bs_option(bs);
@@ -529,6 +603,19 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
         }
     }
     Ok(())
+}
+
+/// fio 3.33's limits on the parameter of a skewed `file_service_type`.
+fn check_file_service(service: FileService) -> Result<(), ConfigError> {
+    let why = match service {
+        FileService::Zipf(t) if t == 1.0 || t < 0.0 => "zipf theta must be 0 or more and not 1",
+        FileService::Pareto(h) if !(h > 0.0 && h < 1.0) => "pareto input must be in 0 < h < 1",
+        FileService::Normal(d) if !(0.0..100.0).contains(&d) => {
+            "normal deviation must be in 0 <= dev < 100"
+        }
+        _ => return Ok(()),
+    };
+    Err(ConfigError::BadFileService(format!("{why} ({service:?})")))
 }
 
 #[cfg(test)]

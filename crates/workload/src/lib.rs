@@ -32,18 +32,20 @@ mod bs;
 mod buffers;
 mod config;
 mod distribution;
+mod files;
 mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
 pub mod verify;
+mod zones;
 
 pub use buffers::{
     BufferFiller, Dedupe, DedupeMode, Pattern, PatternError, MAX_PATTERN, SCRAMBLE_SECTOR,
 };
 pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
-    Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
+    Sequencer, SplitEntry, StridedZones, WorkloadConfig, DEFAULT_SEED,
 };
 pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use rng::{Rng, Stream};
@@ -57,7 +59,7 @@ use offsets::{Extent, FileCursor};
 fn first_quota(service: FileService) -> u32 {
     match service {
         FileService::RoundRobin(n) => n.max(1),
-        FileService::Sequential | FileService::Random(_) => 0,
+        _ => 0,
     }
 }
 
@@ -78,11 +80,18 @@ fn cursors(
     for (file, region) in cfg.files.iter().enumerate() {
         let mut cursor = FileCursor::new(*region, None);
         if let Some(unit) = map_unit {
-            let blocks = region.len / unit;
+            let blocks = match &cfg.zones {
+                Some(z) => zones::map_blocks(z, region.len, unit),
+                None => region.len / unit,
+            };
             cursor.map = offsets::RandomMap::try_new(blocks);
             if cursor.map.is_none() && !cfg.soft_random_map {
                 return Err(ConfigError::MapAllocation { file, blocks });
             }
+        }
+        if let Some(z) = &cfg.zones {
+            cursor.zone = Some(zones::ZoneState::first(z, cfg.min_bs()));
+            cursor.enter_zone(0);
         }
         cursors.push(cursor);
     }
@@ -147,6 +156,14 @@ pub struct Workload {
     bs: [BsChooser; 3],
     files: Vec<FileCursor>,
     service: FileService,
+    /// The draw of a skewed `file_service_type`.
+    skewed: Option<files::SkewedFiles>,
+    /// Which files are open, when `openfiles` limits them.
+    open: Option<files::OpenFiles>,
+    /// `zonemode=strided`, if set.
+    zones: Option<StridedZones>,
+    /// Bytes issued since the last zone turn (see [`StridedZones`]).
+    zone_bytes: u64,
     current: usize,
     left_on_file: u32,
     files_done: usize,
@@ -195,12 +212,15 @@ impl Workload {
         // map on every file, sizes by direction, and in every direction the job issues,
         // every I/O at a new random offset and one map block per I/O.
         let one_block = use_map
+            && cfg.zones.is_none()
             && files.iter().all(|f| f.map.is_some())
             && !trimwrite
             && !cfg.bs_is_seq_rand
             && cfg
                 .directions()
                 .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
+        let mut files_rng = Rng::for_stream(cfg.seed, Stream::Files);
+        let skewed = files::SkewedFiles::new(cfg.file_service, cfg.files.len(), &mut files_rng);
         Ok(Workload {
             random: cfg.rw.is_random(),
             seq_rand_bs: cfg.bs_is_seq_rand,
@@ -223,6 +243,10 @@ impl Workload {
             bs,
             files,
             service: cfg.file_service,
+            skewed,
+            open: files::OpenFiles::new(cfg.open_files, cfg.files.len()),
+            zones: cfg.zones,
+            zone_bytes: 0,
             current: 0,
             left_on_file: first_quota(cfg.file_service),
             files_done: 0,
@@ -230,7 +254,7 @@ impl Workload {
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
-            files_rng: Rng::for_stream(cfg.seed, Stream::Files),
+            files_rng,
             pending: None,
             pass: 1,
             counted_bytes: 0,
@@ -308,22 +332,13 @@ impl Workload {
             f.reset();
         }
         self.files_done = 0;
+        self.zone_bytes = 0;
         self.current = 0;
         self.left_on_file = first_quota(self.service);
         self.mix.reset();
         // fio restarts the offset sequence with each pass: every pass is the same order.
         self.offsets_rng = self.offsets_rng_start.clone();
         true
-    }
-
-    /// The first file at or after `from` (cyclically) whose pass is not over. Only called
-    /// while such a file exists.
-    fn next_open_file(&self, from: usize) -> usize {
-        let n = self.files.len();
-        if n == 1 {
-            return 0;
-        }
-        (0..n).map(|i| (from + i) % n).find(|&i| !self.files[i].done).unwrap_or(0)
     }
 
     #[inline]
@@ -336,32 +351,20 @@ impl Workload {
         self.pick_among_files()
     }
 
+    /// The pass over `file` is over: the file closes, or with a skewed service starts
+    /// over at once (fio reopens it when it is drawn again).
+    #[cold]
     #[inline(never)]
-    fn pick_among_files(&mut self) -> usize {
-        let switch = self.files[self.current].done || self.left_on_file == 0;
-        match self.service {
-            FileService::Sequential => {
-                if self.files[self.current].done {
-                    self.current = self.next_open_file(self.current + 1);
-                }
-            }
-            FileService::RoundRobin(n) => {
-                if switch {
-                    self.current = self.next_open_file(self.current + 1);
-                    self.left_on_file = n.max(1);
-                }
-                self.left_on_file -= 1;
-            }
-            FileService::Random(n) => {
-                if switch {
-                    let pick = self.files_rng.below(self.files.len() as u64) as usize;
-                    self.current = self.next_open_file(pick);
-                    self.left_on_file = n.max(1);
-                }
-                self.left_on_file -= 1;
-            }
+    fn file_done(&mut self, file: usize) {
+        if self.skewed.is_some() {
+            self.files[file].reset();
+            return;
         }
-        self.current
+        self.files[file].done = true;
+        self.files_done += 1;
+        if let Some(open) = &mut self.open {
+            open.close(file);
+        }
     }
 
     /// The next I/O on `file`, or `None` when the file's pass is over.
@@ -370,6 +373,15 @@ impl Workload {
         if self.one_block {
             return self.generate_one_block(file);
         }
+        if let Some(zones) = self.zones {
+            return self.generate_zoned(file, zones);
+        }
+        self.generate_plain(file)
+    }
+
+    /// `generate` without the shortcut and zone turns.
+    #[inline]
+    fn generate_plain(&mut self, file: usize) -> Option<IoRequest> {
         let dir = self.mix.direction();
         let d = dir.index();
         let ext: Extent = if self.seq_rand_bs {
@@ -507,10 +519,7 @@ impl Iterator for Workload {
                     self.account(&req, counts);
                     return Some(req);
                 }
-                None => {
-                    self.files[file].done = true;
-                    self.files_done += 1;
-                }
+                None => self.file_done(file),
             }
         }
     }

@@ -108,6 +108,23 @@ impl RandomMap {
         self.used = 0;
     }
 
+    /// Clears the map and makes it cover its first `blocks` blocks (no more than it was
+    /// made with): the words past them count as done. A strided zone's map, at each visit.
+    pub(crate) fn reset_to(&mut self, blocks: u64) {
+        let in_use = blocks.div_ceil(64) as usize;
+        debug_assert!(in_use <= self.words.len());
+        self.blocks = blocks;
+        self.words.fill(0);
+        self.words[in_use..].fill(u64::MAX);
+        set_padding(&mut self.words[..in_use], blocks);
+        self.full.fill(0);
+        for w in in_use..self.words.len() {
+            self.full[w / 64] |= 1 << (w % 64);
+        }
+        set_padding(&mut self.full, self.words.len() as u64);
+        self.used = 0;
+    }
+
     /// True when every block is done.
     #[inline]
     pub(crate) fn is_full(&self) -> bool {
@@ -218,6 +235,8 @@ pub(crate) struct FileCursor {
     pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
     /// `random_generator=lfsr`: the register over the region's blocks (no map then).
     pub(crate) lfsr: Option<Lfsr>,
+    /// `zonemode=strided`: the zone the file is in.
+    pub(crate) zone: Option<crate::zones::ZoneState>,
 }
 
 /// An offset and length relative to the region start.
@@ -235,6 +254,7 @@ impl FileCursor {
             done: false,
             pickers: None,
             lfsr: None,
+            zone: None,
         }
     }
 
@@ -247,6 +267,9 @@ impl FileCursor {
         }
         if let Some(lfsr) = &mut self.lfsr {
             lfsr.reset();
+        }
+        if self.zone.is_some() {
+            self.enter_zone(0);
         }
         self.done = false;
     }
@@ -267,7 +290,13 @@ impl FileCursor {
         bs: &BsChooser,
     ) -> Option<Extent> {
         let len = self.region.len;
-        let pos = self.pos[dir];
+        let mut pos = self.pos[dir];
+        if let Some(zone) = &self.zone {
+            // At the zone's end, back to its start (see `StridedZones`).
+            if pos >= zone.end() {
+                pos = zone.start;
+            }
+        }
         if pos >= len {
             return None;
         }
@@ -299,6 +328,9 @@ impl FileCursor {
         unit: u64,
         align: u64,
     ) -> Option<Extent> {
+        if self.zone.is_some() {
+            return self.zoned_random(rng, want, bs, unit, align);
+        }
         let len = self.region.len;
         match &mut self.map {
             Some(map) => {
@@ -340,7 +372,7 @@ fn lfsr_extent(lfsr: &mut Lfsr, len: u64, want: u64, bs: &BsChooser, unit: u64) 
 
 /// The I/O at free block `b` of a region of `len` bytes: `want` bytes, shrunk to the run
 /// of free blocks there, marked done.
-fn run_at(
+pub(crate) fn run_at(
     map: &mut RandomMap,
     b: u64,
     len: u64,
@@ -398,6 +430,22 @@ mod tests {
         assert_eq!(m.next_free(77), Some(77));
         m.mark(100, 30);
         assert_eq!(m.next_free(100), Some(0));
+    }
+
+    #[test]
+    fn map_reset_to_covers_only_the_first_blocks() {
+        let mut m = RandomMap::new(64 * 70);
+        for blocks in [70, 64, 1, 0, 64 * 70] {
+            m.reset_to(blocks);
+            let mut seen = 0;
+            while let Some(b) = m.next_free(blocks / 2) {
+                assert!(b < blocks, "{b} of {blocks}");
+                m.mark_one(b);
+                seen += 1;
+            }
+            assert_eq!(seen, blocks);
+            assert!(m.is_full());
+        }
     }
 
     #[test]

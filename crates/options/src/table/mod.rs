@@ -164,6 +164,9 @@ pub enum Kind {
     IntPerDir,
     /// Up to three size ranges, for reads, writes and trims (`bsrange=1k-4k,2k:8k`).
     RangePerDir,
+    /// A size or a size range `min-max` (`filesize=1m-4m`); parsed into the reads' range
+    /// of a [`crate::value::Value::RangePerDir`], a single size as `n-n`.
+    SizeRange,
     /// Block sizes with shares per direction (`bssplit=4k/10:64k/50,32k/`).
     BsSplit,
     /// A `:`-separated list of floating point numbers (`percentile_list=50:99.9`).

@@ -224,6 +224,16 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
         Kind::RangePerDir => {
             Value::RangePerDir(lists::per_dir(raw, b",", |f| lists::size_range(f, ctx))?)
         }
+        Kind::SizeRange => {
+            let range = match lists::size_range(raw, ctx) {
+                Err(ValueError::Range(_)) => {
+                    let n = size::parse_size(raw, ctx)?;
+                    (n, n)
+                }
+                r => r?,
+            };
+            Value::RangePerDir([Some(range), None, None])
+        }
         Kind::BsSplit => Value::BsSplit(bssplit::parse_bssplit(raw, ctx)?),
         Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
         Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),

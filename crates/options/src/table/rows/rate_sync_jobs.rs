@@ -249,8 +249,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Set expected write life time",
     ),
     opt("create_serialize", Kind::Bool, Category::Target, "Serialize creation of job files")
-        .default("1"),
-    opt("create_fsync", Kind::Bool, Category::Target, "fsync file after creation").default("1"),
+        .default("1")
+        .supported(
+            "Lay out the job's files one job after the other, in job order (the \
+         default). With 0, the job's files are laid out in a thread of their own, beside the \
+         other jobs' layouts. Either way the layouts are done before any job starts its I/O \
+         (`create_on_open` jobs lay out their own files when they start).",
+        ),
+    opt("create_fsync", Kind::Bool, Category::Target, "fsync file after creation")
+        .default("1")
+        .supported(
+            "Call fsync on each file the layout created or extended, before the \
+         job starts. Default true.",
+        ),
     opt("create_on_open", Kind::Bool, Category::Target, "Create files when they are opened for IO")
         .default("0")
         .supported(
@@ -258,7 +269,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          laying the files out before the job starts. Default false.",
         ),
     opt("create_only", Kind::Bool, Category::Target, "Only perform file creation phase")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Lay out the job's files and do no I/O: the job is reported with nothing \
+         done, as in fio. Default false.",
+        ),
     opt(
         "allow_file_create",
         Kind::Bool,
@@ -282,7 +297,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "Pre-read files before starting official testing",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Read each file's region into the page cache before the job starts (not \
+         timed), and skip `invalidate`, as fio does. The reads go through the cache even \
+         with `direct=1`. The null engine reads nothing. Default false.",
+    ),
     opt("cpumask", int(0, NOLIMIT), Category::Threads, "CPU affinity mask"),
     opt("cpus_allowed", Kind::CpuList, Category::Threads, "Set CPUs allowed"),
     opt(
@@ -318,7 +338,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Unlink created files after each loop in a job has completed",
     )
     .default("0"),
-    opt("exitall", Kind::Flag, Category::Threads, "Terminate all jobs when one exits"),
+    opt("exitall", Kind::Flag, Category::Threads, "Terminate all jobs when one exits").supported(
+        "When a job ends, stop the jobs of its reporting group (or those its \
+         `exit_what` names). As in fio 3.33, setting it on any job turns it on for the whole \
+         run, and a job stopped this way ends the others in turn. See docs/job-files.md.",
+    ),
     opt(
         "exit_what",
         Kind::Enum(&[
@@ -329,12 +353,22 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Threads,
         "Fine-grained control for exitall",
     )
-    .default("group"),
+    .default("group")
+    .supported(
+        "Which jobs this job's end stops under `exitall` or `exitall_on_error`: \
+         `group` (the default) its reporting group; `stonewall` every job up to the next \
+         `stonewall`, after which the run goes on; `all` every job, and no later job \
+         starts.",
+    ),
     opt(
         "exitall_on_error",
         Kind::Flag,
         Category::ErrorHandling,
         "Terminate all jobs when one exits in error",
+    )
+    .supported(
+        "When this job ends with an error, stop the jobs its `exit_what` names (by \
+         default its reporting group), as fio 3.33 does.",
     ),
     opt(
         "stonewall",

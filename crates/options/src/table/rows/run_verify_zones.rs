@@ -320,11 +320,31 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Zones,
         "Mode for the zonesize, zonerange and zoneskip parameters",
     )
-    .default("none"),
-    opt("zonesize", Kind::Size, Category::Zones, "Amount of data to read per zone").default("0"),
+    .default("none")
+    .supported(
+        "`none` (the default) or `strided`: the job does `zonesize` bytes of I/O in \
+         one zone of `zonerange` bytes, then moves `zonerange + zoneskip` further, and back \
+         to the first zone after the last. `zbd` (zoned block devices) is refused. See \
+         docs/job-files.md, Files and zones.",
+    ),
+    opt("zonesize", Kind::Size, Category::Zones, "Amount of data to read per zone")
+        .default("0")
+        .supported(
+            "With `zonemode=strided` (which needs it), the bytes of I/O done in a zone \
+         before the next zone; larger than `zonerange`, the zone is gone over again. Given \
+         without `zonemode=strided`, it is an error, as in fio 3.33.",
+        ),
     opt("zonecapacity", Kind::Size, Category::Zones, "Capacity per zone").default("0"),
-    opt("zonerange", Kind::Size, Category::Zones, "Give size of an IO zone").default("0"),
-    opt("zoneskip", Kind::Size, Category::Zones, "Space between IO zones").default("0"),
+    opt("zonerange", Kind::Size, Category::Zones, "Give size of an IO zone")
+        .default("0")
+        .supported(
+            "The length of a zone for `zonemode=strided`; default `zonesize`. Ignored \
+         otherwise.",
+        ),
+    opt("zoneskip", Kind::Size, Category::Zones, "Space between IO zones").default("0").supported(
+        "The gap left between one zone and the next with `zonemode=strided`. \
+         Default 0; ignored otherwise.",
+    ),
     opt("read_beyond_wp", Kind::Bool, Category::Zones, "Allow reads beyond the zone write pointer")
         .default("0"),
     opt(

@@ -38,7 +38,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "Lock file when doing IO to it",
     )
-    .default("none"),
+    .default("none")
+    .supported(
+        "Lock the files this job shares with other jobs around its I/O to them: \
+         `exclusive`, one job at a time; `readwrite`, jobs that only read share a file and a \
+         job that writes has it alone; `none` (the default). A job holds a file's lock while \
+         it has I/O in flight there. See docs/job-files.md, Files and zones.",
+    ),
     opt("directory", Kind::FileList, Category::Target, "Directory to store files in").supported(
         "The directory that generated file names are placed in; default the \
          current directory. Several directories may be given separated by `:`, and the \
@@ -331,10 +337,11 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt("fill_device", Kind::Bool, Category::IoSize, "Write until an ENOSPC error occurs")
         .alias(&["fill_fs"])
         .default("0"),
-    opt("filesize", Kind::RangePerDir, Category::IoSize, "Size of individual files").supported(
+    opt("filesize", Kind::SizeRange, Category::IoSize, "Size of individual files").supported(
         "The size of each file, instead of an equal share of `size`; a range \
-         `min-max` gives each file a random size within it. When `filesize` is set, \
-         `size` only sets the default for `io_size`.",
+         `min-max` gives each file a random size within it, a multiple of the job's \
+         smallest block size. When `filesize` is set, `size` only caps the job's I/O, as \
+         the default of `io_size`.",
     ),
     opt("file_append", Kind::Bool, Category::IoSize, "IO will start at the end of the file(s)")
         .default("0"),
@@ -460,12 +467,26 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "How to select which file to service next",
     )
-    .default("roundrobin"),
+    .default("roundrobin")
+    .supported(
+        "Which file serves the next I/O when the job has several: `roundrobin:N` \
+         (default, N=1) N I/Os per file in turn; `sequential` one file to its end, then the \
+         next; `random:N` N I/Os on a file drawn at random; `zipf:θ` (default 1.1), \
+         `pareto:h` (default 0.2) and `normal:dev` (alias `gauss`, default 0) draw a file \
+         per I/O with fio's skew, and start a finished file over. See docs/job-files.md, \
+         Files and zones.",
+    ),
     opt(
         "openfiles",
         int(0, NOLIMIT),
         Category::Target,
         "Number of files to keep open at the same time",
+    )
+    .supported(
+        "At most this many files in service at once: a file joins when the service \
+         first turns to it and leaves when the job is done with it, as in fio. iomark opens \
+         every file of the job when it starts and keeps it open; only the order of service \
+         follows this limit. Default: `nrfiles`.",
     ),
     opt(
         "fallocate",

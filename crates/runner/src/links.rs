@@ -1,0 +1,118 @@
+//! What the jobs of a run share while they run: the file locks of `lockfile`
+//! ([`crate::lockfile`]) and the stop flags of `exitall`, `exitall_on_error` and
+//! `exit_what`. [`RunLinks`] is made once per run; each job gets its [`JobLinks`].
+//!
+//! fio 3.33's rules for ending jobs early, read off its reports:
+//!
+//! - `exitall` set on any job of the run turns it on for the whole run (a job without it
+//!   ending still stops the others): whenever a job that started ends, the jobs its
+//!   `exit_what` names are stopped.
+//! - `exitall_on_error` is the job's own: when that job ends with an error, the jobs its
+//!   `exit_what` names are stopped.
+//! - `exit_what=group` (the default): the running and waiting jobs of the ending job's
+//!   reporting group. `stonewall`: every job of the current wave (up to the next
+//!   `stonewall`); the next wave starts as usual. `all`: every job, and no later job starts.
+//! - A stopped job ends as if its I/O were done (no error), and its own end counts in turn:
+//!   a job with `exit_what=all` stopped by its group's end stops everything.
+
+use crate::lockfile::{FileLocks, JobLocks};
+use crate::plan::JobPlan;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// fio's `exit_what`: which jobs a job's end stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitWhat {
+    /// `group` (the default): the jobs of its reporting group.
+    Group,
+    /// `stonewall`: the jobs of its wave.
+    Stonewall,
+    /// `all`: every job, and no later one starts.
+    All,
+}
+
+/// What the jobs of one run share.
+#[derive(Debug)]
+pub struct RunLinks {
+    locks: FileLocks,
+    /// Some job sets `exitall`.
+    exitall: bool,
+    /// The reporting group of each job.
+    groups: Vec<u32>,
+    /// The wave (a range of jobs) of each job.
+    waves: Vec<std::ops::Range<usize>>,
+    /// Per reporting group: its jobs are to stop.
+    group_stop: Vec<AtomicBool>,
+    /// No further job is to start.
+    all_stop: AtomicBool,
+}
+
+impl RunLinks {
+    /// The links of a run of `plans`.
+    pub fn new(plans: &[JobPlan]) -> RunLinks {
+        let groups = crate::schedule::group_ids(plans);
+        let mut waves = vec![0..0; plans.len()];
+        for wave in crate::schedule::waves(plans) {
+            for w in &mut waves[wave.clone()] {
+                *w = wave.clone();
+            }
+        }
+        let group_count = groups.iter().max().map_or(0, |&g| g as usize + 1);
+        RunLinks {
+            locks: FileLocks::new(plans),
+            exitall: plans.iter().any(|p| p.exitall),
+            groups,
+            waves,
+            group_stop: (0..group_count).map(|_| AtomicBool::new(false)).collect(),
+            all_stop: AtomicBool::new(false),
+        }
+    }
+
+    /// What job `i` (`plan`) takes part in.
+    pub fn job(&self, i: usize, plan: &JobPlan) -> JobLinks<'_> {
+        JobLinks { locks: self.locks.for_job(plan), stop: self.stop_flag(i) }
+    }
+
+    /// The flag that tells job `i` to stop.
+    fn stop_flag(&self, i: usize) -> &AtomicBool {
+        &self.group_stop[self.groups[i] as usize]
+    }
+
+    /// Whether job `i` is to stop (or not start).
+    pub fn stopped(&self, i: usize) -> bool {
+        self.all_stop.load(Ordering::Relaxed) || self.stop_flag(i).load(Ordering::Relaxed)
+    }
+
+    /// Whether no further job is to start (`exit_what=all`).
+    pub fn all_stopped(&self) -> bool {
+        self.all_stop.load(Ordering::Relaxed)
+    }
+
+    /// Job `i` (`plan`), which had started, has ended, with an error or not: stops the jobs
+    /// `exitall` or `exitall_on_error` and its `exit_what` name.
+    pub fn job_ended(&self, i: usize, plan: &JobPlan, errored: bool) {
+        if !(self.exitall || (errored && plan.exitall_on_error)) {
+            return;
+        }
+        let stop_group = |g: u32| self.group_stop[g as usize].store(true, Ordering::Relaxed);
+        match plan.exit_what {
+            ExitWhat::Group => stop_group(self.groups[i]),
+            ExitWhat::Stonewall => {
+                self.groups[self.waves[i].clone()].iter().for_each(|&g| stop_group(g))
+            }
+            ExitWhat::All => {
+                self.all_stop.store(true, Ordering::Relaxed);
+                (0..self.group_stop.len() as u32).for_each(stop_group);
+            }
+        }
+    }
+}
+
+/// What one job shares with the others.
+#[derive(Debug)]
+pub struct JobLinks<'a> {
+    /// Its file locks, when it sets `lockfile`.
+    pub locks: Option<JobLocks>,
+    /// Set when the job is to stop because another ended (`exitall`): checked with the
+    /// run's stop request, one relaxed load per I/O.
+    pub stop: &'a AtomicBool,
+}

@@ -1,0 +1,273 @@
+//! fio's `zonemode=strided`: each file works on one zone at a time and moves to the next
+//! once the job has done `zonesize` bytes there. [`StridedZones`] gives the rules, as
+//! measured on fio 3.33; this module holds a file's zone ([`ZoneState`]), the zone turn of
+//! [`Workload`], and random offsets inside a zone.
+//!
+//! A file's cursor keeps its whole region; positions stay relative to the region start.
+//! Only the cursor's sequential wrap (`FileCursor::sequential`) and its random offsets
+//! (`FileCursor::zoned_random`) look at the zone.
+
+use crate::bs::BsChooser;
+use crate::config::{ConfigError, StridedZones, WorkloadConfig};
+use crate::offsets::{run_at, Extent, FileCursor};
+use crate::rng::Rng;
+use crate::{IoRequest, Workload};
+
+/// The zone a file is in.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ZoneState {
+    /// The zone's start, relative to the region start.
+    pub(crate) start: u64,
+    /// `zonerange`.
+    range: u64,
+    /// `zonerange + zoneskip`: from one zone's start to the next one's.
+    stride: u64,
+    /// The map block (the job's smallest block size), for zone maps.
+    unit: u64,
+}
+
+impl ZoneState {
+    /// The first zone of a file.
+    pub(crate) fn first(zones: &StridedZones, unit: u64) -> ZoneState {
+        ZoneState { start: 0, range: zones.range, stride: zones.range + zones.skip, unit }
+    }
+
+    /// Where the zone ends, were the region long enough.
+    pub(crate) fn end(&self) -> u64 {
+        self.start.saturating_add(self.range)
+    }
+
+    /// The zone's bytes inside a region of `len` bytes.
+    fn len_in(&self, len: u64) -> u64 {
+        self.range.min(len.saturating_sub(self.start))
+    }
+
+    /// True when the region's end cuts the zone short.
+    fn clipped(&self, len: u64) -> bool {
+        self.end() > len
+    }
+}
+
+/// The blocks of a zone map a file needs: those of its longest zone.
+pub(crate) fn map_blocks(zones: &StridedZones, region_len: u64, unit: u64) -> u64 {
+    zones.range.min(region_len) / unit
+}
+
+/// Checks the zone sizes and what strided zones cannot be combined with.
+pub(crate) fn check(zones: &StridedZones, cfg: &WorkloadConfig) -> Result<(), ConfigError> {
+    let fail = |option, why: &str| Err(ConfigError::Zones { option, why: why.into() });
+    if zones.size == 0 {
+        return fail("zonesize", "must be given with zonemode=strided");
+    }
+    if zones.range == 0 {
+        return fail("zonerange", "must be more than 0");
+    }
+    if cfg.rw.is_random() {
+        if cfg.directions().any(|d| cfg.distribution.get(d).is_skewed()) {
+            return fail(
+                "zonemode",
+                "strided zones take uniform random offsets; iomark does not combine them \
+                 with a skewed random_distribution",
+            );
+        }
+        if cfg.lfsr {
+            return fail(
+                "zonemode",
+                "strided zones take their random offsets from the random map or uniformly; \
+                 iomark does not combine them with random_generator=lfsr",
+            );
+        }
+    }
+    Ok(())
+}
+
+impl FileCursor {
+    /// Moves into the zone that starts at `start` (relative): every direction's position at
+    /// its start, and a clear map over its blocks.
+    pub(crate) fn enter_zone(&mut self, start: u64) {
+        let Some(zone) = &mut self.zone else { return };
+        zone.start = start;
+        let (zone, len) = (*zone, self.region.len);
+        self.pos = [start; 3];
+        self.last = [start; 3];
+        if let Some(map) = &mut self.map {
+            map.reset_to(zone.len_in(len) / zone.unit);
+        }
+    }
+
+    /// Moves to the next zone, or back to the first after the last one.
+    fn next_zone(&mut self) {
+        let Some(zone) = &self.zone else { return };
+        let next = zone.start.saturating_add(zone.stride);
+        self.enter_zone(if next >= self.region.len { 0 } else { next });
+    }
+
+    /// A random I/O inside the zone: as `FileCursor::random`, over the zone's blocks. A
+    /// zone map that fills up starts over, unless the region's end cuts the zone short:
+    /// then the file's pass is over once it is full (`None`).
+    pub(crate) fn zoned_random(
+        &mut self,
+        rng: &mut Rng,
+        want: u64,
+        bs: &BsChooser,
+        unit: u64,
+        align: u64,
+    ) -> Option<Extent> {
+        let zone = self.zone?;
+        let len = self.region.len;
+        let zlen = zone.len_in(len);
+        let (start, min) = (zone.start, bs.min());
+        match &mut self.map {
+            Some(map) => {
+                let b = map.next_free(rng.below(map.blocks()))?;
+                let ext = run_at(map, b, zlen, want, bs, unit).map(|(off, l)| (start + off, l));
+                // A full map starts over at once, so that the caller's check for a full
+                // map (the end of a pass) only ends a zone cut short.
+                if map.is_full() && !zone.clipped(len) {
+                    map.reset_to(zlen / unit);
+                }
+                ext
+            }
+            None => {
+                if zlen < min {
+                    return None;
+                }
+                let off = start + rng.below((zlen - min) / align + 1) * align;
+                bs.fit(want, len - off, min).map(|l| (off, l))
+            }
+        }
+    }
+}
+
+impl Workload {
+    /// `generate` with strided zones: once the job has done `zonesize` bytes in the
+    /// current zone, `file` moves to its next zone; the I/O's bytes count towards the next
+    /// turn.
+    #[inline(never)]
+    pub(crate) fn generate_zoned(&mut self, file: usize, zones: StridedZones) -> Option<IoRequest> {
+        if self.zone_bytes >= zones.size {
+            self.zone_bytes = 0;
+            self.files[file].next_zone();
+        }
+        let req = self.generate_plain(file)?;
+        self.zone_bytes += req.len;
+        Some(req)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BlockSizes, FileRegion, PerDir, RwMode};
+
+    const K: u64 = 1024;
+
+    fn zoned(rw: RwMode, len: u64, size: u64, range: u64, skip: u64) -> WorkloadConfig {
+        WorkloadConfig {
+            zones: Some(StridedZones { size, range, skip }),
+            ..WorkloadConfig::single_file(rw, 4 * K, len)
+        }
+    }
+
+    fn offsets_k(cfg: &WorkloadConfig) -> Vec<u64> {
+        Workload::new(cfg).unwrap().map(|r| r.offset / K).collect()
+    }
+
+    #[test]
+    fn sequential_zones_follow_fio() {
+        // fio 3.33: size=256k zonesize=16k zonerange=64k zoneskip=16k reads 0-12k, 80k-92k,
+        // 160k-172k, 240k-252k, then wraps.
+        let offs = offsets_k(&zoned(RwMode::Read, 256 * K, 16 * K, 64 * K, 16 * K));
+        assert_eq!(offs.len(), 64);
+        assert_eq!(
+            &offs[..16],
+            [0, 4, 8, 12, 80, 84, 88, 92, 160, 164, 168, 172, 240, 244, 248, 252]
+        );
+        assert_eq!(offs[..16], offs[16..32]);
+        // zonesize 32k over zones of 16k: each zone twice.
+        let offs = offsets_k(&zoned(RwMode::Read, 64 * K, 32 * K, 16 * K, 0));
+        assert_eq!(offs, [0, 4, 8, 12, 0, 4, 8, 12, 16, 20, 24, 28, 16, 20, 24, 28]);
+        // A zone cut by the region end ends the pass: size=56k zonesize=12k zonerange=16k
+        // zoneskip=8k gives 8 reads.
+        let offs = offsets_k(&zoned(RwMode::Read, 56 * K, 12 * K, 16 * K, 8 * K));
+        assert_eq!(offs, [0, 4, 8, 24, 28, 32, 48, 52]);
+        // Zones not a whole number of blocks: zonesize=6k reads 0, 4k, 6k, 10k, 12k...
+        let offs = offsets_k(&zoned(RwMode::Read, 32 * K, 6 * K, 6 * K, 0));
+        assert_eq!(offs, [0, 4, 6, 10, 12, 16, 18, 22]);
+    }
+
+    #[test]
+    fn mixed_directions_start_each_zone_together() {
+        // fio 3.33, rw=rw (rwmixread=50): r0 r4 | r16 w16 | r0 r4 | w16 w20 for its draws;
+        // whatever the draws, every I/O is inside the zone of its turn.
+        let cfg = zoned(RwMode::ReadWrite, 32 * K, 8 * K, 16 * K, 0);
+        let reqs: Vec<IoRequest> = Workload::new(&cfg).unwrap().collect();
+        assert_eq!(reqs.len(), 8);
+        for (i, r) in reqs.iter().enumerate() {
+            let zone = if (i / 2) % 2 == 0 { 0 } else { 16 * K };
+            assert!((zone..zone + 16 * K).contains(&r.offset), "{i}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn several_files_move_on_the_shared_count() {
+        // fio 3.33, nrfiles=2 of 32k, zonesize=12k zonerange=16k, round robin: f0:0 f1:0
+        // f0:4 f1:16 f0:8 f1:20 f0:16 f1:24 f0:20 f1:0 ...
+        let mut cfg = zoned(RwMode::Read, 32 * K, 12 * K, 16 * K, 0);
+        cfg.files = vec![FileRegion { offset: 0, len: 32 * K }; 2];
+        cfg.io_limit = 64 * K;
+        let got: Vec<(usize, u64)> =
+            Workload::new(&cfg).unwrap().map(|r| (r.file, r.offset / K)).take(10).collect();
+        let want = [(0, 0), (1, 0), (0, 4), (1, 16), (0, 8), (1, 20), (0, 16), (1, 24), (0, 20)];
+        assert_eq!(got[..9], want);
+        assert_eq!(got[9], (1, 0));
+    }
+
+    #[test]
+    fn random_zones_stay_inside_and_clear_their_map_per_visit() {
+        for (size, range) in [(16 * K, 32 * K), (64 * K, 16 * K), (8 * K, 32 * K)] {
+            let cfg = zoned(RwMode::RandRead, 128 * K, size, range, 0);
+            let reqs: Vec<IoRequest> = Workload::new(&cfg).unwrap().collect();
+            assert_eq!(reqs.len(), 32, "{size} {range}");
+            let per_visit = (size / (4 * K)) as usize;
+            let zone_blocks = (range / (4 * K)) as usize;
+            for (v, visit) in reqs.chunks(per_visit).enumerate() {
+                let zone = (v as u64 * range) % (128 * K);
+                for r in visit {
+                    assert!((zone..zone + range).contains(&r.offset), "visit {v}: {r:?}");
+                }
+                // No block twice until the zone's blocks are all done.
+                for group in visit.chunks(zone_blocks) {
+                    let mut offs: Vec<u64> = group.iter().map(|r| r.offset).collect();
+                    offs.sort_unstable();
+                    offs.dedup();
+                    assert_eq!(offs.len(), group.len(), "visit {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn loops_do_not_send_zones_back() {
+        // fio 3.33: size=32k zonesize=12k zonerange=16k loops=2: 0 4 8 16 20 24 0 4 8 16...
+        let mut cfg = zoned(RwMode::Read, 32 * K, 12 * K, 16 * K, 0);
+        cfg.loops = 2;
+        let offs = offsets_k(&cfg);
+        assert_eq!(offs, [0, 4, 8, 16, 20, 24, 0, 4, 8, 16, 20, 24, 0, 4, 8, 16]);
+    }
+
+    #[test]
+    fn bad_zone_settings_are_refused() {
+        let mut cfg = zoned(RwMode::Read, 32 * K, 0, 16 * K, 0);
+        assert!(Workload::new(&cfg).unwrap_err().to_string().contains("zonesize"));
+        cfg = zoned(RwMode::RandRead, 32 * K, 8 * K, 16 * K, 0);
+        cfg.lfsr = true;
+        assert!(Workload::new(&cfg).unwrap_err().to_string().contains("lfsr"));
+        cfg.lfsr = false;
+        cfg.distribution = PerDir::all(crate::Distribution::Zipf { theta: 1.2, center: None });
+        assert!(Workload::new(&cfg).is_err());
+        cfg.distribution = PerDir::all(crate::Distribution::Random);
+        cfg.bs = PerDir::all(BlockSizes::Fixed(4 * K));
+        assert!(Workload::new(&cfg).is_ok());
+    }
+}
