@@ -198,7 +198,9 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
-        slat: !sync_engine,
+        slat: !sync_engine && plan.timing.slat,
+        clat: plan.timing.clat,
+        lat: plan.timing.lat,
         clat_percentiles: plan.stats.clat_percentiles,
         lat_percentiles: plan.stats.lat_percentiles,
         slat_percentiles: plan.stats.slat_percentiles,

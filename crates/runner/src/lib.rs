@@ -18,6 +18,7 @@ pub mod run;
 pub mod safety;
 pub mod schedule;
 pub mod status;
+pub mod timing;
 mod workload_config;
 
 pub use workload_config::WorkloadOptions;

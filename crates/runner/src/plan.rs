@@ -8,6 +8,7 @@
 
 use crate::get;
 use crate::layout::{self, FilePlan};
+use crate::timing::flag_after_gtod_reduce;
 use iomark_engine::file::Prealloc;
 use iomark_engine::EngineOptions;
 use iomark_options::value::{SplitEntry, Value};
@@ -208,6 +209,9 @@ pub struct JobPlan {
     pub logs: crate::logs::LogPlan,
     /// The options only the workload reads (distributions, generator, sequencer).
     pub workload: crate::workload_config::WorkloadOptions,
+    /// What the job measures and with which clock (`disable_*`, `gtod_reduce`,
+    /// `clocksource`).
+    pub timing: crate::timing::Timing,
 }
 
 impl JobPlan {
@@ -352,9 +356,9 @@ impl JobPlan {
             buffers: crate::buffers::BufferPlan::of(spec).map_err(fail)?,
             disk_util: get::flag(spec, "disk_util"),
             stats: StatsPlan {
-                clat_percentiles: get::flag(spec, "clat_percentiles"),
-                lat_percentiles: get::flag(spec, "lat_percentiles"),
-                slat_percentiles: get::flag(spec, "slat_percentiles"),
+                clat_percentiles: flag_after_gtod_reduce(spec, "clat_percentiles", false),
+                lat_percentiles: flag_after_gtod_reduce(spec, "lat_percentiles", false),
+                slat_percentiles: flag_after_gtod_reduce(spec, "slat_percentiles", false),
                 percentile_list,
                 bw_avg_ms: get::int(spec, "bwavgtime").unwrap_or(500).max(1),
                 iops_avg_ms: get::int(spec, "iopsavgtime").unwrap_or(500).max(1),
@@ -369,6 +373,7 @@ impl JobPlan {
             thread_number: 0,
             logs: crate::logs::LogPlan::of(spec),
             workload: crate::workload_config::WorkloadOptions::of(spec),
+            timing: crate::timing::Timing::of(spec),
         })
     }
 
@@ -409,7 +414,7 @@ fn echo(spec: &JobSpec, global: bool) -> Vec<(String, String)> {
 }
 
 /// Whether `a` was assigned after `b` (or `b` never was).
-fn last_set(spec: &JobSpec, a: &str, b: &str) -> bool {
+pub(crate) fn last_set(spec: &JobSpec, a: &str, b: &str) -> bool {
     let pos = |n: &str| spec.settings.iter().rposition(|s| s.def.name == n);
     match (pos(a), pos(b)) {
         (Some(pa), Some(pb)) => pa > pb,

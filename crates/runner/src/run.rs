@@ -205,9 +205,9 @@ fn run_waves(
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let mut slot = board.slot(i);
-                let clock = match options.fake_clock_step_ns {
-                    Some(step) => JobClock::fake(step),
-                    None => JobClock::real(),
+                let (clock, clock_note) = match options.fake_clock_step_ns {
+                    Some(step) => (JobClock::fake(step), None),
+                    None => plan.timing.clock(),
                 };
                 handles.push(scope.spawn(move || {
                     for w in waits {
@@ -228,8 +228,12 @@ fn run_waves(
                     // A job stopped before it began stays out (reported with nothing done).
                     let result = match laid_out {
                         Ok(()) if stop.load(Ordering::Relaxed) => Ok(()),
-                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot)
-                            .map(|outcome| slot.done(outcome)),
+                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot).map(
+                            |mut outcome| {
+                                outcome.notes.extend(clock_note);
+                                slot.done(outcome)
+                            },
+                        ),
                         Err(e) => Err(e),
                     };
                     let (lock, cv) = &done[k];

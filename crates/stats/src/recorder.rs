@@ -33,8 +33,14 @@ pub struct RecorderConfig {
     /// The directions the job performs (from `rw`); histograms exist only for these.
     pub dirs: [bool; 3],
     /// Whether the engine measures a separate submission latency (async engines). Sync
-    /// engines have none, and fio prints no slat line for them.
+    /// engines have none, and fio prints no slat line for them. fio's `disable_slat`
+    /// turns it off for any engine.
     pub slat: bool,
+    /// Whether completion latency is recorded (off with fio's `disable_clat`): then the
+    /// clat figures stay empty, and so do the latency buckets, which count clat.
+    pub clat: bool,
+    /// Whether total latency is recorded (off with fio's `disable_lat`).
+    pub lat: bool,
     /// fio's `clat_percentiles` (default on): a clat histogram per direction.
     pub clat_percentiles: bool,
     /// fio's `lat_percentiles` (default off): a lat histogram per direction.
@@ -51,7 +57,7 @@ pub struct RecorderConfig {
     /// Directions whose every I/O has lat equal to clat (reads and trims on a synchronous
     /// engine, which start and issue an I/O at one clock reading): their lat is not
     /// recorded apart but copied from clat by [`JobRecorder::settle`], which saves the
-    /// I/O path a second set of sums.
+    /// I/O path a second set of sums. Ignored unless both `clat` and `lat` are kept.
     pub lat_is_clat: [bool; 3],
 }
 
@@ -61,6 +67,8 @@ impl Default for RecorderConfig {
         RecorderConfig {
             dirs: [true, false, false],
             slat: false,
+            clat: true,
+            lat: true,
             clat_percentiles: true,
             lat_percentiles: false,
             slat_percentiles: false,
@@ -145,8 +153,8 @@ impl DirRecorder {
             short: 0,
             dropped: 0,
             slat: LatRecorder::new(active && cfg.slat && cfg.slat_percentiles),
-            clat: LatRecorder::new(active && cfg.clat_percentiles),
-            lat: LatRecorder::new(active && cfg.lat_percentiles),
+            clat: LatRecorder::new(active && cfg.clat && cfg.clat_percentiles),
+            lat: LatRecorder::new(active && cfg.lat && cfg.lat_percentiles),
         }
     }
 
@@ -195,7 +203,10 @@ pub struct JobRecorder {
 impl JobRecorder {
     /// A recorder for one job whose clock starts at `start_ns`; allocates every histogram
     /// the configuration asks for, and nothing after this.
-    pub fn new(config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+    pub fn new(mut config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+        if !(config.clat && config.lat) {
+            config.lat_is_clat = [false; 3];
+        }
         let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
         let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
         Ok(JobRecorder {
@@ -218,7 +229,8 @@ impl JobRecorder {
 
     /// Records one completed I/O: `bytes` transferred of `requested_bytes`, and its
     /// latencies in nanoseconds (`None` when not measured: slat on sync engines, or fio's
-    /// `disable_slat`/`disable_clat`/`disable_lat`). The latency buckets count clat, as fio.
+    /// `disable_slat`/`disable_clat`/`disable_lat`, which the configuration applies here
+    /// too: a latency it does not keep is dropped). The latency buckets count clat, as fio.
     #[inline]
     pub fn record_io(
         &mut self,
@@ -235,14 +247,14 @@ impl JobRecorder {
         if bytes < requested_bytes {
             d.short += 1;
         }
-        if let Some(ns) = slat_ns {
+        if let Some(ns) = slat_ns.filter(|_| self.config.slat) {
             d.slat.record(ns);
         }
-        if let Some(ns) = clat_ns {
+        if let Some(ns) = clat_ns.filter(|_| self.config.clat) {
             d.clat.record(ns);
             self.latency.add(dist::latency_bucket(ns), 1);
         }
-        if let Some(ns) = lat_ns {
+        if let Some(ns) = lat_ns.filter(|_| self.config.lat) {
             if !self.config.lat_is_clat[dir as usize] {
                 d.lat.record(ns);
             }
@@ -398,6 +410,34 @@ mod tests {
         assert_eq!(w.lat.moments.max(), Some(5_400));
         // Latency buckets count clat: 4.5 µs → µs "10", 3 µs → µs "4".
         assert_eq!((r.latency.counts()[12], r.latency.counts()[11]), (1, 1));
+    }
+
+    #[test]
+    fn disabled_latencies_are_not_recorded() {
+        let config = RecorderConfig {
+            clat: false,
+            lat_is_clat: [true; 3],
+            lat_percentiles: true,
+            ..RecorderConfig::default()
+        };
+        let mut r = JobRecorder::new(config, 0).unwrap();
+        r.record_io(Dir::Read, 4096, 4096, Some(1), Some(2_000), Some(3_000));
+        r.settle();
+        let d = &r.dirs[0];
+        assert_eq!((d.ios, d.slat.moments.count(), d.clat.moments.count()), (1, 0, 0));
+        assert!(d.clat.hist.is_none());
+        // lat is recorded for itself, not copied from the clat that was not kept.
+        assert_eq!(d.lat.moments.max(), Some(3_000));
+        assert_eq!(r.latency.counts().iter().sum::<u64>(), 0);
+
+        let config = RecorderConfig { lat: false, slat: true, ..RecorderConfig::default() };
+        let mut r = JobRecorder::new(config, 0).unwrap();
+        r.record_io(Dir::Read, 4096, 4096, Some(1), Some(2_000), Some(3_000));
+        let d = &r.dirs[0];
+        assert_eq!(
+            (d.slat.moments.count(), d.clat.moments.count(), d.lat.moments.count()),
+            (1, 1, 0)
+        );
     }
 
     #[test]

@@ -68,6 +68,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::Time,
         "What type of timing source to use",
+    )
+    .supported(
+        "The clock of the job's time stamps: clock_gettime is CLOCK_MONOTONIC, cpu the \
+         CPU's time-stamp counter (CLOCK_MONOTONIC with a warning where it is not stable), \
+         gettimeofday CLOCK_MONOTONIC in whole microseconds. Unset: the TSC where it is \
+         stable, else CLOCK_MONOTONIC.",
     ),
     opt(
         "mem",
