@@ -12,6 +12,7 @@ mod get;
 pub mod job;
 pub mod layout;
 pub mod logs;
+pub mod placement;
 pub mod plan;
 pub mod progress;
 pub mod run;

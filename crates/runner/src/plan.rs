@@ -212,6 +212,8 @@ pub struct JobPlan {
     /// What the job measures and with which clock (`disable_*`, `gtod_reduce`,
     /// `clocksource`).
     pub timing: crate::timing::Timing,
+    /// Where and how urgently the job's thread runs (`cpus_allowed`, `nice`, `prio`…).
+    pub placement: crate::placement::Placement,
 }
 
 impl JobPlan {
@@ -374,6 +376,7 @@ impl JobPlan {
             logs: crate::logs::LogPlan::of(spec),
             workload: crate::workload_config::WorkloadOptions::of(spec),
             timing: crate::timing::Timing::of(spec),
+            placement: crate::placement::Placement::of(spec).map_err(fail)?,
         })
     }
 

@@ -204,7 +204,7 @@ fn run_waves(
                 let job_progress = progress.job(i);
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
-                let mut slot = board.slot(i);
+                let slot = board.slot(i);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
                     None => plan.timing.clock(),
@@ -217,25 +217,8 @@ fn run_waves(
                             finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
                         }
                     }
-                    let readonly = options.readonly;
-                    let laid_out = if plan.create_on_open {
-                        crate::files::lay_out(plan, plan.allow_file_create, readonly, stop).map_err(
-                            |e| job::JobError { job: plan.name.clone(), message: e.to_string() },
-                        )
-                    } else {
-                        Ok(())
-                    };
-                    // A job stopped before it began stays out (reported with nothing done).
-                    let result = match laid_out {
-                        Ok(()) if stop.load(Ordering::Relaxed) => Ok(()),
-                        Ok(()) => job::run(plan, clock, stop, job_progress, &mut slot).map(
-                            |mut outcome| {
-                                outcome.notes.extend(clock_note);
-                                slot.done(outcome)
-                            },
-                        ),
-                        Err(e) => Err(e),
-                    };
+                    let result =
+                        job_thread(plan, options, (clock, clock_note), stop, job_progress, slot);
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
@@ -250,6 +233,32 @@ fn run_waves(
             })??;
         }
     }
+    Ok(())
+}
+
+/// One job's thread once the jobs it waits for are done: its placement (affinity,
+/// priorities), the layout of a `create_on_open` job's files, and the job; the outcome goes
+/// to `slot`. A job stopped before it began stays out (reported with nothing done).
+fn job_thread(
+    plan: &JobPlan,
+    options: &RunOptions,
+    (clock, clock_note): (JobClock, Option<String>),
+    stop: &AtomicBool,
+    progress: &crate::progress::JobProgress,
+    mut slot: crate::status::JobSlot<'_>,
+) -> Result<(), job::JobError> {
+    let fail = |message: String| job::JobError { job: plan.name.clone(), message };
+    plan.placement.apply(plan.thread_number).map_err(fail)?;
+    if plan.create_on_open {
+        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
+            .map_err(|e| fail(e.to_string()))?;
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut outcome = job::run(plan, clock, stop, progress, &mut slot)?;
+    outcome.notes.extend(clock_note);
+    slot.done(outcome);
     Ok(())
 }
 
