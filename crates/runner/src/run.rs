@@ -6,6 +6,7 @@
 //! never started with nothing.
 
 use crate::clock::{self, JobClock};
+use crate::exec::Stage;
 use crate::job::{self, JobOutcome};
 use crate::plan::JobPlan;
 use crate::progress::Progress;
@@ -237,8 +238,9 @@ fn run_waves(
 }
 
 /// One job's thread once the jobs it waits for are done: its placement (affinity,
-/// priorities), the layout of a `create_on_open` job's files, and the job; the outcome goes
-/// to `slot`. A job stopped before it began stays out (reported with nothing done).
+/// priorities), the layout of a `create_on_open` job's files, `exec_prerun`, the job and
+/// `exec_postrun`; the outcome goes to `slot`. A job stopped before it began, or whose
+/// `exec_prerun` failed, stays out (reported with nothing done).
 fn job_thread(
     plan: &JobPlan,
     options: &RunOptions,
@@ -256,9 +258,17 @@ fn job_thread(
     if stop.load(Ordering::Relaxed) {
         return Ok(());
     }
+    if let Some(command) = &plan.exec_prerun {
+        if !crate::exec::run(&plan.name, Stage::Prerun, command).map_err(fail)? {
+            return Ok(());
+        }
+    }
     let mut outcome = job::run(plan, clock, stop, progress, &mut slot)?;
     outcome.notes.extend(clock_note);
     slot.done(outcome);
+    if let Some(command) = &plan.exec_postrun {
+        crate::exec::run(&plan.name, Stage::Postrun, command).map_err(fail)?;
+    }
     Ok(())
 }
 
