@@ -7,6 +7,7 @@
 pub mod buffers;
 pub mod clock;
 pub mod disk;
+pub mod errors;
 pub mod exec;
 pub mod files;
 mod get;

@@ -214,6 +214,9 @@ pub struct JobPlan {
     pub timing: crate::timing::Timing,
     /// Where and how urgently the job's thread runs (`cpus_allowed`, `nice`, `prio`…).
     pub placement: crate::placement::Placement,
+    /// What the job does when an I/O fails (`continue_on_error`, `ignore_error`,
+    /// `error_dump`).
+    pub errors: crate::errors::ErrorPolicy,
     /// The command to run before the job's I/O (`exec_prerun`).
     pub exec_prerun: Option<String>,
     /// The command to run after it (`exec_postrun`).
@@ -381,6 +384,7 @@ impl JobPlan {
             workload: crate::workload_config::WorkloadOptions::of(spec),
             timing: crate::timing::Timing::of(spec),
             placement: crate::placement::Placement::of(spec).map_err(fail)?,
+            errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
             exec_prerun: get::text(spec, "exec_prerun").filter(|c| !c.trim().is_empty()),
             exec_postrun: get::text(spec, "exec_postrun").filter(|c| !c.trim().is_empty()),
         })

@@ -14,7 +14,9 @@ use crate::schedule;
 use crate::status::StatusBoard;
 use iomark_options::JobSpec;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
-use iomark_stats::report::{JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION};
+use iomark_stats::report::{
+    ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -358,13 +360,22 @@ fn meta(
 ) -> JobMeta {
     let bs = block_size_ranges(plan);
     let end_ms = clock::wall_ms(fake);
+    // A job that went on past errors reports its first one (fio's `error`).
+    let counts = outcome.recorder.errors;
+    let errors = plan.errors.counts_errors().then(|| ErrorReport {
+        total_err: counts.total,
+        first_error: counts.first,
+        first_error_text: crate::errors::errno_text(counts.first),
+        fatal: outcome.error != 0,
+    });
     JobMeta {
         name: plan.name.clone(),
         description: plan.description.clone(),
         groupid,
         jobs,
-        error: outcome.error,
+        error: if outcome.error != 0 { outcome.error } else { counts.first },
         error_text: outcome.error_text.clone(),
+        errors,
         notes: outcome.notes.clone(),
         pid: outcome.pid,
         start_time: ctime(outcome.start_wall_ms),

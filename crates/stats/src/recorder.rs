@@ -178,6 +178,15 @@ impl DirRecorder {
     }
 }
 
+/// Failed I/Os: fio's `total_err` and `first_error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ErrorCounts {
+    /// How many I/Os failed.
+    pub total: u64,
+    /// The errno of the first, 0 if none.
+    pub first: i32,
+}
+
 /// Everything one job records. See the module doc.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobRecorder {
@@ -198,6 +207,8 @@ pub struct JobRecorder {
     pub bw: RateSampler,
     /// IOPS samples.
     pub iops: RateSampler,
+    /// Failed I/Os.
+    pub errors: ErrorCounts,
 }
 
 impl JobRecorder {
@@ -219,6 +230,7 @@ impl JobRecorder {
             latency: Buckets::new(),
             bw: RateSampler::new(RateUnit::KibPerSec, config.bw_avg_ms, start_ns)?,
             iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
+            errors: ErrorCounts::default(),
         })
     }
 
@@ -274,6 +286,20 @@ impl JobRecorder {
                 }
             }
         }
+    }
+
+    /// Records an I/O of direction `dir` (`None` for a sync) that failed with `errno`: it
+    /// counts as issued (fio's `total_ios`), with no bytes and no latency, and in the error
+    /// count.
+    #[inline]
+    pub fn record_error(&mut self, dir: Option<Dir>, errno: i32) {
+        if let Some(dir) = dir {
+            self.dirs[dir as usize].ios += 1;
+        }
+        if self.errors.total == 0 {
+            self.errors.first = errno;
+        }
+        self.errors.total += 1;
     }
 
     /// Records an I/O that was dropped (fio's `dropped=` count).
@@ -333,6 +359,7 @@ impl JobRecorder {
         self.latency.clear();
         self.bw.clear();
         self.iops.clear();
+        self.errors = ErrorCounts::default();
         self.bw.restart(now_ns, [0; 3]);
         self.iops.restart(now_ns, [0; 3]);
     }
@@ -351,6 +378,10 @@ impl JobRecorder {
         self.latency.merge(&other.latency);
         self.bw.merge(&other.bw);
         self.iops.merge(&other.iops);
+        if self.errors.total == 0 {
+            self.errors.first = other.errors.first;
+        }
+        self.errors.total += other.errors.total;
         for d in 0..3 {
             self.config.dirs[d] |= other.config.dirs[d];
         }
@@ -438,6 +469,22 @@ mod tests {
             (d.slat.moments.count(), d.clat.moments.count(), d.lat.moments.count()),
             (1, 1, 0)
         );
+    }
+
+    #[test]
+    fn failed_ios_count_as_issued_and_as_errors() {
+        let mut a = JobRecorder::new(rw_config(), 0).unwrap();
+        a.record_error(Some(Dir::Write), 28);
+        a.record_error(None, 5);
+        a.record_io(Dir::Write, 4096, 4096, Some(1), Some(2), Some(3));
+        assert_eq!((a.dirs[1].ios, a.dirs[1].bytes, a.dirs[1].clat.moments.count()), (2, 4096, 1));
+        assert_eq!(a.errors, ErrorCounts { total: 2, first: 28 });
+        let mut b = JobRecorder::new(rw_config(), 0).unwrap();
+        b.record_error(Some(Dir::Read), 5);
+        b.merge(&a);
+        assert_eq!(b.errors, ErrorCounts { total: 3, first: 5 });
+        a.clear(0);
+        assert_eq!(a.errors, ErrorCounts::default());
     }
 
     #[test]

@@ -42,8 +42,8 @@ use crate::dist::{LAT_FLOOR, MAP_FLOOR};
 use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
-    DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
-    SyncReport, UnifiedRw,
+    DirReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
+    SampleStats, SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -169,6 +169,8 @@ pub struct JobMeta {
     pub latency_target: LatencyTarget,
     /// `unified_rw_reporting`.
     pub unified_rw: UnifiedRw,
+    /// The error count, when the job may go on past errors.
+    pub errors: Option<ErrorReport>,
 }
 
 /// Latency statistics from a latency recorder.
@@ -294,6 +296,7 @@ pub fn job_report(
         terse_latency_2us,
         percentile_list,
         latency_target: meta.latency_target,
+        errors: meta.errors,
     }
 }
 

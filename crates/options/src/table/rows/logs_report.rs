@@ -419,8 +419,18 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::ErrorHandling,
         "Continue on non-fatal errors during IO",
     )
-    .default("none"),
-    opt("error_dump", Kind::Bool, Category::ErrorHandling, "Dump info on each error").default("0"),
+    .default("none")
+    .supported(
+        "Go on past failed I/Os of these kinds whose errno is EIO or EILSEQ (or in \
+         ignore_error's list); the report then counts the errors (total_err, first_error). A \
+         failed I/O counts as issued, with no bytes. Default none: the first error ends the job.",
+    ),
+    opt("error_dump", Kind::Bool, Category::ErrorHandling, "Dump info on each error")
+        .default("0")
+        .supported(
+            "Describe every failed I/O on standard error (file, error, direction, offset, \
+         length), not only the one that ends the job. Default false.",
+        ),
     opt(
         "profile",
         Kind::Enum(&[
