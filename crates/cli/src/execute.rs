@@ -112,7 +112,9 @@ pub fn execute(
             eprintln!("iomark: job '{}': {note}", job.name);
         }
     }
-    let failed = report.jobs.iter().any(|j| j.error != 0);
+    // An error a job went on past (continue_on_error) is reported but is no failure.
+    let failed =
+        report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
     Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 

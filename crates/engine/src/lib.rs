@@ -17,6 +17,7 @@ pub mod null;
 pub mod posixaio;
 pub mod sync;
 pub mod system;
+pub mod thread;
 pub mod threadpool;
 pub mod unit;
 pub mod uring;

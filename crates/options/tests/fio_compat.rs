@@ -71,8 +71,10 @@ use std::process::Command;
 const ENV: &[(&str, &str)] = &[("IOMARK_TEST_SIZE", "8m")];
 
 /// Lines of fio's output that mean it refused something (a job dropped, a file unread).
+/// (`, error=` as in fio's `err=22/…, error=Invalid argument`: a bare `error=` would also
+/// match the parse trace of `continue_on_error=` and `ignore_error=`.)
 const FIO_REFUSALS: &[&str] =
-    &["failed parsing", "Bad option", "unable to open", "dropped", "error=", "syntax error"];
+    &["failed parsing", "Bad option", "unable to open", "dropped", ", error=", "syntax error"];
 
 /// Lines of fio's output that warn about a value fio then uses anyway.
 const FIO_WARNINGS: &[&str] = &["out of range", "not a floating point"];

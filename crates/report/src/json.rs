@@ -137,12 +137,20 @@ fn job(job: &JobReport, bins: Bins) -> Value {
         ("latency_ns", shares(&LAT_KEYS, &job.latency_ns)),
         ("latency_us", shares(&LAT_KEYS, &job.latency_us)),
         ("latency_ms", shares(&LAT_MS_KEYS, &job.latency_ms)),
+    ];
+    entries.extend(rest.into_iter().map(|(k, v)| (k.to_owned(), v)));
+    // continue_on_error: the error count, between the latency buckets and the target.
+    if let Some(e) = &job.errors {
+        entries.push(("total_err".into(), int(e.total_err)));
+        entries.push(("first_error".into(), int(e.first_error)));
+    }
+    let target = [
         ("latency_depth", int(job.latency_target.depth)),
         ("latency_target", int(job.latency_target.target)),
         ("latency_percentile", float(job.latency_target.percentile)),
         ("latency_window", int(job.latency_target.window)),
     ];
-    entries.extend(rest.into_iter().map(|(k, v)| (k.to_owned(), v)));
+    entries.extend(target.into_iter().map(|(k, v)| (k.to_owned(), v)));
     if let Some(description) = job.description.as_deref().filter(|d| !d.is_empty()) {
         entries.push(("desc".into(), string(description)));
     }

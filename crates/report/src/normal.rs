@@ -134,6 +134,13 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
         w.drop_ios,
         t.drop_ios
     );
+    if let Some(e) = &job.errors {
+        let _ = writeln!(
+            out,
+            "     errors    : total={}, first_error={}/<{}>",
+            e.total_err, e.first_error, e.first_error_text
+        );
+    }
     let target = &job.latency_target;
     let _ = writeln!(
         out,
@@ -386,6 +393,7 @@ mod tests {
             percentile_list: Vec::new(),
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
             steadystate: None,
+            errors: None,
         }
     }
 

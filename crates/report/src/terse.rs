@@ -34,9 +34,8 @@
 //! leaves out). The fio version field names iomark and the fio release it follows
 //! (`iomark-0.1.0 (fio-3.33)`), as the JSON document's `"fio version"` does.
 //!
-//! Not printed, because iomark refuses the options behind them: fio's
-//! `continue_on_error` adds `total errors;first error` after the disks, and
-//! `unified_rw_reporting` changes the directions.
+//! A job that may go on past errors (`continue_on_error`, `ignore_error`) has two more
+//! fields after the disks, before the description: its error count and first error.
 
 use std::fmt::{Display, Write as _};
 
@@ -102,6 +101,10 @@ pub fn terse(report: &RunReport, version: TerseVersion) -> String {
         cpu_and_shares(&mut line, job);
         if version.number() >= 3 {
             report.disks.iter().for_each(|disk| self::disk(&mut line, disk));
+        }
+        if let Some(e) = &job.errors {
+            line.push(e.total_err);
+            line.push(e.first_error);
         }
         let description = job.description.as_deref().filter(|d| !d.is_empty());
         match description {

@@ -91,6 +91,11 @@ fn check_with(case: &str, fix: impl Fn(&str) -> String) {
 }
 
 #[test]
+fn errors_a_job_went_on_past() {
+    check("errors");
+}
+
+#[test]
 fn one_randrw_job_with_disk_stats() {
     check("randrw");
 }

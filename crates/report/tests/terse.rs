@@ -36,7 +36,8 @@ fn load(case: &str, version: u32) -> (String, String) {
 }
 
 /// Where the first µs latency bucket sits in a job's line, counted from the line's end
-/// before the disks and the description: 9 more µs and 12 ms buckets follow it.
+/// before the disks, the error count and the description: 9 more µs and 12 ms buckets
+/// follow it.
 const FIRST_US_FROM_END: usize = 22;
 
 fn check(case: &str) {
@@ -50,7 +51,8 @@ fn check(case: &str) {
         for (job, line) in report.jobs.iter_mut().zip(&job_lines) {
             let fields: Vec<&str> = line.split(';').collect();
             let desc = usize::from(version >= 3 && job.description.is_some());
-            let at = fields.len() - desc - disk_fields - FIRST_US_FROM_END;
+            let errors = if job.errors.is_some() { 2 } else { 0 };
+            let at = fields.len() - desc - errors - disk_fields - FIRST_US_FROM_END;
             let value = fields[at].strip_suffix('%').expect("a share");
             job.terse_latency_2us = value.parse().expect("a number");
         }
@@ -86,6 +88,11 @@ fn last_decimal_apart(a: &str, b: &str) -> bool {
         Some(int.parse::<i64>().ok()? * 1_000_000 + frac.parse::<i64>().ok()?)
     };
     matches!((micro(a), micro(b)), (Some(x), Some(y)) if (x - y).abs() == 1)
+}
+
+#[test]
+fn errors_a_job_went_on_past() {
+    check("errors");
 }
 
 #[test]

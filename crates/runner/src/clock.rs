@@ -47,6 +47,11 @@ pub enum JobClock {
         /// The moment that reads as 0.
         origin: Instant,
     },
+    /// The monotonic clock in whole microseconds (`clocksource=gettimeofday`).
+    Micros {
+        /// The moment that reads as 0.
+        origin: Instant,
+    },
     /// A clock that moves `step_ns` at every read.
     Fake {
         /// The current reading.
@@ -70,6 +75,12 @@ impl JobClock {
         JobClock::Real { origin: Instant::now() }
     }
 
+    /// A `CLOCK_MONOTONIC` clock starting now that moves in whole microseconds, like
+    /// `gettimeofday(2)`.
+    pub fn micros() -> Self {
+        JobClock::Micros { origin: Instant::now() }
+    }
+
     /// A fake clock starting at 0 that moves `step_ns` per read.
     pub fn fake(step_ns: u64) -> Self {
         JobClock::Fake { now_ns: 0, step_ns }
@@ -84,6 +95,7 @@ impl JobClock {
                 ((u128::from(ticks) * u128::from(*ns_per_tick)) >> 32) as u64
             }
             JobClock::Real { origin } => origin.elapsed().as_nanos() as u64,
+            JobClock::Micros { origin } => origin.elapsed().as_micros() as u64 * 1000,
             JobClock::Fake { now_ns, step_ns } => {
                 *now_ns += *step_ns;
                 *now_ns
@@ -178,6 +190,14 @@ mod tests {
     }
 
     #[test]
+    fn the_microsecond_clock_moves_in_whole_microseconds() {
+        let mut c = JobClock::micros();
+        for _ in 0..100 {
+            assert_eq!(c.now_ns() % 1000, 0);
+        }
+    }
+
+    #[test]
     fn a_stop_ends_the_sleep() {
         let stop = AtomicBool::new(true);
         assert!(!sleep_unless_stopped(Duration::from_secs(3600), &stop));
@@ -187,7 +207,7 @@ mod tests {
 
     #[test]
     fn the_real_clocks_never_go_back() {
-        for mut c in [JobClock::real(), JobClock::monotonic()] {
+        for mut c in [JobClock::real(), JobClock::monotonic(), JobClock::micros()] {
             let a = c.now_ns();
             assert!(c.now_ns() >= a);
         }

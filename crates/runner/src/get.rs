@@ -78,3 +78,14 @@ pub(crate) fn files(spec: &JobSpec, name: &str) -> Vec<String> {
         _ => Vec::new(),
     }
 }
+
+/// The one job of a command line `--name=j --ARG…` (for tests); `Err` for a bad value.
+#[cfg(test)]
+pub(crate) fn test_spec(args: &[&str]) -> Result<JobSpec, String> {
+    let mut argv = vec!["--name=j".to_string()];
+    argv.extend(args.iter().map(|a| format!("--{a}")));
+    let cmd = iomark_options::cmdline::parse(argv).map_err(|e| e.to_string())?;
+    let sources = iomark_options::assemble::Sources { cli_jobs: cmd.jobs, ..Default::default() };
+    let mut specs = iomark_options::assemble::build(&sources).map_err(|e| e.to_string())?;
+    Ok(specs.remove(0))
+}

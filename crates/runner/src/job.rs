@@ -41,6 +41,7 @@ use iomark_stats::reduce::JobTimes;
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
@@ -226,7 +227,9 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
-        slat: !sync_engine,
+        slat: !sync_engine && plan.timing.slat,
+        clat: plan.timing.clat,
+        lat: plan.timing.lat,
         clat_percentiles: plan.stats.clat_percentiles,
         lat_percentiles: plan.stats.lat_percentiles,
         slat_percentiles: plan.stats.slat_percentiles,
@@ -633,7 +636,7 @@ impl Loop<'_, '_> {
             if let Some(v) = &mut self.verify {
                 v.unbind(index);
             }
-            self.set_error(errno, ddir_name(unit.ddir));
+            self.io_error(index, errno);
             return;
         }
         let Some(d) = unit.ddir.data_index() else {
@@ -807,6 +810,29 @@ impl Loop<'_, '_> {
             steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
         };
         self.status.answer(request, copy);
+    }
+
+    /// Unit `index` failed with `errno`: counted, described on standard error if it ends
+    /// the job or `error_dump` asks, and the end of the job unless the job's error policy
+    /// goes on past it (see [`crate::errors`]).
+    #[cold]
+    fn io_error(&mut self, index: u32, errno: i32) {
+        let unit = &self.units[index as usize];
+        let (ddir, file, offset, len) = (unit.ddir, unit.file as usize, unit.offset, unit.len);
+        let dir = ddir.data_index().map(|d| Dir::ALL[d]);
+        self.recorder.record_error(dir, errno);
+        let policy = &self.plan.errors;
+        let fatal = !policy.continues(ddir, errno);
+        if fatal || policy.dump {
+            let path = self.plan.files.get(file).map(|f| f.path.as_path()).unwrap_or(Path::new(""));
+            let line = crate::errors::describe(path, ddir_name(ddir), offset, len, errno);
+            eprintln!("iomark: job '{}': {line}", self.plan.name);
+        }
+        if fatal {
+            self.set_error(errno, ddir_name(ddir));
+        } else if self.error_text.is_empty() {
+            self.error_text = format!("{}: {}", ddir_name(ddir), crate::errors::errno_text(errno));
+        }
     }
 
     fn set_error(&mut self, errno: i32, during: &str) {

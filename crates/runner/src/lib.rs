@@ -7,6 +7,8 @@
 pub mod buffers;
 pub mod clock;
 pub mod disk;
+pub mod errors;
+pub mod exec;
 pub mod files;
 pub mod flow;
 mod get;
@@ -16,6 +18,7 @@ pub mod links;
 pub mod lockfile;
 pub mod logs;
 pub mod pace;
+pub mod placement;
 pub mod plan;
 pub mod progress;
 pub mod run;
@@ -25,6 +28,7 @@ pub mod status;
 pub mod steady;
 pub mod target;
 pub mod think;
+pub mod timing;
 pub mod verify;
 mod workload_config;
 

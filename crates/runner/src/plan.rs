@@ -8,6 +8,7 @@
 
 use crate::get;
 use crate::layout::{self, FilePlan};
+use crate::timing::flag_after_gtod_reduce;
 use iomark_engine::file::Prealloc;
 use iomark_engine::EngineOptions;
 use iomark_options::value::{SplitEntry, Value};
@@ -243,6 +244,18 @@ pub struct JobPlan {
     pub steady: Option<crate::steady::SteadyPlan>,
     /// The job's flow (`flow`, `flow_id`, `flow_sleep`), if its weight is set.
     pub flow: Option<crate::flow::Flow>,
+    /// What the job measures and with which clock (`disable_*`, `gtod_reduce`,
+    /// `clocksource`).
+    pub timing: crate::timing::Timing,
+    /// Where and how urgently the job's thread runs (`cpus_allowed`, `nice`, `prio`…).
+    pub placement: crate::placement::Placement,
+    /// What the job does when an I/O fails (`continue_on_error`, `ignore_error`,
+    /// `error_dump`).
+    pub errors: crate::errors::ErrorPolicy,
+    /// The command to run before the job's I/O (`exec_prerun`).
+    pub exec_prerun: Option<String>,
+    /// The command to run after it (`exec_postrun`).
+    pub exec_postrun: Option<String>,
 }
 
 impl JobPlan {
@@ -421,9 +434,9 @@ impl JobPlan {
             buffers: crate::buffers::BufferPlan::of(spec).map_err(fail)?,
             disk_util: get::flag(spec, "disk_util"),
             stats: StatsPlan {
-                clat_percentiles: get::flag(spec, "clat_percentiles"),
-                lat_percentiles: get::flag(spec, "lat_percentiles"),
-                slat_percentiles: get::flag(spec, "slat_percentiles"),
+                clat_percentiles: flag_after_gtod_reduce(spec, "clat_percentiles", false),
+                lat_percentiles: flag_after_gtod_reduce(spec, "lat_percentiles", false),
+                slat_percentiles: flag_after_gtod_reduce(spec, "slat_percentiles", false),
                 percentile_list,
                 bw_avg_ms: get::int(spec, "bwavgtime").unwrap_or(500).max(1),
                 iops_avg_ms: get::int(spec, "iopsavgtime").unwrap_or(500).max(1),
@@ -444,6 +457,11 @@ impl JobPlan {
             latency,
             steady,
             flow: crate::flow::Flow::of(spec),
+            timing: crate::timing::Timing::of(spec),
+            placement: crate::placement::Placement::of(spec).map_err(fail)?,
+            errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
+            exec_prerun: get::text(spec, "exec_prerun").filter(|c| !c.trim().is_empty()),
+            exec_postrun: get::text(spec, "exec_postrun").filter(|c| !c.trim().is_empty()),
         })
     }
 
@@ -484,7 +502,7 @@ fn echo(spec: &JobSpec, global: bool) -> Vec<(String, String)> {
 }
 
 /// Whether `a` was assigned after `b` (or `b` never was).
-fn last_set(spec: &JobSpec, a: &str, b: &str) -> bool {
+pub(crate) fn last_set(spec: &JobSpec, a: &str, b: &str) -> bool {
     let pos = |n: &str| spec.settings.iter().rposition(|s| s.def.name == n);
     match (pos(a), pos(b)) {
         (Some(pa), Some(pb)) => pa > pb,

@@ -6,6 +6,7 @@
 //! never started with nothing.
 
 use crate::clock::{self, JobClock};
+use crate::exec::Stage;
 use crate::job::{self, JobOutcome};
 use crate::plan::JobPlan;
 use crate::progress::Progress;
@@ -13,7 +14,9 @@ use crate::schedule;
 use crate::status::StatusBoard;
 use iomark_options::JobSpec;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
-use iomark_stats::report::{JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION};
+use iomark_stats::report::{
+    ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -204,10 +207,10 @@ fn run_waves(
                 let job_progress = progress.job(i);
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
-                let mut slot = board.slot(i);
-                let clock = match options.fake_clock_step_ns {
-                    Some(step) => JobClock::fake(step),
-                    None => JobClock::real(),
+                let slot = board.slot(i);
+                let (clock, clock_note) = match options.fake_clock_step_ns {
+                    Some(step) => (JobClock::fake(step), None),
+                    None => plan.timing.clock(),
                 };
                 handles.push(scope.spawn(move || {
                     for w in waits {
@@ -217,35 +220,15 @@ fn run_waves(
                             finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
                         }
                     }
-                    let readonly = options.readonly;
-                    let laid_out = if plan.create_on_open {
-                        crate::files::lay_out(plan, plan.allow_file_create, readonly, stop).map_err(
-                            |e| job::JobError { job: plan.name.clone(), message: e.to_string() },
-                        )
-                    } else {
-                        Ok(())
-                    };
-                    // A job stopped before it began stays out (reported with nothing done).
-                    let result = match laid_out {
-                        // `create_only`: the files are laid out, and that is all.
-                        Ok(()) if stop.load(Ordering::Relaxed) || plan.create_only => Ok(()),
-                        // Stopped by another job's end (`exitall`) before it began.
-                        Ok(()) if links.stopped(i) => Ok(()),
-                        Ok(()) => {
-                            let result = job::run(
-                                plan,
-                                clock,
-                                stop,
-                                links.job(i, plan),
-                                job_progress,
-                                &mut slot,
-                            );
-                            let errored = result.as_ref().map_or(true, |o| o.error != 0);
-                            links.job_ended(i, plan, errored);
-                            result.map(|outcome| slot.done(outcome))
-                        }
-                        Err(e) => Err(e),
-                    };
+                    let result = job_thread(
+                        plan,
+                        options,
+                        (clock, clock_note),
+                        stop,
+                        (links, i),
+                        job_progress,
+                        slot,
+                    );
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
@@ -259,6 +242,47 @@ fn run_waves(
                 RunError::Schedule(format!("job '{}': its thread panicked", plans[i].name))
             })??;
         }
+    }
+    Ok(())
+}
+
+/// One job's thread once the jobs it waits for are done: its placement (affinity,
+/// priorities), the layout of a `create_on_open` job's files, `exec_prerun`, the job and
+/// `exec_postrun`; the outcome goes to `slot`. A job stopped before it began, or whose
+/// `exec_prerun` failed, stays out (reported with nothing done).
+fn job_thread(
+    plan: &JobPlan,
+    options: &RunOptions,
+    (clock, clock_note): (JobClock, Option<String>),
+    stop: &AtomicBool,
+    (links, i): (&crate::links::RunLinks, usize),
+    progress: &crate::progress::JobProgress,
+    mut slot: crate::status::JobSlot<'_>,
+) -> Result<(), job::JobError> {
+    let fail = |message: String| job::JobError { job: plan.name.clone(), message };
+    plan.placement.apply(plan.thread_number).map_err(fail)?;
+    if plan.create_on_open {
+        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
+            .map_err(|e| fail(e.to_string()))?;
+    }
+    // Stopped, stopped by another job's end (`exitall`) before it began, or `create_only`
+    // (the files are laid out, and that is all).
+    if stop.load(Ordering::Relaxed) || plan.create_only || links.stopped(i) {
+        return Ok(());
+    }
+    if let Some(command) = &plan.exec_prerun {
+        if !crate::exec::run(&plan.name, Stage::Prerun, command).map_err(fail)? {
+            return Ok(());
+        }
+    }
+    let result = job::run(plan, clock, stop, links.job(i, plan), progress, &mut slot);
+    let errored = result.as_ref().map_or(true, |o| o.error != 0);
+    links.job_ended(i, plan, errored);
+    let mut outcome = result?;
+    outcome.notes.extend(clock_note);
+    slot.done(outcome);
+    if let Some(command) = &plan.exec_postrun {
+        crate::exec::run(&plan.name, Stage::Postrun, command).map_err(fail)?;
     }
     Ok(())
 }
@@ -354,13 +378,22 @@ fn meta(
 ) -> JobMeta {
     let bs = block_size_ranges(plan);
     let end_ms = clock::wall_ms(fake);
+    // A job that went on past errors reports its first one (fio's `error`).
+    let counts = outcome.recorder.errors;
+    let errors = plan.errors.counts_errors().then(|| ErrorReport {
+        total_err: counts.total,
+        first_error: counts.first,
+        first_error_text: crate::errors::errno_text(counts.first),
+        fatal: outcome.error != 0,
+    });
     JobMeta {
         name: plan.name.clone(),
         description: plan.description.clone(),
         groupid,
         jobs,
-        error: outcome.error,
+        error: if outcome.error != 0 { outcome.error } else { counts.first },
         error_text: outcome.error_text.clone(),
+        errors,
         notes: outcome.notes.clone(),
         pid: outcome.pid,
         start_time: ctime(outcome.start_wall_ms),

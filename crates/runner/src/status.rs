@@ -226,6 +226,8 @@ mod tests {
         let config = RecorderConfig {
             dirs: [true, false, false],
             slat: false,
+            clat: true,
+            lat: true,
             clat_percentiles: false,
             lat_percentiles: false,
             slat_percentiles: false,

@@ -33,8 +33,14 @@ pub struct RecorderConfig {
     /// The directions the job performs (from `rw`); histograms exist only for these.
     pub dirs: [bool; 3],
     /// Whether the engine measures a separate submission latency (async engines). Sync
-    /// engines have none, and fio prints no slat line for them.
+    /// engines have none, and fio prints no slat line for them. fio's `disable_slat`
+    /// turns it off for any engine.
     pub slat: bool,
+    /// Whether completion latency is recorded (off with fio's `disable_clat`): then the
+    /// clat figures stay empty, and so do the latency buckets, which count clat.
+    pub clat: bool,
+    /// Whether total latency is recorded (off with fio's `disable_lat`).
+    pub lat: bool,
     /// fio's `clat_percentiles` (default on): a clat histogram per direction.
     pub clat_percentiles: bool,
     /// fio's `lat_percentiles` (default off): a lat histogram per direction.
@@ -51,7 +57,7 @@ pub struct RecorderConfig {
     /// Directions whose every I/O has lat equal to clat (reads and trims on a synchronous
     /// engine, which start and issue an I/O at one clock reading): their lat is not
     /// recorded apart but copied from clat by [`JobRecorder::settle`], which saves the
-    /// I/O path a second set of sums.
+    /// I/O path a second set of sums. Ignored unless both `clat` and `lat` are kept.
     pub lat_is_clat: [bool; 3],
     /// Whether the job is rate-limited and records its latency corrected for coordinated
     /// omission: from each I/O's intended start (when its schedule said it was due) to its
@@ -65,6 +71,8 @@ impl Default for RecorderConfig {
         RecorderConfig {
             dirs: [true, false, false],
             slat: false,
+            clat: true,
+            lat: true,
             clat_percentiles: true,
             lat_percentiles: false,
             slat_percentiles: false,
@@ -153,8 +161,8 @@ impl DirRecorder {
             short: 0,
             dropped: 0,
             slat: LatRecorder::new(active && cfg.slat && cfg.slat_percentiles),
-            clat: LatRecorder::new(active && cfg.clat_percentiles),
-            lat: LatRecorder::new(active && cfg.lat_percentiles),
+            clat: LatRecorder::new(active && cfg.clat && cfg.clat_percentiles),
+            lat: LatRecorder::new(active && cfg.lat && cfg.lat_percentiles),
             lat_corrected: cfg
                 .corrected
                 .then(|| LatRecorder::new(active && (cfg.clat_percentiles || cfg.lat_percentiles))),
@@ -189,6 +197,15 @@ impl DirRecorder {
     }
 }
 
+/// Failed I/Os: fio's `total_err` and `first_error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ErrorCounts {
+    /// How many I/Os failed.
+    pub total: u64,
+    /// The errno of the first, 0 if none.
+    pub first: i32,
+}
+
 /// Everything one job records. See the module doc.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobRecorder {
@@ -209,12 +226,17 @@ pub struct JobRecorder {
     pub bw: RateSampler,
     /// IOPS samples.
     pub iops: RateSampler,
+    /// Failed I/Os.
+    pub errors: ErrorCounts,
 }
 
 impl JobRecorder {
     /// A recorder for one job whose clock starts at `start_ns`; allocates every histogram
     /// the configuration asks for, and nothing after this.
-    pub fn new(config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+    pub fn new(mut config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+        if !(config.clat && config.lat) {
+            config.lat_is_clat = [false; 3];
+        }
         let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
         let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
         Ok(JobRecorder {
@@ -227,6 +249,7 @@ impl JobRecorder {
             latency: Buckets::new(),
             bw: RateSampler::new(RateUnit::KibPerSec, config.bw_avg_ms, start_ns)?,
             iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
+            errors: ErrorCounts::default(),
         })
     }
 
@@ -237,7 +260,8 @@ impl JobRecorder {
 
     /// Records one completed I/O: `bytes` transferred of `requested_bytes`, and its
     /// latencies in nanoseconds (`None` when not measured: slat on sync engines, or fio's
-    /// `disable_slat`/`disable_clat`/`disable_lat`). The latency buckets count clat, as fio.
+    /// `disable_slat`/`disable_clat`/`disable_lat`, which the configuration applies here
+    /// too: a latency it does not keep is dropped). The latency buckets count clat, as fio.
     #[inline]
     pub fn record_io(
         &mut self,
@@ -254,14 +278,14 @@ impl JobRecorder {
         if bytes < requested_bytes {
             d.short += 1;
         }
-        if let Some(ns) = slat_ns {
+        if let Some(ns) = slat_ns.filter(|_| self.config.slat) {
             d.slat.record(ns);
         }
-        if let Some(ns) = clat_ns {
+        if let Some(ns) = clat_ns.filter(|_| self.config.clat) {
             d.clat.record(ns);
             self.latency.add(dist::latency_bucket(ns), 1);
         }
-        if let Some(ns) = lat_ns {
+        if let Some(ns) = lat_ns.filter(|_| self.config.lat) {
             if !self.config.lat_is_clat[dir as usize] {
                 d.lat.record(ns);
             }
@@ -290,6 +314,20 @@ impl JobRecorder {
         if let Some(c) = &mut self.dirs[dir as usize].lat_corrected {
             c.record(ns);
         }
+    }
+
+    /// Records an I/O of direction `dir` (`None` for a sync) that failed with `errno`: it
+    /// counts as issued (fio's `total_ios`), with no bytes and no latency, and in the error
+    /// count.
+    #[inline]
+    pub fn record_error(&mut self, dir: Option<Dir>, errno: i32) {
+        if let Some(dir) = dir {
+            self.dirs[dir as usize].ios += 1;
+        }
+        if self.errors.total == 0 {
+            self.errors.first = errno;
+        }
+        self.errors.total += 1;
     }
 
     /// Records an I/O that was dropped (fio's `dropped=` count).
@@ -349,6 +387,7 @@ impl JobRecorder {
         self.latency.clear();
         self.bw.clear();
         self.iops.clear();
+        self.errors = ErrorCounts::default();
         self.bw.restart(now_ns, [0; 3]);
         self.iops.restart(now_ns, [0; 3]);
     }
@@ -367,6 +406,10 @@ impl JobRecorder {
         self.latency.merge(&other.latency);
         self.bw.merge(&other.bw);
         self.iops.merge(&other.iops);
+        if self.errors.total == 0 {
+            self.errors.first = other.errors.first;
+        }
+        self.errors.total += other.errors.total;
         for d in 0..3 {
             self.config.dirs[d] |= other.config.dirs[d];
         }
@@ -450,6 +493,50 @@ mod tests {
         assert_eq!(merged.dirs[0].lat_corrected.as_ref().map(|c| c.moments.count()), Some(2));
         r.clear(1);
         assert_eq!(r.dirs[0].lat_corrected.as_ref().map(|c| c.moments.count()), Some(0));
+    }
+
+    #[test]
+    fn disabled_latencies_are_not_recorded() {
+        let config = RecorderConfig {
+            clat: false,
+            lat_is_clat: [true; 3],
+            lat_percentiles: true,
+            ..RecorderConfig::default()
+        };
+        let mut r = JobRecorder::new(config, 0).unwrap();
+        r.record_io(Dir::Read, 4096, 4096, Some(1), Some(2_000), Some(3_000));
+        r.settle();
+        let d = &r.dirs[0];
+        assert_eq!((d.ios, d.slat.moments.count(), d.clat.moments.count()), (1, 0, 0));
+        assert!(d.clat.hist.is_none());
+        // lat is recorded for itself, not copied from the clat that was not kept.
+        assert_eq!(d.lat.moments.max(), Some(3_000));
+        assert_eq!(r.latency.counts().iter().sum::<u64>(), 0);
+
+        let config = RecorderConfig { lat: false, slat: true, ..RecorderConfig::default() };
+        let mut r = JobRecorder::new(config, 0).unwrap();
+        r.record_io(Dir::Read, 4096, 4096, Some(1), Some(2_000), Some(3_000));
+        let d = &r.dirs[0];
+        assert_eq!(
+            (d.slat.moments.count(), d.clat.moments.count(), d.lat.moments.count()),
+            (1, 1, 0)
+        );
+    }
+
+    #[test]
+    fn failed_ios_count_as_issued_and_as_errors() {
+        let mut a = JobRecorder::new(rw_config(), 0).unwrap();
+        a.record_error(Some(Dir::Write), 28);
+        a.record_error(None, 5);
+        a.record_io(Dir::Write, 4096, 4096, Some(1), Some(2), Some(3));
+        assert_eq!((a.dirs[1].ios, a.dirs[1].bytes, a.dirs[1].clat.moments.count()), (2, 4096, 1));
+        assert_eq!(a.errors, ErrorCounts { total: 2, first: 28 });
+        let mut b = JobRecorder::new(rw_config(), 0).unwrap();
+        b.record_error(Some(Dir::Read), 5);
+        b.merge(&a);
+        assert_eq!(b.errors, ErrorCounts { total: 3, first: 5 });
+        a.clear(0);
+        assert_eq!(a.errors, ErrorCounts::default());
     }
 
     #[test]

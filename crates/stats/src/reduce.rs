@@ -42,8 +42,8 @@ use crate::dist::{LAT_FLOOR, MAP_FLOOR};
 use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
-    DirReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget, SampleStats,
-    SteadyReport, SyncReport, UnifiedRw,
+    DirReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
+    SampleStats, SteadyReport, SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -171,6 +171,8 @@ pub struct JobMeta {
     pub unified_rw: UnifiedRw,
     /// Steady-state results, if the job watched for steady state.
     pub steadystate: Option<SteadyReport>,
+    /// The error count, when the job may go on past errors.
+    pub errors: Option<ErrorReport>,
 }
 
 /// Latency statistics from a latency recorder.
@@ -298,6 +300,7 @@ pub fn job_report(
         percentile_list,
         latency_target: meta.latency_target,
         steadystate: meta.steadystate,
+        errors: meta.errors,
     }
 }
 

@@ -123,6 +123,23 @@ pub struct JobReport {
     /// fio's steady-state results, when the job watched for steady state (`ss_dur`).
     #[serde(default)]
     pub steadystate: Option<SteadyReport>,
+    /// The error count, when `continue_on_error` or `ignore_error` let the job go on past
+    /// errors (fio then reports `total_err` and `first_error`).
+    #[serde(default)]
+    pub errors: Option<ErrorReport>,
+}
+
+/// A job's failed I/Os, reported when it may go on past errors.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ErrorReport {
+    /// Failed I/Os (fio's `total_err`).
+    pub total_err: u64,
+    /// The errno of the first (fio's `first_error`), 0 if none.
+    pub first_error: i32,
+    /// What that errno means (`No space left on device`; `Success` for 0).
+    pub first_error_text: String,
+    /// Whether an error ended the job; only then does iomark exit with status 1.
+    pub fatal: bool,
 }
 
 /// fio's `unified_rw_reporting`.

@@ -10,8 +10,9 @@
 
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
-    DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
-    LatencyTarget, RunReport, SampleStats, SteadyReport, SyncReport, UnifiedRw, REPORT_VERSION,
+    DirReport, DiskAggr, DiskReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport,
+    LatStats, LatencyTarget, RunReport, SampleStats, SteadyReport, SyncReport, UnifiedRw,
+    REPORT_VERSION,
 };
 use serde_json::{Map, Value};
 
@@ -29,6 +30,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
             if did_io(&report) {
                 if let Some(line) = job_lines.next() {
                     (report.jobs, report.pid) = members_and_pid(line);
+                    report.error_text = error_text(line);
                 }
             }
             report
@@ -90,6 +92,26 @@ fn members_and_pid(line: &str) -> (u32, u32) {
         digits.parse().expect("a number")
     };
     (after("jobs="), after(": pid="))
+}
+
+/// `a: (groupid=0, jobs=1): err=28 (file:x.c:1, error=No space): pid=…` → the text in
+/// brackets (empty without an error).
+fn error_text(line: &str) -> String {
+    let Some(start) = line.find(": err=").filter(|_| !line.contains("err= 0:")) else {
+        return String::new();
+    };
+    let rest = &line[start..];
+    rest[rest.find(" (").expect("error text") + 2..rest.find("): pid=").expect("text end")]
+        .to_owned()
+}
+
+/// What the system calls `errno` (`Success` for 0), as fio prints it.
+fn errno_text(errno: i32) -> String {
+    if errno == 0 {
+        return "Success".into();
+    }
+    let text = std::io::Error::from_raw_os_error(errno).to_string();
+    text[..text.rfind(" (os error").unwrap_or(text.len())].to_owned()
 }
 
 /// The option's value from the job's own options, else the global ones.
@@ -186,6 +208,15 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
             window: u(&job["latency_window"]),
         },
         steadystate: job.get("steadystate").map(steadystate),
+        errors: job.get("total_err").map(|total| {
+            let first = job["first_error"].as_i64().expect("first_error") as i32;
+            ErrorReport {
+                total_err: u(total),
+                first_error: first,
+                first_error_text: errno_text(first),
+                fatal: false,
+            }
+        }),
     }
 }
 

@@ -188,10 +188,20 @@ impl JobLogs {
                 LogKind::Bw => &p.bw,
                 LogKind::Iops => &p.iops,
             };
-            if let Some(prefix) = prefix {
+            // A latency the job does not measure has no log; without bandwidth (or IOPS)
+            // measurement the log is there but stays empty, as in fio 3.33.
+            let t = &plan.timing;
+            let (create, rows) = match kind {
+                LogKind::Slat => (t.slat, t.slat),
+                LogKind::Clat => (t.clat, t.clat),
+                LogKind::Lat => (t.lat, t.lat),
+                LogKind::Bw => (true, t.bw_log),
+                LogKind::Iops => (true, t.iops_log),
+            };
+            if let Some(prefix) = prefix.as_ref().filter(|_| create) {
                 files[kind as usize] =
                     Some(LogFile::create(p.path(prefix, kind.suffix(), n), append)?);
-                kinds[kind as usize] = true;
+                kinds[kind as usize] = rows;
             }
         }
         let hist_file = match &p.hist {

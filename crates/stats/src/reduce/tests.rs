@@ -25,6 +25,7 @@ fn meta(groupid: u32) -> JobMeta {
         latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
         unified_rw: UnifiedRw::None,
         steadystate: None,
+        errors: None,
     }
 }
 

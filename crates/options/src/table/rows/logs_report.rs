@@ -355,15 +355,36 @@ pub(super) const ROWS: &[OptionDef] = &[
          /sys/block. Default true.",
         ),
     opt("gtod_reduce", Kind::Bool, Category::Time, "Greatly reduce number of gettimeofday() calls")
-        .default("0"),
-    opt("disable_lat", Kind::Bool, Category::Reporting, "Disable latency numbers").default("0"),
+        .default("0")
+        .supported(
+            "Sets disable_slat, disable_clat, disable_lat and disable_bw_measurement, and \
+         leaves the IOPS log empty too (as fio 3.33 does); a disable_* option given after it \
+         overrides it. iomark reads the clock once per I/O anyway, so only the report \
+         changes. Default false.",
+        ),
+    opt("disable_lat", Kind::Bool, Category::Reporting, "Disable latency numbers")
+        .default("0")
+        .supported(
+            "Do not record total latency: the lat figures stay at zero (N 0), the normal \
+         report has no lat line and no lat log is written. fio 3.33 then reports a bogus \
+         slat; iomark's slat stays right. Default false.",
+        ),
     opt("disable_clat", Kind::Bool, Category::Reporting, "Disable completion latency numbers")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Do not record completion latency: no clat figures, percentiles, latency \
+         buckets (they count clat) or clat log. Default false.",
+        ),
     opt("disable_slat", Kind::Bool, Category::Reporting, "Disable submission latency numbers")
-        .default("0"),
+        .default("0")
+        .supported("Do not record submission latency: no slat figures or slat log. Default false."),
     opt("disable_bw_measurement", Kind::Bool, Category::Reporting, "Disable bandwidth logging")
         .alias(&["disable_bw"])
-        .default("0"),
+        .default("0")
+        .supported(
+            "The bandwidth log (write_bw_log) is created but stays empty; as in fio 3.33 the \
+         report's bandwidth figures and samples are unchanged. Default false.",
+        ),
     opt(
         "gtod_cpu",
         int(0, NOLIMIT),
@@ -404,8 +425,18 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::ErrorHandling,
         "Continue on non-fatal errors during IO",
     )
-    .default("none"),
-    opt("error_dump", Kind::Bool, Category::ErrorHandling, "Dump info on each error").default("0"),
+    .default("none")
+    .supported(
+        "Go on past failed I/Os of these kinds whose errno is EIO or EILSEQ (or in \
+         ignore_error's list); the report then counts the errors (total_err, first_error). A \
+         failed I/O counts as issued, with no bytes. Default none: the first error ends the job.",
+    ),
+    opt("error_dump", Kind::Bool, Category::ErrorHandling, "Dump info on each error")
+        .default("0")
+        .supported(
+            "Describe every failed I/O on standard error (file, error, direction, offset, \
+         length), not only the one that ends the job. Default false.",
+        ),
     opt(
         "profile",
         Kind::Enum(&[

@@ -17,9 +17,18 @@ pub(super) const ROWS: &[OptionDef] = &[
             "For mixed patterns, the percentage of I/Os that are writes; setting \
          it also sets `rwmixread` to the rest of 100. Default 50.",
         ),
-    opt("nice", int(-20, 19), Category::Threads, "Set job CPU nice value").default("0"),
-    opt("prio", int(0, 7), Category::Threads, "Set job IO priority value"),
-    opt("prioclass", int(0, 3), Category::Threads, "Set job IO priority class"),
+    opt("nice", int(-20, 19), Category::Threads, "Set job CPU nice value").default("0").supported(
+        "Add this to the nice value of the job's thread (as nice(2) does), before any I/O; \
+         lowering it needs privilege. Default 0.",
+    ),
+    opt("prio", int(0, 7), Category::Threads, "Set job IO priority value").supported(
+        "The I/O priority level of the job's thread (ioprio_set(2)), 0 highest to 7 lowest; \
+         alone it is of the best-effort class.",
+    ),
+    opt("prioclass", int(0, 3), Category::Threads, "Set job IO priority class").supported(
+        "The I/O priority class of the job's thread: 1 real time (needs privilege), 2 best \
+         effort, 3 idle; alone it is at level 0.",
+    ),
     opt(
         "thinktime",
         Kind::Time { unit: TimeUnit::Micros },
@@ -303,8 +312,15 @@ pub(super) const ROWS: &[OptionDef] = &[
          timed), and skip `invalidate`, as fio does. The reads go through the cache even \
          with `direct=1`. The null engine reads nothing. Default false.",
     ),
-    opt("cpumask", int(0, NOLIMIT), Category::Threads, "CPU affinity mask"),
-    opt("cpus_allowed", Kind::CpuList, Category::Threads, "Set CPUs allowed"),
+    opt("cpumask", int(0, NOLIMIT), Category::Threads, "CPU affinity mask").supported(
+        "Bit mask of the CPUs the job's thread may run on (34 is CPUs 1 and 5); the same \
+         setting as cpus_allowed, the later one wins. A CPU the system does not have is \
+         refused.",
+    ),
+    opt("cpus_allowed", Kind::CpuList, Category::Threads, "Set CPUs allowed").supported(
+        "The CPUs the job's thread (and the engine's threads) may run on: `0,5,8-15`. A CPU \
+         the system does not have is refused.",
+    ),
     opt(
         "cpus_allowed_policy",
         Kind::Enum(&[
@@ -313,9 +329,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::Threads,
         "Distribution policy for cpus_allowed",
+    )
+    .supported(
+        "shared (the default): every job may use the whole set; split: job number N of the run (from 0, \
+         clones counted) gets the (N mod size)-th CPU of the set alone.",
     ),
-    opt("numa_cpu_nodes", Kind::Str, Category::Threads, "NUMA CPU nodes bind"),
-    opt("numa_mem_policy", Kind::Str, Category::Threads, "NUMA memory policy setup"),
+    opt("numa_cpu_nodes", Kind::Str, Category::Threads, "NUMA CPU nodes bind").supported(
+        "Run the job on the CPUs of these NUMA nodes (`0,2-3` or `all`), read from \
+         /sys/devices/system/node; no libnuma needed. Overrides cpus_allowed.",
+    ),
+    opt("numa_mem_policy", Kind::Str, Category::Threads, "NUMA memory policy setup").supported(
+        "The job thread's memory policy, set with set_mempolicy(2): `default`, `local`, \
+         `prefer:N`, `bind:NODES` or `interleave:NODES` (NODES as numa_cpu_nodes).",
+    ),
     opt("end_fsync", Kind::Bool, Category::IoType, "Include fsync at the end of job")
         .default("0")
         .supported(

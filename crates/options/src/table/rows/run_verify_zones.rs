@@ -74,6 +74,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::Time,
         "What type of timing source to use",
+    )
+    .supported(
+        "The clock of the job's time stamps: clock_gettime is CLOCK_MONOTONIC, cpu the \
+         CPU's time-stamp counter (CLOCK_MONOTONIC with a warning where it is not stable), \
+         gettimeofday CLOCK_MONOTONIC in whole microseconds. Unset: the TSC where it is \
+         stable, else CLOCK_MONOTONIC.",
     ),
     opt(
         "mem",
@@ -303,8 +309,17 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoReplay,
         "Number of iterations to run per trace",
     ),
-    opt("exec_prerun", Kind::Str, Category::Threads, "Execute this file prior to running job"),
-    opt("exec_postrun", Kind::Str, Category::Threads, "Execute this file after running job"),
+    opt("exec_prerun", Kind::Str, Category::Threads, "Execute this file prior to running job")
+        .supported(
+            "Run this command with `sh -c` from the job's thread (with its affinity and \
+         priorities) before its I/O, output to JOBNAME.prerun.txt; if it fails the job does \
+         no I/O.",
+        ),
+    opt("exec_postrun", Kind::Str, Category::Threads, "Execute this file after running job")
+        .supported(
+            "Run this command with `sh -c` from the job's thread after its I/O, output to \
+         JOBNAME.postrun.txt.",
+        ),
     opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device"),
     opt(
         "zonemode",

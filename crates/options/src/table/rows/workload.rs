@@ -173,6 +173,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::Str,
         Category::ErrorHandling,
         "Set a specific list of errors to ignore",
+    )
+    .supported(
+        "READ,WRITE,VERIFY lists of errors to go on past, each `:`-separated names or \
+         numbers (`EAGAIN,ENOSPC:122`); a list replaces that kind's default (EIO, EILSEQ) \
+         and lets the kind continue even without continue_on_error, as in fio 3.33.",
     ),
     opt(
         "rw_sequencer",

@@ -1,0 +1,401 @@
+//! What a job measures and where it runs: `disable_*`, `gtod_reduce`, `clocksource`,
+//! CPU affinity, `nice`, I/O priorities, `exec_prerun`/`exec_postrun`, `ioscheduler`.
+//!
+//! Behaviour and exact counts only: which figures a report carries, which logs are
+//! written, which CPUs and priorities a job's thread has (read back from inside the job
+//! through `exec_prerun`, whose command runs in the job's thread as fio runs it in the job's
+//! process). Where fio 3.33 is installed the same job runs under it and the same facts must
+//! hold; without fio those comparisons print `skipped: fio not installed`.
+//!
+//! Every run happens in a temporary directory that the test creates and removes.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `program` with `args` in `dir`.
+fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
+    Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .output()
+        .unwrap_or_else(|e| panic!("run {program}: {e}"))
+}
+
+/// Writes `job` to `job.fio` in `dir` and runs `program` on it with a JSON report, which it
+/// must print with exit code 0; returns the report.
+fn json_of(dir: &Path, program: &str, job: &str) -> Value {
+    std::fs::write(dir.join("job.fio"), job).expect("write job file");
+    let out = run_in(dir, program, &["--output-format=json", "job.fio"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{program}: {job}\n{err}");
+    // fio 3.33 prints `NAME : Saving output of prerun in …` on standard output before the
+    // report; iomark prints it on standard error.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{program}: not JSON ({e}): {job}"))
+}
+
+fn iomark_json(dir: &Path, job: &str) -> Value {
+    json_of(dir, env!("CARGO_BIN_EXE_iomark"), job)
+}
+
+/// Whether fio can be run; prints the skip message when it cannot.
+fn fio_installed() -> bool {
+    let ok = Command::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: fio not installed");
+    }
+    ok
+}
+
+/// The programs to compare: iomark, and fio where it is installed.
+fn programs() -> Vec<&'static str> {
+    let mut p = vec![env!("CARGO_BIN_EXE_iomark")];
+    if fio_installed() {
+        p.push("fio");
+    }
+    p
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temporary directory")
+}
+
+/// `N` of the latency object `kind` (`slat_ns`, `clat_ns`, `lat_ns`) of the first job's reads.
+fn samples(report: &Value, kind: &str) -> u64 {
+    report["jobs"][0]["read"][kind]["N"].as_u64().expect("N")
+}
+
+// ---------------------------------------------------------------------------------------
+// disable_*, gtod_reduce, clocksource
+// ---------------------------------------------------------------------------------------
+
+/// An asynchronous null-engine job (it has slat) of 256 reads, plus `extra`.
+fn null_job(extra: &str) -> String {
+    format!("[j]\nioengine=null\niodepth=4\nrw=randread\nsize=1m\n{extra}\n")
+}
+
+#[test]
+fn disabled_latencies_are_left_out_as_fio_leaves_them_out() {
+    // (options, N of slat, clat, lat, whether clat has percentiles)
+    let cases: [(&str, [u64; 3], bool); 7] = [
+        ("", [256, 256, 256], true),
+        ("disable_slat=1", [0, 256, 256], true),
+        ("disable_clat=1", [256, 0, 256], false),
+        ("disable_lat=1", [256, 256, 0], true),
+        ("gtod_reduce=1", [0, 0, 0], false),
+        // gtod_reduce turns clat_percentiles off too, unless it is set again after it.
+        ("gtod_reduce=1\ndisable_clat=0", [0, 256, 0], false),
+        ("gtod_reduce=1\ndisable_clat=0\nclat_percentiles=1", [0, 256, 0], true),
+    ];
+    for program in programs() {
+        for (extra, want, pcts) in cases {
+            let dir = tempdir();
+            let r = json_of(dir.path(), program, &null_job(extra));
+            let got = ["slat_ns", "clat_ns", "lat_ns"].map(|k| samples(&r, k));
+            assert_eq!(got, want, "{program} {extra:?}");
+            let job = &r["jobs"][0];
+            let clat_pcts = job["read"]["clat_ns"].get("percentile").is_some();
+            assert_eq!(clat_pcts, pcts, "{program} {extra:?}: clat percentiles");
+            // The latency buckets count clat.
+            let buckets: f64 = ["latency_ns", "latency_us", "latency_ms"]
+                .iter()
+                .flat_map(|k| job[k].as_object().expect(k).values())
+                .map(|v| v.as_f64().expect("share"))
+                .sum();
+            assert_eq!(buckets > 99.0, want[1] > 0, "{program} {extra:?}: buckets {buckets}");
+            assert_eq!(job["read"]["total_ios"].as_u64(), Some(256), "{program} {extra:?}");
+        }
+    }
+}
+
+#[test]
+fn a_synchronous_job_without_clat_still_reports_lat() {
+    for program in programs() {
+        let dir = tempdir();
+        let job = "[j]\nioengine=null\nrw=read\nsize=64k\ndisable_clat=1\n";
+        let r = json_of(dir.path(), program, job);
+        let got = ["slat_ns", "clat_ns", "lat_ns"].map(|k| samples(&r, k));
+        assert_eq!(got, [0, 0, 16], "{program}");
+    }
+}
+
+#[test]
+fn the_normal_report_drops_the_lines_of_what_is_not_measured() {
+    let dir = tempdir();
+    let job = null_job("disable_clat=1\ndisable_slat=1");
+    std::fs::write(dir.path().join("job.fio"), job).expect("write job file");
+    let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("     lat (nsec)") || text.contains("     lat (usec)"), "{text}");
+    for absent in ["slat (", "clat (", "clat percentiles", "lat (nsec)   :", "lat (usec)   :"] {
+        assert!(!text.contains(absent), "{absent:?} in\n{text}");
+    }
+}
+
+/// The number of lines of each log file in `dir`, by name.
+fn log_lines(dir: &Path) -> Vec<(String, usize)> {
+    let mut logs: Vec<(String, usize)> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("read log");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text.lines().count())
+        })
+        .collect();
+    logs.sort();
+    logs
+}
+
+#[test]
+fn logs_of_what_is_not_measured_are_missing_or_empty_as_in_fio() {
+    let logs = "write_lat_log=L\nwrite_bw_log=L\nwrite_iops_log=L\n";
+    let cases: [(&str, &[(&str, bool)]); 3] = [
+        (
+            "disable_clat=1\ndisable_bw_measurement=1",
+            &[
+                ("L_bw.1.log", false),
+                ("L_iops.1.log", true),
+                ("L_lat.1.log", true),
+                ("L_slat.1.log", true),
+            ],
+        ),
+        (
+            "disable_lat=1\ndisable_slat=1",
+            &[("L_bw.1.log", true), ("L_clat.1.log", true), ("L_iops.1.log", true)],
+        ),
+        ("gtod_reduce=1", &[("L_bw.1.log", false), ("L_iops.1.log", false)]),
+    ];
+    for program in programs() {
+        for (extra, want) in cases {
+            let dir = tempdir();
+            json_of(dir.path(), program, &null_job(&format!("{logs}{extra}")));
+            let got = log_lines(dir.path());
+            let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+            let want_names: Vec<&str> = want.iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, want_names, "{program} {extra:?}");
+            for ((name, lines), (_, rows)) in got.iter().zip(want.iter()) {
+                assert_eq!(*lines > 0, *rows, "{program} {extra:?}: {name} has {lines} lines");
+            }
+        }
+    }
+}
+
+#[test]
+fn clocksource_gettimeofday_measures_whole_microseconds() {
+    let dir = tempdir();
+    let r = iomark_json(dir.path(), &null_job("clocksource=gettimeofday"));
+    for kind in ["slat_ns", "clat_ns", "lat_ns"] {
+        let lat = &r["jobs"][0]["read"][kind];
+        for end in ["min", "max"] {
+            let ns = lat[end].as_u64().expect("ns");
+            assert_eq!(ns % 1000, 0, "{kind} {end} = {ns}");
+        }
+    }
+    for source in ["clock_gettime", "cpu"] {
+        let r = iomark_json(dir.path(), &null_job(&format!("clocksource={source}")));
+        assert_eq!(samples(&r, "clat_ns"), 256, "{source}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// CPUs and priorities, read back from inside each job through exec_prerun
+// ---------------------------------------------------------------------------------------
+
+/// Runs `job` under `program` in a fresh directory and returns, per job name in `names`,
+/// what its `exec_prerun` printed (trimmed).
+fn prerun_outputs(program: &str, job: &str, names: &[&str]) -> Vec<String> {
+    let dir = tempdir();
+    json_of(dir.path(), program, job);
+    names
+        .iter()
+        .map(|n| {
+            let path = dir.path().join(format!("{n}.prerun.txt"));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{program}: {}: {e}", path.display()));
+            text.trim().to_string()
+        })
+        .collect()
+}
+
+/// The CPU list of the `Cpus_allowed_list:` line a prerun printed.
+fn cpu_list(line: &str) -> String {
+    line.trim_start_matches("Cpus_allowed_list:").trim().to_string()
+}
+
+/// This process's CPUs as the kernel lists them (`0-1`).
+fn own_cpus() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line = status.lines().find(|l| l.starts_with("Cpus_allowed_list:")).expect("cpus");
+    cpu_list(line)
+}
+
+const AFFINITY_PROBE: &str = "exec_prerun=grep Cpus_allowed_list /proc/self/status";
+
+#[test]
+fn cpus_allowed_split_gives_each_job_its_own_cpu_as_fio_does() {
+    if !own_cpus().starts_with("0-") {
+        eprintln!("skipped: needs CPUs 0 and 1 (this process may use {})", own_cpus());
+        return;
+    }
+    // Job numbers count every job of the run: z is 0, a 1, b 2, c 3.
+    let job = format!(
+        "[global]\nioengine=null\nsize=64k\n{AFFINITY_PROBE}\n[z]\n\
+         [a]\ncpus_allowed=0-1\ncpus_allowed_policy=split\n\
+         [b]\ncpus_allowed=0-1\ncpus_allowed_policy=split\n\
+         [c]\ncpumask=3\ncpus_allowed_policy=split\n\
+         [d]\ncpus_allowed=0-1\n[e]\ncpumask=2\n"
+    );
+    let names = ["z", "a", "b", "c", "d", "e"];
+    let want = [own_cpus(), "1".into(), "0".into(), "1".into(), "0-1".into(), "1".into()];
+    for program in programs() {
+        let got: Vec<String> =
+            prerun_outputs(program, &job, &names).iter().map(|l| cpu_list(l)).collect();
+        assert_eq!(got, want, "{program}");
+    }
+}
+
+#[test]
+fn clones_split_the_set_round_robin() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        eprintln!("skipped: needs two CPUs");
+        return;
+    }
+    // Four clones on two CPUs: each CPU twice. The clones share one output file, so each
+    // appends its CPU to another file (in a shell of its own: fio adds its redirection to
+    // the end of the command).
+    let job = "[global]\nioengine=null\nsize=64k\ncpus_allowed=0-1\n\
+               cpus_allowed_policy=split\nnumjobs=4\n\
+               exec_prerun=sh -c 'grep Cpus_allowed_list /proc/self/status >> cpus.txt'\n[j]\n";
+    for program in programs() {
+        let dir = tempdir();
+        json_of(dir.path(), program, job);
+        let text = std::fs::read_to_string(dir.path().join("cpus.txt")).expect("cpus.txt");
+        let mut cpus: Vec<String> = text.lines().map(cpu_list).collect();
+        cpus.sort();
+        assert_eq!(cpus, ["0", "0", "1", "1"], "{program}");
+    }
+}
+
+#[test]
+fn a_cpu_the_system_lacks_is_refused_with_the_option() {
+    let dir = tempdir();
+    for (option, value) in [("cpus_allowed", "1023"), ("cpumask", "0x4000000000000000")] {
+        let job = format!("[j]\nioengine=null\nsize=64k\n{option}={value}\n");
+        std::fs::write(dir.path().join("job.fio"), job).expect("write job");
+        let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{option}: {err}");
+        assert!(err.contains(&format!("job 'j': option '{option}': CPU ")), "{err}");
+    }
+}
+
+/// The nice value of this process (field 19 of /proc/self/stat).
+fn own_nice() -> i32 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    let after_name = &stat[stat.rfind(')').expect("stat") + 2..];
+    after_name.split(' ').nth(16).expect("nice field").parse().expect("nice")
+}
+
+#[test]
+fn nice_is_added_to_the_jobs_thread() {
+    let base = own_nice();
+    if base > 14 {
+        eprintln!("skipped: running at nice {base}, too close to 19");
+        return;
+    }
+    let probe = "exec_prerun=cut -d')' -f2 /proc/self/stat | cut -d' ' -f18";
+    let job = format!("[global]\nioengine=null\nsize=64k\n{probe}\n[plain]\n[nice]\nnice=5\n");
+    for program in programs() {
+        let got = prerun_outputs(program, &job, &["plain", "nice"]);
+        assert_eq!(got, [base.to_string(), (base + 5).to_string()], "{program}");
+    }
+}
+
+#[test]
+fn prio_and_prioclass_set_the_jobs_io_priority() {
+    if !Command::new("ionice").arg("-p").arg("1").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: ionice (util-linux) not installed");
+        return;
+    }
+    let job = "[global]\nioengine=null\nsize=64k\nexec_prerun=ionice -p $$\n\
+               [plain]\n[level]\nprio=4\n[idle]\nprioclass=3\n[both]\nprioclass=2\nprio=6\n";
+    let names = ["plain", "level", "idle", "both"];
+    let plain = prerun_outputs(env!("CARGO_BIN_EXE_iomark"), job, &["plain"]).remove(0);
+    let want = [plain, "best-effort: prio 4".into(), "idle".into(), "best-effort: prio 6".into()];
+    for program in programs() {
+        assert_eq!(prerun_outputs(program, job, &names), want, "{program}");
+    }
+}
+
+#[test]
+fn numa_options_bind_cpus_and_memory_without_libnuma() {
+    let have_node0 = Path::new("/sys/devices/system/node/node0").exists();
+    if !have_node0 || !Path::new("/proc/self/numa_maps").exists() {
+        eprintln!("skipped: no NUMA node 0 or no /proc/self/numa_maps");
+        return;
+    }
+    let node0 = std::fs::read_to_string("/sys/devices/system/node/node0/cpulist")
+        .expect("node0 cpulist")
+        .trim()
+        .to_string();
+    let maps = "exec_prerun=head -1 /proc/self/numa_maps | cut -d' ' -f2";
+    let job = format!(
+        "[global]\nioengine=null\nsize=64k\n[cpus]\nnuma_cpu_nodes=0\n{AFFINITY_PROBE}\n\
+         [bind]\nnuma_mem_policy=bind:0\n{maps}\n[inter]\nnuma_mem_policy=interleave:all\n{maps}\n\
+         [local]\nnuma_mem_policy=local\n{maps}\n"
+    );
+    let names = ["cpus", "bind", "inter", "local"];
+    let want = [node0, "bind:0".into(), "interleave:0".into(), "local".into()];
+    for program in programs() {
+        let mut got = prerun_outputs(program, &job, &names);
+        got[0] = cpu_list(&got[0]);
+        if Path::new("/sys/devices/system/node/node1").exists() {
+            got[2] = got[2].split(',').next().unwrap_or_default().replace("-1", "");
+        }
+        assert_eq!(got, want, "{program}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// exec_prerun, exec_postrun
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn prerun_and_postrun_output_goes_to_the_jobs_files() {
+    // (`;` would start a comment in a job file.)
+    let job = "[j]\nioengine=null\nsize=64k\nexec_prerun=echo before && echo oops >&2\n\
+               exec_postrun=echo after\n";
+    let dir = tempdir();
+    std::fs::write(dir.path().join("job.fio"), job).expect("write job");
+    let out =
+        run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["--output-format=json", "job.fio"]);
+    assert_eq!(out.status.code(), Some(0));
+    let r: Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON report alone");
+    assert_eq!(r["jobs"][0]["read"]["total_ios"].as_u64(), Some(16));
+    let read = |n: &str| std::fs::read_to_string(dir.path().join(n)).expect(n);
+    assert_eq!(read("j.prerun.txt"), "before\noops\n");
+    assert_eq!(read("j.postrun.txt"), "after\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("j : Saving output of prerun in j.prerun.txt"), "{err}");
+}
+
+#[test]
+fn a_failing_prerun_skips_the_jobs_io_and_its_postrun_as_in_fio() {
+    let job = "[fails]\nioengine=null\nsize=64k\nexec_prerun=exit 3\nexec_postrun=echo after\n\
+               [runs]\nioengine=null\nsize=64k\n";
+    for program in programs() {
+        let dir = tempdir();
+        let r = json_of(dir.path(), program, job);
+        let ios: Vec<u64> = (0..2)
+            .map(|j| r["jobs"][j]["read"]["total_ios"].as_u64().expect("total_ios"))
+            .collect();
+        assert_eq!(ios, [0, 16], "{program}");
+        assert_eq!(r["jobs"][0]["error"].as_u64(), Some(0), "{program}");
+        assert!(!dir.path().join("fails.postrun.txt").exists(), "{program}");
+    }
+}
