@@ -124,6 +124,7 @@ pub fn run(
     let mut l = Loop {
         plan,
         exit: links.stop,
+        filled: false,
         engine,
         workload,
         units,
@@ -250,6 +251,8 @@ struct Loop<'a, 's> {
     published: Publisher<'a>,
     /// Set when another job's end stops this one (`exitall`).
     exit: &'a AtomicBool,
+    /// `fill_device`: a write found the file system full.
+    filled: bool,
     /// The file locks of `lockfile`, if the job sets it.
     locks: Option<crate::lockfile::JobLocks>,
     /// The log files, if the job writes any.
@@ -296,7 +299,8 @@ impl Loop<'_, '_> {
             let elapsed = now.saturating_sub(self.measure_from);
             let out_of_time = !ramping && runtime_ns.is_some_and(|r| elapsed >= r);
             let enough_ios = self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios;
-            let stopped = stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed);
+            let stopped =
+                stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed) || self.filled;
             if out_of_time || enough_ios || self.error != 0 || stopped {
                 break;
             }
@@ -526,6 +530,14 @@ impl Loop<'_, '_> {
         }
         if unit.result < 0 {
             let errno = (-unit.result) as i32;
+            if self.plan.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
+                // `fill_device`: full is the end, not an error; fio counts the I/O as issued.
+                if let Some(d) = unit.ddir.data_index() {
+                    self.recorder.dirs[d].ios += 1;
+                }
+                self.filled = true;
+                return;
+            }
             self.set_error(errno, ddir_name(unit.ddir));
             return;
         }
