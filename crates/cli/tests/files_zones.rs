@@ -570,3 +570,41 @@ fn fill_device_writes_until_the_file_system_is_full_as_fio() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("option 'fill_device'"), "{stderr}");
 }
+
+#[test]
+fn fadvise_hint_gives_fios_advice() {
+    let fio = fio_installed().then(|| PathBuf::from("fio"));
+    let iomark = PathBuf::from(env!("CARGO_BIN_EXE_iomark"));
+    for (rw, hint, want) in [
+        ("randread", None, "RANDOM"),
+        ("read", None, "SEQUENTIAL"),
+        ("randrw", None, "RANDOM"),
+        ("randread", Some("0"), ""),
+        ("read", Some("random"), "RANDOM"),
+        ("randread", Some("sequential"), "SEQUENTIAL"),
+    ] {
+        let rw = format!("--rw={rw}");
+        let hint = hint.map(|h| format!("--fadvise_hint={h}"));
+        let mut args = vec!["--name=f", "--bs=4k", "--size=256k", rw.as_str()];
+        args.extend(hint.as_deref());
+        args.push("--output-format=terse");
+        // The advice of the access pattern (invalidate's DONTNEED aside).
+        let advice = |program: &Path| -> Option<String> {
+            let lines = traced(program, &args, "fadvise64")?;
+            let advice: Vec<&str> = lines
+                .iter()
+                .filter_map(|l| l.split("POSIX_FADV_").nth(1)?.split(')').next())
+                .filter(|a| *a != "DONTNEED")
+                .collect();
+            Some(advice.join(" "))
+        };
+        let Some(ours) = advice(&iomark) else {
+            eprintln!("skipped: strace missing or not allowed to trace");
+            return;
+        };
+        assert_eq!(ours, want, "{args:?}");
+        if let Some(fio) = &fio {
+            assert_eq!(advice(fio).as_deref(), Some(want), "fio {args:?}");
+        }
+    }
+}
