@@ -481,3 +481,130 @@ fn locked_jobs_never_do_io_to_a_shared_file_at_once() {
         }
     }
 }
+
+/// A small tmpfs mounted for a test, unmounted when dropped.
+struct SmallFs {
+    dir: tempfile::TempDir,
+}
+
+impl SmallFs {
+    /// An 8 MiB tmpfs; `None` (after saying why) when it cannot be mounted here.
+    fn mount() -> Option<SmallFs> {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=8m", "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("skipped: cannot mount a small tmpfs (needs root)");
+            return None;
+        }
+        Some(SmallFs { dir })
+    }
+
+    /// Removes every file in it.
+    fn clear(&self) {
+        for entry in std::fs::read_dir(self.dir.path()).expect("read the tmpfs").flatten() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        self.clear();
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+/// For each job of a run in `dir` of fio or iomark with `args`: name, I/Os, bytes and error.
+fn fill_run(fio: bool, dir: &Path, args: &[&str]) -> Vec<(String, u64, u64, u64)> {
+    let program = if fio { "fio".into() } else { PathBuf::from(env!("CARGO_BIN_EXE_iomark")) };
+    let out = Command::new(program)
+        .current_dir(dir)
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .arg("--output-format=json")
+        .args(args)
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_str(&stdout[stdout.find('{').expect("JSON")..]).unwrap();
+    let jobs = json["jobs"].as_array().expect("jobs").iter();
+    jobs.map(|j| {
+        let name = j["jobname"].as_str().unwrap_or("?").to_string();
+        (
+            name,
+            count(j, "write", "total_ios"),
+            count(j, "write", "io_bytes"),
+            j["error"].as_u64().unwrap_or(0),
+        )
+    })
+    .collect()
+}
+
+#[test]
+fn fill_device_writes_until_the_file_system_is_full_as_fio() {
+    let Some(fs) = SmallFs::mount() else { return };
+    let job = corpus("fill_device.fio");
+    let unbounded = ["--name=unbounded", "--rw=write", "--bs=64k", "--fill_device=1"];
+    for args in [vec![job.to_str().unwrap()], unbounded.to_vec()] {
+        fs.clear();
+        let ours = fill_run(false, fs.dir.path(), &args);
+        // An 8 MiB tmpfs holds 128 blocks of 64 KiB; the write that finds it full counts as
+        // issued (with 8 in flight, the 8 that fail do).
+        for (name, ios, bytes, error) in &ours {
+            assert_eq!((*bytes, *error), (8 << 20, 0), "{name}: {ours:?}");
+            let failed = if name == "fill-async" { 8 } else { 1 };
+            assert_eq!(*ios, 128 + failed, "{name}: {ours:?}");
+        }
+        if fio_installed() {
+            fs.clear();
+            assert_eq!(fill_run(true, fs.dir.path(), &args), ours, "fio and iomark");
+        }
+    }
+    // A job that reads is refused: fio fills the file system first, iomark does not.
+    let (code, stderr) = iomark(&["--name=r", "--rw=read", "--size=1m", "--fill_device=1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("option 'fill_device'"), "{stderr}");
+}
+
+#[test]
+fn fadvise_hint_gives_fios_advice() {
+    let fio = fio_installed().then(|| PathBuf::from("fio"));
+    let iomark = PathBuf::from(env!("CARGO_BIN_EXE_iomark"));
+    for (rw, hint, want) in [
+        ("randread", None, "RANDOM"),
+        ("read", None, "SEQUENTIAL"),
+        ("randrw", None, "RANDOM"),
+        ("randread", Some("0"), ""),
+        ("read", Some("random"), "RANDOM"),
+        ("randread", Some("sequential"), "SEQUENTIAL"),
+    ] {
+        let rw = format!("--rw={rw}");
+        let hint = hint.map(|h| format!("--fadvise_hint={h}"));
+        let mut args = vec!["--name=f", "--bs=4k", "--size=256k", rw.as_str()];
+        args.extend(hint.as_deref());
+        args.push("--output-format=terse");
+        // The advice of the access pattern (invalidate's DONTNEED aside).
+        let advice = |program: &Path| -> Option<String> {
+            let lines = traced(program, &args, "fadvise64")?;
+            let advice: Vec<&str> = lines
+                .iter()
+                .filter_map(|l| l.split("POSIX_FADV_").nth(1)?.split(')').next())
+                .filter(|a| *a != "DONTNEED")
+                .collect();
+            Some(advice.join(" "))
+        };
+        let Some(ours) = advice(&iomark) else {
+            eprintln!("skipped: strace missing or not allowed to trace");
+            return;
+        };
+        assert_eq!(ours, want, "{args:?}");
+        if let Some(fio) = &fio {
+            assert_eq!(advice(fio).as_deref(), Some(want), "fio {args:?}");
+        }
+    }
+}

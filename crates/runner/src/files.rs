@@ -53,7 +53,8 @@ pub fn lay_out(
             FileKind::Regular(n) => (true, n),
             FileKind::BlockDevice(_) | FileKind::CharDevice => continue,
         };
-        let needed = plan.needed_size();
+        // A `fill_device` job's region is "really large": its file grows by the writes.
+        let needed = if job.fill_device { 0 } else { plan.needed_size() };
         if exists && size >= needed {
             continue;
         }
@@ -74,7 +75,7 @@ pub fn lay_out(
             .truncate(false)
             .open(&plan.path)
             .map_err(fail("cannot create", plan))?;
-        if !exists && job.prealloc != Prealloc::None {
+        if !exists && job.prealloc != Prealloc::None && needed > 0 {
             // Preallocation is advice: file systems without it still work.
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }

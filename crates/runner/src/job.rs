@@ -133,6 +133,7 @@ pub fn run(
     let mut l = Loop {
         plan,
         exit: links.stop,
+        filled: false,
         engine,
         workload,
         units,
@@ -279,6 +280,8 @@ struct Loop<'a, 's> {
     published: Publisher<'a>,
     /// Set when another job's end stops this one (`exitall`).
     exit: &'a AtomicBool,
+    /// `fill_device`: a write found the file system full.
+    filled: bool,
     /// The file locks of `lockfile`, if the job sets it.
     locks: Option<crate::lockfile::JobLocks>,
     /// The log files, if the job writes any.
@@ -343,7 +346,8 @@ impl Loop<'_, '_> {
             // The verify phase reads back everything, whatever the limits.
             let verifying = self.verify.as_ref().is_some_and(JobVerify::reading);
             let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
-            let stopping = stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed);
+            let stopping =
+                stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed) || self.filled;
             if self.ctl.is_some() && !out_of_time && !stopping && !verifying {
                 let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
                 self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
@@ -635,6 +639,14 @@ impl Loop<'_, '_> {
             let errno = (-unit.result) as i32;
             if let Some(v) = &mut self.verify {
                 v.unbind(index);
+            }
+            if self.plan.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
+                // `fill_device`: full is the end, not an error; fio counts the I/O as issued.
+                if let Some(d) = unit.ddir.data_index() {
+                    self.recorder.dirs[d].ios += 1;
+                }
+                self.filled = true;
+                return;
             }
             self.io_error(index, errno);
             return;

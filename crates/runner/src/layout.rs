@@ -12,6 +12,13 @@
 //!   job's name, the clone and the file's number).
 //! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
 //!   `offset_increment` times the clone number.
+//! - `fill_device` without `size` makes the region of a file (not of a device) "really
+//!   large", as fio does: [`FILL_BYTES`] shared among the files; the job ends when the file
+//!   system is full.
+
+/// The bytes a `fill_device` job without `size` may write, over all its files: far more
+/// than any file system holds (1 EiB).
+pub const FILL_BYTES: u64 = 1 << 60;
 
 use crate::get;
 use iomark_options::spec::expand_filename_format;
@@ -99,7 +106,9 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             None => 0,
         };
         let offset = offset.saturating_add(increment.saturating_mul(jobnum));
+        let fill = get::flag(spec, "fill_device") && !matches!(kind, FileKind::BlockDevice(_));
         let len = match (filesize, size) {
+            (None, None) if fill => FILL_BYTES / nfiles.max(1) / align.max(1) * align.max(1),
             (Some((lo, hi)), _) => pick_in_range(lo, hi, align, seed ^ filenum as u64),
             (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {

@@ -164,6 +164,9 @@ pub struct JobPlan {
     pub invalidate: bool,
     /// Read the job's regions into the page cache before the job (`pre_read`).
     pub pre_read: bool,
+    /// `fill_device` (`fill_fs`): write until the file system is full; the job then ends
+    /// without an error.
+    pub fill_device: bool,
     /// How the job locks the files it shares with other jobs (`lockfile`).
     pub lockfile: crate::lockfile::LockMode,
     /// `exitall`: when a job ends, stop others (see [`crate::links`]).
@@ -364,6 +367,14 @@ impl JobPlan {
         if time_based && runtime.is_none() {
             return Err(fail("option 'time_based' needs 'runtime'".into()));
         }
+        if get::flag(spec, "fill_device")
+            && !matches!(rw_name, "write" | "randwrite" | "trimwrite" | "randtrimwrite")
+        {
+            return Err(fail(format!(
+                "option 'fill_device': iomark fills a file system only with a job that writes, \
+                 not rw={rw_name} (fio 3.33 fills it first and then runs the job)"
+            )));
+        }
         Ok(JobPlan {
             name: spec.name.clone(),
             description: get::text(spec, "description"),
@@ -399,6 +410,7 @@ impl JobPlan {
             // "pre_read … will also clear the invalidate flag" (fio's HOWTO).
             invalidate: get::flag(spec, "invalidate") && !get::flag(spec, "pre_read"),
             pre_read: get::flag(spec, "pre_read"),
+            fill_device: get::flag(spec, "fill_device"),
             exitall: get::flag(spec, "exitall"),
             exitall_on_error: get::flag(spec, "exitall_on_error"),
             exit_what: match get::choice(spec, "exit_what").map(|c| c.0) {

@@ -7,6 +7,7 @@
 
 use crate::buffers::{Dedupe, Pattern};
 use crate::distribution::Distribution;
+use crate::zones::StridedZones;
 use thiserror::Error;
 
 /// fio's default `randseed` (0x89), used when `randrepeat=1` (the default) and no
@@ -223,35 +224,6 @@ impl FileService {
     pub fn is_skewed(self) -> bool {
         matches!(self, FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_))
     }
-}
-
-/// fio's `zonemode=strided`: the job works on `size` bytes of one zone of `range` bytes,
-/// then moves to the next zone, `range + skip` bytes further (measured on fio 3.33 with
-/// `--write_iolog`):
-///
-/// - Zones are counted from each file's region start; after the last zone that starts
-///   inside the region, the next is the first again.
-/// - The bytes of every I/O of the job, whatever its file and direction, count towards
-///   `size`; once `size` is reached, the file that serves the next I/O moves to its next
-///   zone (with several files, fio moves only that file on).
-/// - Inside a zone, sequential I/O starts at the zone start (every direction) and goes
-///   back to it when it reaches the zone's end, so `size` larger than `range` reads the
-///   zone several times. An I/O may run past the zone's end when the zone is not a whole
-///   number of blocks. Random I/O takes offsets inside the zone; with the random map, each
-///   visit of a zone starts with a clear map and a visit longer than the zone clears it
-///   again when it is full.
-/// - A zone cut short by the end of the region ends the file's pass when its I/O reaches
-///   the region end (sequential) or every block of it is done (random).
-/// - The job ends on its byte budget (`io_size` × `loops`) or `number_ios`; `loops` does
-///   not send the zones back to the first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StridedZones {
-    /// `zonesize`: bytes of I/O per zone visit (> 0).
-    pub size: u64,
-    /// `zonerange`: the zone's length (> 0; fio's default is `zonesize`).
-    pub range: u64,
-    /// `zoneskip`: the gap between zones.
-    pub skip: u64,
 }
 
 /// Buffer content options for writes, as the runner resolved them from the job (see
@@ -565,7 +537,7 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
                 .map_err(|why| ConfigError::BadDistribution { dir, why })?;
         }
     }
-    check_file_service(cfg.file_service)?;
+    crate::files::check(cfg.file_service)?;
     if let Some(z) = &cfg.zones {
         crate::zones::check(z, cfg)?;
     }
@@ -603,19 +575,6 @@ pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
         }
     }
     Ok(())
-}
-
-/// fio 3.33's limits on the parameter of a skewed `file_service_type`.
-fn check_file_service(service: FileService) -> Result<(), ConfigError> {
-    let why = match service {
-        FileService::Zipf(t) if t == 1.0 || t < 0.0 => "zipf theta must be 0 or more and not 1",
-        FileService::Pareto(h) if !(h > 0.0 && h < 1.0) => "pareto input must be in 0 < h < 1",
-        FileService::Normal(d) if !(0.0..100.0).contains(&d) => {
-            "normal deviation must be in 0 <= dev < 100"
-        }
-        _ => return Ok(()),
-    };
-    Err(ConfigError::BadFileService(format!("{why} ({service:?})")))
 }
 
 #[cfg(test)]

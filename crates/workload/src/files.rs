@@ -14,7 +14,7 @@
 //!   shares: over 8 files, zipf (θ 1.1) sends 85% of the I/Os to the hot file and 5% to the
 //!   next, pareto (0.2) 74% and 8.6%, normal 44%, 44%, 7% and 6% to the middle four.
 
-use crate::config::FileService;
+use crate::config::{ConfigError, FileService};
 use crate::distribution::{Distribution, RankSampler};
 use crate::rng::Rng;
 use crate::Workload;
@@ -158,6 +158,19 @@ impl Workload {
         }
         self.current
     }
+}
+
+/// fio 3.33's limits on the parameter of a skewed `file_service_type`.
+pub(crate) fn check(service: FileService) -> Result<(), ConfigError> {
+    let why = match service {
+        FileService::Zipf(t) if t == 1.0 || t < 0.0 => "zipf theta must be 0 or more and not 1",
+        FileService::Pareto(h) if !(h > 0.0 && h < 1.0) => "pareto input must be in 0 < h < 1",
+        FileService::Normal(d) if !(0.0..100.0).contains(&d) => {
+            "normal deviation must be in 0 <= dev < 100"
+        }
+        _ => return Ok(()),
+    };
+    Err(ConfigError::BadFileService(format!("{why} ({service:?})")))
 }
 
 #[cfg(test)]

@@ -45,10 +45,11 @@ pub use buffers::{
 };
 pub use config::{
     BlockSizes, BufferOptions, ConfigError, Direction, FileRegion, FileService, PerDir, RwMode,
-    Sequencer, SplitEntry, StridedZones, WorkloadConfig, DEFAULT_SEED,
+    Sequencer, SplitEntry, WorkloadConfig, DEFAULT_SEED,
 };
 pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use rng::{Rng, Stream};
+pub use zones::StridedZones;
 
 use bs::BsChooser;
 use mix::Mix;

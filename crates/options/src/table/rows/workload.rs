@@ -341,7 +341,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         ),
     opt("fill_device", Kind::Bool, Category::IoSize, "Write until an ENOSPC error occurs")
         .alias(&["fill_fs"])
-        .default("0"),
+        .default("0")
+        .supported(
+            "Write until the file system is full (ENOSPC or EDQUOT), which ends the job \
+         without an error; without `size`, the files' regions are unbounded. The failed \
+         write counts as issued, as in fio. Only for jobs that write: iomark refuses it \
+         with reads (fio fills the file system first, then reads).",
+        ),
     opt("filesize", Kind::SizeRange, Category::IoSize, "Size of individual files").supported(
         "The size of each file, instead of an equal share of `size`; a range \
          `min-max` gives each file a random size within it, a multiple of the job's \
