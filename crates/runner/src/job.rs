@@ -121,8 +121,10 @@ pub fn run(
     let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
     let usage_before = ThreadUsage::now();
+    let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
     let mut l = Loop {
         plan,
+        replay,
         engine,
         workload,
         units,
@@ -196,6 +198,8 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         "trimwrite" | "randtrimwrite" => (false, true, true),
         _ => (true, true, false),
     };
+    // A replay does what its log does.
+    let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
@@ -217,6 +221,8 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
 /// The state of the submit/reap loop.
 struct Loop<'a, 's> {
     plan: &'a JobPlan,
+    /// Where a `read_iolog` replay stands (its I/Os replace the workload's).
+    replay: Option<crate::replay::Cursor<'a>>,
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
@@ -425,6 +431,9 @@ impl Loop<'_, '_> {
     /// The next I/O: direction, file index, offset, length (`time_based` workloads never
     /// end by themselves).
     fn next_request(&mut self) -> Option<(Ddir, usize, u64, usize)> {
+        if let Some(replay) = &mut self.replay {
+            return replay.next(&mut self.clock);
+        }
         let req = self.workload.next()?;
         let ddir = match req.dir {
             iomark_workload::Direction::Read => Ddir::Read,

@@ -17,6 +17,7 @@ pub mod logs;
 pub mod placement;
 pub mod plan;
 pub mod progress;
+pub mod replay;
 pub mod run;
 pub mod safety;
 pub mod schedule;

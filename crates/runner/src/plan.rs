@@ -217,6 +217,8 @@ pub struct JobPlan {
     /// What the job does when an I/O fails (`continue_on_error`, `ignore_error`,
     /// `error_dump`).
     pub errors: crate::errors::ErrorPolicy,
+    /// The log the job replays instead of its own workload (`read_iolog`), if any.
+    pub replay: Option<crate::replay::ReplayPlan>,
     /// The command to run before the job's I/O (`exec_prerun`).
     pub exec_prerun: Option<String>,
     /// The command to run after it (`exec_postrun`).
@@ -258,7 +260,12 @@ impl JobPlan {
         if !buffer_align.is_power_of_two() {
             return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
         }
-        let files = layout::plan_files(spec, jobnum, rw.0).map_err(fail)?;
+        // A replay's files and sizes are its log's (see crate::replay).
+        let replay = crate::replay::ReplayPlan::of(spec, jobnum).map_err(fail)?;
+        let files = match &replay {
+            Some(r) => r.file_plans(bs.iter().copied().max().unwrap_or(0)).map_err(fail)?,
+            None => layout::plan_files(spec, jobnum, rw.0).map_err(fail)?,
+        };
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
         let io_bytes = match get::size_or_percent(spec, "io_size") {
             Some(iomark_options::value::SizeOrPercent::Bytes(n))
@@ -273,6 +280,7 @@ impl JobPlan {
             }
             _ => region_bytes,
         };
+        let io_bytes = replay.as_ref().map_or(io_bytes, |r| r.bytes());
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
         let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
@@ -338,7 +346,12 @@ impl JobPlan {
             files,
             io_bytes,
             io_size_given: spec.value("io_size").is_some(),
-            number_ios: get::int(spec, "number_ios").unwrap_or(0),
+            // fio 3.33 replays the whole log whatever number_ios says.
+            number_ios: if replay.is_some() {
+                0
+            } else {
+                get::int(spec, "number_ios").unwrap_or(0)
+            },
             loops: get::int(spec, "loops").unwrap_or(1).max(1),
             runtime,
             time_based,
@@ -385,6 +398,7 @@ impl JobPlan {
             timing: crate::timing::Timing::of(spec),
             placement: crate::placement::Placement::of(spec).map_err(fail)?,
             errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
+            replay,
             exec_prerun: get::text(spec, "exec_prerun").filter(|c| !c.trim().is_empty()),
             exec_postrun: get::text(spec, "exec_postrun").filter(|c| !c.trim().is_empty()),
         })
@@ -402,17 +416,23 @@ impl JobPlan {
                 max = split.iter().map(|e| e.bs).fold(max, u64::max);
             }
         }
-        max
+        self.replay.as_ref().map_or(max, |r| max.max(r.max_len()))
     }
 
     /// Whether the job reads.
     pub fn reads(&self) -> bool {
-        matches!(self.rw.0, "read" | "randread" | "rw" | "readwrite" | "randrw")
+        match &self.replay {
+            Some(r) => r.dirs()[0],
+            None => matches!(self.rw.0, "read" | "randread" | "rw" | "readwrite" | "randrw"),
+        }
     }
 
     /// Whether the job writes or trims.
     pub fn writes(&self) -> bool {
-        !matches!(self.rw.0, "read" | "randread")
+        match &self.replay {
+            Some(r) => r.dirs()[1] || r.dirs()[2],
+            None => !matches!(self.rw.0, "read" | "randread"),
+        }
     }
 }
 
