@@ -11,6 +11,7 @@ pub mod errors;
 pub mod exec;
 pub mod files;
 mod get;
+pub mod iosched;
 pub mod job;
 pub mod layout;
 pub mod logs;

@@ -219,6 +219,8 @@ pub struct JobPlan {
     pub errors: crate::errors::ErrorPolicy,
     /// The log the job replays instead of its own workload (`read_iolog`), if any.
     pub replay: Option<crate::replay::ReplayPlan>,
+    /// The I/O scheduler to switch the job's disks to (`ioscheduler`).
+    pub ioscheduler: Option<String>,
     /// The command to run before the job's I/O (`exec_prerun`).
     pub exec_prerun: Option<String>,
     /// The command to run after it (`exec_postrun`).
@@ -399,6 +401,7 @@ impl JobPlan {
             placement: crate::placement::Placement::of(spec).map_err(fail)?,
             errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
             replay,
+            ioscheduler: get::text(spec, "ioscheduler").filter(|s| !s.trim().is_empty()),
             exec_prerun: get::text(spec, "exec_prerun").filter(|c| !c.trim().is_empty()),
             exec_postrun: get::text(spec, "exec_postrun").filter(|c| !c.trim().is_empty()),
         })

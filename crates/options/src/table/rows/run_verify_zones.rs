@@ -274,7 +274,12 @@ pub(super) const ROWS: &[OptionDef] = &[
             "Run this command with `sh -c` from the job's thread after its I/O, output to \
          JOBNAME.postrun.txt.",
         ),
-    opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device"),
+    opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device")
+        .supported(
+            "Switch the disk under each of the job's files to this I/O scheduler \
+         (/sys/block/DISK/queue/scheduler) before its I/O; the job fails if the disk does not \
+         take it. Not switched back afterwards, as in fio. Needs root.",
+        ),
     opt(
         "zonemode",
         Kind::Enum(&[
