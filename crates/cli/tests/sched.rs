@@ -399,3 +399,90 @@ fn a_failing_prerun_skips_the_jobs_io_and_its_postrun_as_in_fio() {
         assert!(!dir.path().join("fails.postrun.txt").exists(), "{program}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// ioscheduler (root and a loop device)
+// ---------------------------------------------------------------------------------------
+
+/// A loop device over a file of a temporary directory, detached when dropped.
+struct LoopDevice {
+    dev: String,
+    _dir: tempfile::TempDir,
+}
+
+impl LoopDevice {
+    /// A 16 MiB loop device, or `None` (with the skip message) without root or `losetup`.
+    fn new() -> Option<LoopDevice> {
+        let dir = tempdir();
+        let image = dir.path().join("disk.img");
+        std::fs::write(&image, vec![0u8; 16 << 20]).expect("write image");
+        let out = Command::new("losetup").args(["-f", "--show"]).arg(&image).output();
+        match out {
+            Ok(o) if o.status.success() => {
+                let dev = String::from_utf8_lossy(&o.stdout).trim().to_string();
+                Some(LoopDevice { dev, _dir: dir })
+            }
+            _ => {
+                eprintln!("skipped: cannot set up a loop device (needs root and losetup)");
+                None
+            }
+        }
+    }
+
+    /// The device's `queue/scheduler` file.
+    fn scheduler_file(&self) -> String {
+        let name = Path::new(&self.dev).file_name().expect("name").to_string_lossy().into_owned();
+        format!("/sys/block/{name}/queue/scheduler")
+    }
+
+    /// The schedulers the device offers, and the selected one.
+    fn schedulers(&self) -> (Vec<String>, String) {
+        let text = std::fs::read_to_string(self.scheduler_file()).unwrap_or_default();
+        let all = text.split_whitespace().map(|w| w.trim_matches(['[', ']']).to_string());
+        let selected = text.split_whitespace().find(|w| w.starts_with('[')).unwrap_or("");
+        (all.collect(), selected.trim_matches(['[', ']']).to_string())
+    }
+}
+
+impl Drop for LoopDevice {
+    fn drop(&mut self) {
+        let _ = std::fs::write(self.scheduler_file(), "none");
+        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+    }
+}
+
+#[test]
+fn ioscheduler_switches_the_disk_and_leaves_it_so_as_fio_does() {
+    let Some(disk) = LoopDevice::new() else { return };
+    let (offered, _) = disk.schedulers();
+    let wanted: Vec<&str> = ["mq-deadline", "kyber", "bfq"]
+        .into_iter()
+        .filter(|s| offered.iter().any(|o| o == s))
+        .collect();
+    if wanted.is_empty() {
+        eprintln!("skipped: {} offers no scheduler but {offered:?}", disk.dev);
+        return;
+    }
+    for program in programs() {
+        for name in &wanted {
+            std::fs::write(disk.scheduler_file(), "none").expect("reset the scheduler");
+            let dir = tempdir();
+            let job = format!("[j]\nfilename={}\nsize=1m\nrw=read\nioscheduler={name}\n", disk.dev);
+            let r = json_of(dir.path(), program, &job);
+            assert_eq!(r["jobs"][0]["read"]["total_ios"].as_u64(), Some(256), "{program}");
+            assert_eq!(disk.schedulers().1, *name, "{program}");
+        }
+    }
+    // A scheduler the disk does not have fails the job before any I/O.
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("job.fio"),
+        format!("[j]\nfilename={}\nsize=1m\nioscheduler=bogus\n", disk.dev),
+    )
+    .expect("write job");
+    let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("option 'ioscheduler': cannot set the I/O scheduler of loop"), "{err}");
+    assert!(err.contains("to 'bogus'"), "{err}");
+}

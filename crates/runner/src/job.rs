@@ -130,10 +130,12 @@ pub fn run(
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
     let verify = JobVerify::new(plan).map_err(fail)?;
     let usage_before = ThreadUsage::now();
+    let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
     let mut l = Loop {
         plan,
         exit: links.stop,
         filled: false,
+        replay,
         engine,
         workload,
         units,
@@ -223,6 +225,8 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         "trimwrite" | "randtrimwrite" => (false, true, true),
         _ => (true, true, false),
     };
+    // A replay does what its log does.
+    let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
     // Verify reads are reported as reads, as fio does.
     let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
@@ -247,6 +251,8 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
 /// The state of the submit/reap loop.
 struct Loop<'a, 's> {
     plan: &'a JobPlan,
+    /// Where a `read_iolog` replay stands (its I/Os replace the workload's).
+    replay: Option<crate::replay::Cursor<'a>>,
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
@@ -563,6 +569,9 @@ impl Loop<'_, '_> {
             if v.reading() {
                 return None;
             }
+        }
+        if let Some(replay) = &mut self.replay {
+            return replay.next(&mut self.clock);
         }
         let req = self.workload.next()?;
         let ddir = match req.dir {

@@ -154,7 +154,7 @@ fn paths(spec: &JobSpec, jobnum: u64) -> Vec<PathBuf> {
 }
 
 /// What is at `path` now.
-fn probe(path: &Path) -> Result<FileKind, String> {
+pub(crate) fn probe(path: &Path) -> Result<FileKind, String> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),

@@ -255,6 +255,10 @@ pub struct JobPlan {
     /// What the job does when an I/O fails (`continue_on_error`, `ignore_error`,
     /// `error_dump`).
     pub errors: crate::errors::ErrorPolicy,
+    /// The log the job replays instead of its own workload (`read_iolog`), if any.
+    pub replay: Option<crate::replay::ReplayPlan>,
+    /// The I/O scheduler to switch the job's disks to (`ioscheduler`).
+    pub ioscheduler: Option<String>,
     /// The command to run before the job's I/O (`exec_prerun`).
     pub exec_prerun: Option<String>,
     /// The command to run after it (`exec_postrun`).
@@ -297,7 +301,12 @@ impl JobPlan {
             return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
         }
         let align = min_bs.iter().copied().min().unwrap_or(4096);
-        let files = layout::plan_files(spec, jobnum, align).map_err(fail)?;
+        // A replay's files and sizes are its log's (see crate::replay).
+        let replay = crate::replay::ReplayPlan::of(spec, jobnum).map_err(fail)?;
+        let files = match &replay {
+            Some(r) => r.file_plans(bs.iter().copied().max().unwrap_or(0)).map_err(fail)?,
+            None => layout::plan_files(spec, jobnum, align).map_err(fail)?,
+        };
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
         // With `filesize`, `size` is only the default of `io_size` (fio's HOWTO); it caps
         // the I/O but, unlike `io_size`, starts no further pass (fio 3.33: `filesize=16k
@@ -323,6 +332,7 @@ impl JobPlan {
             }
             _ => size_caps.unwrap_or(region_bytes),
         };
+        let io_bytes = replay.as_ref().map_or(io_bytes, |r| r.bytes());
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
         let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
@@ -400,7 +410,12 @@ impl JobPlan {
             files,
             io_bytes,
             io_size_given: spec.value("io_size").is_some(),
-            number_ios: get::int(spec, "number_ios").unwrap_or(0),
+            // fio 3.33 replays the whole log whatever number_ios says.
+            number_ios: if replay.is_some() {
+                0
+            } else {
+                get::int(spec, "number_ios").unwrap_or(0)
+            },
             loops: get::int(spec, "loops").unwrap_or(1).max(1),
             runtime,
             time_based,
@@ -472,6 +487,8 @@ impl JobPlan {
             timing: crate::timing::Timing::of(spec),
             placement: crate::placement::Placement::of(spec).map_err(fail)?,
             errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
+            replay,
+            ioscheduler: get::text(spec, "ioscheduler").filter(|s| !s.trim().is_empty()),
             exec_prerun: get::text(spec, "exec_prerun").filter(|c| !c.trim().is_empty()),
             exec_postrun: get::text(spec, "exec_postrun").filter(|c| !c.trim().is_empty()),
         })
@@ -489,17 +506,23 @@ impl JobPlan {
                 max = split.iter().map(|e| e.bs).fold(max, u64::max);
             }
         }
-        max
+        self.replay.as_ref().map_or(max, |r| max.max(r.max_len()))
     }
 
     /// Whether the job reads.
     pub fn reads(&self) -> bool {
-        matches!(self.rw.0, "read" | "randread" | "rw" | "readwrite" | "randrw")
+        match &self.replay {
+            Some(r) => r.dirs()[0],
+            None => matches!(self.rw.0, "read" | "randread" | "rw" | "readwrite" | "randrw"),
+        }
     }
 
     /// Whether the job writes or trims.
     pub fn writes(&self) -> bool {
-        !matches!(self.rw.0, "read" | "randread")
+        match &self.replay {
+            Some(r) => r.dirs()[1] || r.dirs()[2],
+            None => !matches!(self.rw.0, "read" | "randread"),
+        }
     }
 }
 

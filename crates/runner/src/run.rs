@@ -247,7 +247,8 @@ fn run_waves(
 }
 
 /// One job's thread once the jobs it waits for are done: its placement (affinity,
-/// priorities), the layout of a `create_on_open` job's files, `exec_prerun`, the job and
+/// priorities), the layout of a `create_on_open` job's files, `ioscheduler`,
+/// `exec_prerun`, the job and
 /// `exec_postrun`; the outcome goes to `slot`. A job stopped before it began, or whose
 /// `exec_prerun` failed, stays out (reported with nothing done).
 fn job_thread(
@@ -270,6 +271,7 @@ fn job_thread(
     if stop.load(Ordering::Relaxed) || plan.create_only || links.stopped(i) {
         return Ok(());
     }
+    crate::iosched::apply(plan).map_err(fail)?;
     if let Some(command) = &plan.exec_prerun {
         if !crate::exec::run(&plan.name, Stage::Prerun, command).map_err(fail)? {
             return Ok(());

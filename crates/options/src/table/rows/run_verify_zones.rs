@@ -269,7 +269,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Log every I/O the job issues to this file, in fio 3.33's trace format \
          (`fio version 3 iolog`), appending to it. See docs/logs.md.",
     ),
-    opt("read_iolog", Kind::Str, Category::IoReplay, "Playback IO pattern from file"),
+    opt("read_iolog", Kind::Str, Category::IoReplay, "Playback IO pattern from file").supported(
+        "Replay the I/Os of a fio iolog (version 2 or 3, as fio's and iomark's write_iolog \
+         write it) on its files, in its order and at its times; `a.log:b.log` deals the logs \
+         to the clones. rw, bs, size, loops and number_ios do not apply. blktrace files are \
+         refused. See docs/job-files.md.",
+    ),
     opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
         .default("0"),
     opt(
@@ -278,23 +283,38 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoReplay,
         "Playback IO pattern file as fast as possible without stalls",
     )
-    .default("0"),
+    .default("0")
+    .supported("Replay the log's I/Os one after the other, without waiting for their times."),
     opt(
         "replay_redirect",
         Kind::Str,
         Category::IoReplay,
         "Replay all I/O onto this device, regardless of trace device",
-    ),
+    )
+    .supported("Send every I/O of the replayed log to this file or device."),
     opt("replay_scale", int(0, NOLIMIT), Category::IoReplay, "Align offsets to this blocksize")
-        .default("1"),
-    opt("replay_align", int(0, NOLIMIT), Category::IoReplay, "Scale offset down by this factor"),
+        .default("1")
+        .supported("Divide every offset of the replayed log by this (before replay_align)."),
+    opt("replay_align", int(0, NOLIMIT), Category::IoReplay, "Scale offset down by this factor")
+        .supported(
+            "Round every offset of the replayed log down to a multiple of this power of 2 \
+         (after replay_scale).",
+        ),
     opt("replay_time_scale", int(1, NOLIMIT), Category::IoReplay, "Scale time for replay events")
-        .default("100"),
+        .default("100")
+        .supported(
+            "Replay at this percentage of the log's rate: 200 waits half as long for each \
+         I/O's time, 50 twice as long. Default 100.",
+        ),
     opt(
         "replay_skip",
         Kind::Str,
         Category::IoReplay,
         "Skip certain IO types (read,write,trim,flush)",
+    )
+    .supported(
+        "Accepted; as in fio 3.33 it only applies to blktrace replays, so an iolog is \
+         replayed whole (iomark says so on standard error).",
     ),
     opt("merge_blktrace_file", Kind::Str, Category::IoReplay, "Merged blktrace output filename"),
     opt(
@@ -320,7 +340,12 @@ pub(super) const ROWS: &[OptionDef] = &[
             "Run this command with `sh -c` from the job's thread after its I/O, output to \
          JOBNAME.postrun.txt.",
         ),
-    opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device"),
+    opt("ioscheduler", Kind::Str, Category::Target, "Use this IO scheduler on the backing device")
+        .supported(
+            "Switch the disk under each of the job's files to this I/O scheduler \
+         (/sys/block/DISK/queue/scheduler) before its I/O; the job fails if the disk does not \
+         take it. Not switched back afterwards, as in fio. Needs root.",
+        ),
     opt(
         "zonemode",
         Kind::Enum(&[

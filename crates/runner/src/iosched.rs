@@ -1,0 +1,109 @@
+//! `ioscheduler`: switching the I/O scheduler of the disks under a job's files.
+//!
+//! As fio 3.33 does it: when the job starts, before `exec_prerun` and any I/O, the name is
+//! written to `/sys/block/DISK/queue/scheduler` of the disk holding each file (the disk
+//! itself for a block device or a partition of it, the disk of the file system for a
+//! regular file), and it must then be the one selected there (`[mq-deadline]`); otherwise
+//! the job fails with `EINVAL` before any I/O. The scheduler is not switched back after the
+//! job, as fio leaves it. A file not on a block device (tmpfs, the null engine's jobs) is
+//! left alone: fio says nothing of it, iomark notes it on standard error. Writing the
+//! scheduler needs root.
+
+use crate::layout::FileKind;
+use crate::plan::JobPlan;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// Switches the scheduler of every disk under `plan`'s files to the job's `ioscheduler`,
+/// if it has one; the error names the option, the disk and the scheduler.
+pub fn apply(plan: &JobPlan) -> Result<(), String> {
+    let Some(name) = &plan.ioscheduler else { return Ok(()) };
+    if plan.engine == "null" {
+        return Ok(());
+    }
+    let mut done: Vec<PathBuf> = Vec::new();
+    for file in &plan.files {
+        let Some(queue) = scheduler_file(&file.path, file.kind) else {
+            eprintln!(
+                "iomark: job '{}': ioscheduler: '{}' is not on a block device; nothing to switch",
+                plan.name,
+                file.path.display()
+            );
+            continue;
+        };
+        if done.contains(&queue) {
+            continue;
+        }
+        switch(&queue, name)?;
+        done.push(queue);
+    }
+    Ok(())
+}
+
+/// Writes `name` to the scheduler file `queue` and checks that it is then selected.
+fn switch(queue: &Path, name: &str) -> Result<(), String> {
+    let fail = |why: String| {
+        format!("option 'ioscheduler': cannot set the I/O scheduler of {} to '{name}': {why}", {
+            // /sys/…/DISK/queue/scheduler → DISK
+            queue
+                .parent()
+                .and_then(Path::parent)
+                .and_then(Path::file_name)
+                .map_or_else(|| queue.display().to_string(), |d| d.to_string_lossy().into_owned())
+        })
+    };
+    std::fs::write(queue, name).map_err(|e| fail(e.to_string()))?;
+    let now = std::fs::read_to_string(queue).map_err(|e| fail(e.to_string()))?;
+    if selected(&now) != Some(name) {
+        return Err(fail(format!("the disk offers {}", now.trim())));
+    }
+    Ok(())
+}
+
+/// The scheduler in brackets in a `scheduler` file's text (`none [mq-deadline] kyber`).
+fn selected(text: &str) -> Option<&str> {
+    text.split_whitespace().find_map(|w| w.strip_prefix('[')?.strip_suffix(']'))
+}
+
+/// The `queue/scheduler` file of the disk holding `path`, if it is on a block device.
+fn scheduler_file(path: &Path, kind: FileKind) -> Option<PathBuf> {
+    let meta = match kind {
+        // A file the job creates lives in its directory's file system.
+        FileKind::Missing => {
+            std::fs::metadata(path.parent().filter(|p| !p.as_os_str().is_empty())?)
+                .or_else(|_| std::fs::metadata("."))
+                .ok()?
+        }
+        _ => std::fs::metadata(path).ok()?,
+    };
+    let dev = if matches!(kind, FileKind::BlockDevice(_)) { meta.rdev() } else { meta.dev() };
+    let (major, minor) = (libc::major(dev), libc::minor(dev));
+    let mut dir = std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}")).ok()?;
+    if dir.join("partition").exists() {
+        dir = dir.parent()?.to_path_buf();
+    }
+    let file = dir.join("queue/scheduler");
+    file.exists().then_some(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_selected_scheduler_is_the_one_in_brackets() {
+        assert_eq!(selected("none [mq-deadline] kyber bfq\n"), Some("mq-deadline"));
+        assert_eq!(selected("[none] mq-deadline"), Some("none"));
+        assert_eq!(selected("none"), None);
+    }
+
+    #[test]
+    fn a_file_on_tmpfs_has_no_scheduler() {
+        let shm = Path::new("/dev/shm");
+        if !shm.is_dir() {
+            eprintln!("skipped: no /dev/shm");
+            return;
+        }
+        assert_eq!(scheduler_file(&shm.join("iomark-no-such-file"), FileKind::Missing), None);
+    }
+}
