@@ -67,6 +67,39 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("log_compression_cpus", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("log_store_compressed", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
+    refuse("opendir", "planned, not done yet: every file under a directory as the job's files"),
+    refuse("file_append", "planned, not done yet: I/O that starts at each file's end and extends it"),
+    refuse("offset_align", "planned, not done yet: aligning `offset=N%` to other than the block size"),
+    refuse("allrandrepeat", "planned, not done yet: iomark's random streams all follow `randseed` and `randrepeat` already; the option's exact effect on fio's generators is still to be matched"),
+    refuse("sync_file_range", "planned, not done yet: sync_file_range(2) every N writes, which needs a new request kind in every engine"),
+    refuse("overwrite", "planned, not done yet: laying out a file before a job that writes it"),
+    refuse("verify_async", "planned, not done yet: verification on helper threads; today the job's thread verifies, with hardware-accelerated checksums where the CPU has them"),
+    refuse("verify_async_cpus", "planned, not done yet: goes with `verify_async`"),
+    refuse("trim_percentage", "planned, not done yet: trimming written blocks and verifying them as zeros"),
+    refuse("trim_verify_zero", "planned, not done yet: goes with `trim_percentage`"),
+    refuse("trim_backlog", "planned, not done yet: goes with `trim_percentage`"),
+    refuse("trim_backlog_batch", "planned, not done yet: goes with `trim_percentage`"),
+    refuse("read_iolog_chunked", "planned, not done yet: reading a replayed log in chunks; iomark reads the whole log before the job, which suits logs that fit in memory"),
+    refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
+    refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
+    refuse("merge_blktrace_iters", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
+    refuse("zonecapacity", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("read_beyond_wp", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("max_open_zones", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("job_max_open_zones", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("ignore_zone_limits", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("zone_reset_threshold", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("zone_reset_frequency", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
+    refuse("lockmem", "planned, not done yet: locking memory (mlock) to leave the job less page cache"),
+    refuse("write_hint", "planned, not done yet: per-file write lifetime hints (F_SET_RW_HINT)"),
+    refuse("unlink_each_loop", "planned, not done yet: removing the files after each loop"),
+    refuse("log_alternate_epoch", "planned, not done yet: log timestamps from another clock's epoch"),
+    refuse("log_alternate_epoch_clock_id", "planned, not done yet: goes with `log_alternate_epoch`"),
+    refuse("hipri_percentage", "planned, not done yet: RWF_HIPRI on a share of pvsync2's I/Os"),
+    refuse("cmdprio_percentage", "planned, not done yet: per-I/O priorities with per-priority statistics (io_uring, libaio)"),
+    refuse("cmdprio_class", "planned, not done yet: goes with `cmdprio_percentage`"),
+    refuse("cmdprio", "planned, not done yet: goes with `cmdprio_percentage`"),
+    refuse("cmdprio_bssplit", "planned, not done yet: goes with `cmdprio_percentage`"),
 ];
 
 /// Why `option` is refused, if it is: its own reason, or else the reason of its engines
@@ -102,6 +135,10 @@ pub fn compatibility_markdown() -> String {
          [job-files.md](job-files.md), [workloads.md](workloads.md), [engines.md](engines.md), \
          [logs.md](logs.md)).\n",
     );
+    out.push_str(
+        "\nA reason that starts with \"planned\" marks an option iomark means to run and has \
+         not yet; every other refusal is for good, for the reason given.\n",
+    );
     out.push_str("\n## Engines\n\n| engine | why iomark does not run it |\n|---|---|\n");
     for r in ENGINES {
         let _ = writeln!(out, "| `{}` | {} |", r.name, r.reason);
@@ -114,7 +151,7 @@ pub fn compatibility_markdown() -> String {
         });
     out.push_str("| option | why iomark refuses it |\n|---|---|\n");
     for def in &general {
-        let reason = option_reason(def.name).unwrap_or("not implemented yet");
+        let reason = option_reason(def.name).unwrap_or("(no reason given: a test fails)");
         let _ = writeln!(out, "| `{}` | {reason} |", def.name);
     }
     out.push_str("\nThe options of the engines above are refused with their engine:\n\n");

@@ -477,3 +477,15 @@ fn refusal_reasons_name_refused_options_and_engines() {
         assert!(!SUPPORTED_ENGINES.contains(&r.name), "{}: runs, yet has a refusal", r.name);
     }
 }
+
+/// Every option iomark refuses has its reason: its own, or its engines'.
+#[test]
+fn every_refused_option_has_a_reason() {
+    let missing: Vec<&str> = table::all()
+        .iter()
+        .filter(|d| d.support == Support::NotYet)
+        .filter(|d| iomark_options::compat::option_reason(d.name).is_none())
+        .map(|d| d.name)
+        .collect();
+    assert!(missing.is_empty(), "refused without a reason in compat.rs: {missing:?}");
+}
