@@ -486,3 +486,56 @@ fn ioscheduler_switches_the_disk_and_leaves_it_so_as_fio_does() {
     assert!(err.contains("option 'ioscheduler': cannot set the I/O scheduler of loop"), "{err}");
     assert!(err.contains("to 'bogus'"), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------
+// cmdprio_*: per-I/O priorities and their statistics
+// ---------------------------------------------------------------------------------------
+
+/// (prioclass, prio, N) of each entry of a direction's `prios`, if it has them.
+fn prios(report: &Value, dir: &str) -> Option<Vec<(u64, u64, u64)>> {
+    let list = report["jobs"][0][dir].get("prios")?.as_array()?;
+    let n = |p: &Value| {
+        let lat = p.get("clat_ns").or_else(|| p.get("lat_ns")).expect("a latency");
+        lat["N"].as_u64().expect("N")
+    };
+    Some(
+        list.iter()
+            .map(|p| (p["prioclass"].as_u64().unwrap(), p["prio"].as_u64().unwrap(), n(p)))
+            .collect(),
+    )
+}
+
+#[test]
+fn cmdprio_splits_the_latency_by_priority_as_fio_does() {
+    let dir = tempdir();
+    let probe = "[p]\nioengine=libaio\ndirect=1\nfilename=probe.dat\nsize=64k\nrw=read\n";
+    std::fs::write(dir.path().join("job.fio"), probe).expect("write job");
+    if run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]).status.code() != Some(0) {
+        eprintln!("skipped: libaio with direct I/O does not work in {}", dir.path().display());
+        return;
+    }
+    let engines = ["libaio", "io_uring"];
+    for program in programs() {
+        for engine in engines {
+            let job = format!(
+                "[j]\nioengine={engine}\niodepth=4\ndirect=1\nfilename=prio.dat\nsize=4m\n\
+                 number_ios=2000\nrw=randrw\nprio=4\ncmdprio_percentage=30,0\n\
+                 cmdprio_class=2\ncmdprio=1\n"
+            );
+            let r = json_of(dir.path(), program, &job);
+            let reads = r["jobs"][0]["read"]["total_ios"].as_u64().expect("reads");
+            let got = prios(&r, "read").unwrap_or_else(|| panic!("{program} {engine}: no prios"));
+            // The job's own priority (best effort 4) first, then cmdprio's (best effort 1).
+            let shape: Vec<(u64, u64)> = got.iter().map(|p| (p.0, p.1)).collect();
+            assert_eq!(shape, [(2, 4), (2, 1)], "{program} {engine}");
+            assert_eq!(got[0].2 + got[1].2, reads, "{program} {engine}");
+            let share = got[1].2 as f64 / reads as f64;
+            assert!((0.22..0.38).contains(&share), "{program} {engine}: {share}");
+            // Writes all had the job's priority: one priority, no prios.
+            assert_eq!(prios(&r, "write"), None, "{program} {engine}");
+        }
+        let job = "[j]\nioengine=libaio\niodepth=4\ndirect=1\nfilename=prio.dat\nsize=4m\n\
+                   number_ios=500\nrw=randread\ncmdprio_percentage=100\n";
+        assert_eq!(prios(&json_of(dir.path(), program, job), "read"), None, "{program} 100%");
+    }
+}

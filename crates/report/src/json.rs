@@ -173,7 +173,7 @@ fn shares(keys: &[&str], values: &[f64]) -> Value {
 /// One direction. `io_kbytes` and `bw` are the byte figures in KiB, truncated, whatever
 /// `kb_base` says.
 fn direction(dir: &DirReport, bins: Bins) -> Value {
-    object([
+    let head = [
         ("io_bytes", int(dir.io_bytes)),
         ("io_kbytes", int(dir.io_bytes / 1024)),
         ("bw_bytes", int(dir.bw_bytes)),
@@ -186,6 +186,20 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("slat_ns", lat(&dir.slat, bins)),
         ("clat_ns", lat(&dir.clat, bins)),
         ("lat_ns", lat(&dir.lat, bins)),
+    ];
+    // cmdprio_*: the latency of each priority, between the latencies and the samples.
+    let prios = (!dir.prios.is_empty()).then(|| {
+        let list = dir.prios.iter().map(|p| {
+            let key = if p.total_latency { "lat_ns" } else { "clat_ns" };
+            object([
+                ("prioclass", int(p.prioclass)),
+                ("prio", int(p.prio)),
+                (key, lat(&p.lat, bins)),
+            ])
+        });
+        ("prios", Value::Array(list.collect()))
+    });
+    let tail = [
         ("bw_min", int(dir.bw_samples.min)),
         ("bw_max", int(dir.bw_samples.max)),
         ("bw_agg", float(dir.bw_samples.agg_pct)),
@@ -197,7 +211,8 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
         ("iops_mean", float(dir.iops_samples.mean)),
         ("iops_stddev", float(dir.iops_samples.stddev)),
         ("iops_samples", int(dir.iops_samples.samples)),
-    ])
+    ];
+    object(head.into_iter().chain(prios).chain(tail))
 }
 
 /// A latency object; its `percentile` object appears only when there are samples and

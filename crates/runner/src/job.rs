@@ -118,13 +118,19 @@ pub fn run(
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
-    let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    let mut recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    if let Some(p) = &plan.cmdprio {
+        recorder.track_prios(&p.values, p.total_latency);
+    }
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
+    let seed = plan.randseed ^ plan.thread_number;
+    let prio = plan.cmdprio.as_ref().map(|p| crate::cmdprio::Picker::new(p, seed));
     let mut l = Loop {
         plan,
         replay,
+        prio,
         engine,
         workload,
         units,
@@ -223,6 +229,8 @@ struct Loop<'a, 's> {
     plan: &'a JobPlan,
     /// Where a `read_iolog` replay stands (its I/Os replace the workload's).
     replay: Option<crate::replay::Cursor<'a>>,
+    /// Picks each I/O's own priority (`cmdprio_*`).
+    prio: Option<crate::cmdprio::Picker<'a>>,
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
@@ -348,6 +356,7 @@ impl Loop<'_, '_> {
         unit.fd = self.fds[file];
         unit.offset = offset;
         unit.len = len;
+        unit.ioprio = self.prio.as_mut().map_or(0, |p| p.pick(ddir, len as u64));
         // Only a write's buffer is prepared between taking the unit and issuing it; for
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
@@ -522,6 +531,7 @@ impl Loop<'_, '_> {
             Some(now - issue),
             Some(now - start),
         );
+        self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
         if let Some(logs) = &mut self.logs {
