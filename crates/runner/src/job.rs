@@ -40,7 +40,6 @@ use iomark_stats::reduce::JobTimes;
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a finished job hands back for the report (or a running one, for an interim report).
@@ -633,26 +632,15 @@ impl Loop<'_, '_> {
         self.status.answer(request, copy);
     }
 
-    /// Unit `index` failed with `errno`: counted, described on standard error if it ends
-    /// the job or `error_dump` asks, and the end of the job unless the job's error policy
-    /// goes on past it (see [`crate::errors`]).
+    /// Unit `index` failed with `errno` (see [`crate::errors::failed_io`]).
     #[cold]
     fn io_error(&mut self, index: u32, errno: i32) {
         let unit = &self.units[index as usize];
-        let (ddir, file, offset, len) = (unit.ddir, unit.file as usize, unit.offset, unit.len);
-        let dir = ddir.data_index().map(|d| Dir::ALL[d]);
-        self.recorder.record_error(dir, errno);
-        let policy = &self.plan.errors;
-        let fatal = !policy.continues(ddir, errno);
-        if fatal || policy.dump {
-            let path = self.plan.files.get(file).map(|f| f.path.as_path()).unwrap_or(Path::new(""));
-            let line = crate::errors::describe(path, ddir_name(ddir), offset, len, errno);
-            eprintln!("iomark: job '{}': {line}", self.plan.name);
-        }
-        if fatal {
-            self.set_error(errno, ddir_name(ddir));
+        let op = ddir_name(unit.ddir);
+        if crate::errors::failed_io(self.plan, &mut self.recorder, unit, op, errno) {
+            self.set_error(errno, op);
         } else if self.error_text.is_empty() {
-            self.error_text = format!("{}: {}", ddir_name(ddir), crate::errors::errno_text(errno));
+            self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));
         }
     }
 
