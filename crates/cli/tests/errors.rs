@@ -6,44 +6,22 @@
 //! `errors` line, `total_err`/`first_error`, the terse fields) are compared byte for byte
 //! with fio's output in the report crate's golden tests (fixture `errors.fio`).
 
+mod both;
+
+use both::{programs, report_json, run_in, tempdir, IOMARK};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// Runs `program` on `job` (written to `job.fio` in a fresh directory) with a JSON report.
 fn run(program: &str, job: &str) -> Output {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = tempdir();
     std::fs::write(dir.path().join("job.fio"), job).expect("write job file");
-    Command::new(program)
-        .current_dir(dir.path())
-        .args(["--output-format=json", "job.fio"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"))
+    run_in(dir.path(), program, &["--output-format=json", "job.fio"])
 }
 
-/// The JSON report on standard output (fio 3.33 prints a fatal error's `fio: pid=…` line
-/// before it; iomark prints it on standard error).
 fn report(program: &str, out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];
-    serde_json::from_str(json).unwrap_or_else(|e| panic!("{program}: not JSON ({e}): {text}"))
-}
-
-fn fio_installed() -> bool {
-    let ok = Command::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: fio not installed");
-    }
-    ok
-}
-
-fn programs() -> Vec<&'static str> {
-    let mut p = vec![env!("CARGO_BIN_EXE_iomark")];
-    if fio_installed() {
-        p.push("fio");
-    }
-    p
+    report_json(program, out)
 }
 
 fn have_dev_full() -> bool {
@@ -153,7 +131,7 @@ fn error_dump_describes_every_error() {
     }
     for (dump, lines) in [("0", 0), ("1", 16)] {
         let job = full_job("write", &format!("ignore_error=,ENOSPC\nerror_dump={dump}"));
-        let out = run(env!("CARGO_BIN_EXE_iomark"), &job);
+        let out = run(IOMARK, &job);
         let err = String::from_utf8_lossy(&out.stderr);
         let described = err.lines().filter(|l| l.contains("I/O error on file /dev/full")).count();
         assert_eq!(described, lines, "error_dump={dump}:\n{err}");
@@ -165,7 +143,7 @@ fn error_dump_describes_every_error() {
 
 #[test]
 fn a_bad_error_list_is_refused_with_the_option() {
-    let out = run(env!("CARGO_BIN_EXE_iomark"), &full_job("write", "ignore_error=,ENOSUCH"));
+    let out = run(IOMARK, &full_job("write", "ignore_error=,ENOSUCH"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("job 'j': option 'ignore_error': ',ENOSUCH': unknown error 'ENOSUCH'"));

@@ -10,42 +10,21 @@
 //! Every run happens in a temporary directory that the test creates and removes; the jobs
 //! name their files relative to it.
 
+mod both;
+
+use both::{programs, report_json, run_in, tempdir, IOMARK};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-const IOMARK: &str = env!("CARGO_BIN_EXE_iomark");
-
-/// Runs `program` with `args` in `dir` and returns its JSON report (it must succeed).
+/// Runs `program` with `args` and a JSON report in `dir` (it must succeed); the report.
 fn run(dir: &Path, program: &str, args: &[&str]) -> Value {
-    let out = Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .arg("--output-format=json")
-        .stdin(Stdio::null())
-        .env_remove("IOMARK_FAKE_CLOCK_NS")
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"));
-    let (stdout, stderr) =
-        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let mut all = args.to_vec();
+    all.push("--output-format=json");
+    let out = run_in(dir, program, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{program} {args:?}: {stderr}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{program} {args:?}: {e}"))
-}
-
-fn fio_installed() -> bool {
-    let ok = Command::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: fio not installed");
-    }
-    ok
-}
-
-fn programs() -> Vec<&'static str> {
-    let mut p = vec![IOMARK];
-    if fio_installed() {
-        p.push("fio");
-    }
-    p
+    report_json(program, &out)
 }
 
 /// A data I/O: direction (0 read, 1 write, 2 trim), length, offset.
@@ -124,7 +103,7 @@ fn record(dir: &Path, program: &str, log: &str) -> String {
 fn logs_of_both_programs_replay_exactly_under_both() {
     let recorders = programs();
     for recorder in &recorders {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = tempdir();
         let text = record(dir.path(), recorder, "w.log");
         let (want, syncs) = log_ios(&text);
         assert!(want.len() == 64 && syncs > 0, "{recorder}: {} I/Os, {syncs} syncs", want.len());
@@ -137,7 +116,7 @@ fn logs_of_both_programs_replay_exactly_under_both() {
 
 #[test]
 fn a_replay_logged_again_gives_the_same_log() {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = tempdir();
     let text = record(dir.path(), IOMARK, "w.log");
     let args = ["--name=r", "--read_iolog=w.log", "--write_iolog=again.log", "--replay_no_stall=1"];
     run(dir.path(), IOMARK, &args);
@@ -158,7 +137,7 @@ const V2: &str = "fio version 2 iolog\na add\nb add\na open\nb open\na write 0 4
 #[test]
 fn a_version_2_log_on_two_files_replays_as_in_fio() {
     for program in programs() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = tempdir();
         for (name, len) in [("a", 65536), ("b", 65536)] {
             std::fs::write(dir.path().join(name), vec![7u8; len]).expect("write file");
         }
@@ -179,7 +158,7 @@ fn scale_align_and_redirect_move_the_ios_as_in_fio() {
         (&["--replay_align=16384"], |o| o & !16383),
         (&["--replay_scale=2", "--replay_align=16384"], |o| (o / 2) & !16383),
     ];
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = tempdir();
     let text = record(dir.path(), IOMARK, "w.log");
     let (want, syncs) = log_ios(&text);
     for program in programs() {
@@ -202,7 +181,7 @@ fn scale_align_and_redirect_move_the_ios_as_in_fio() {
 /// this is iomark's alone.
 #[test]
 fn clones_take_the_logs_in_turn() {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = tempdir();
     let one = "fio version 3 iolog\n0 data add\n0 data open\n1 data write 0 4096\n";
     let two = "fio version 3 iolog\n0 data add\n0 data open\n1 data read 0 4096\n\
                2 data read 4096 4096\n";
@@ -223,7 +202,7 @@ fn clones_take_the_logs_in_turn() {
 
 #[test]
 fn a_file_that_is_not_an_iolog_is_refused() {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = tempdir();
     std::fs::write(dir.path().join("bad.log"), "hello\n").expect("write log");
     std::fs::write(dir.path().join("nofile.log"), "fio version 3 iolog\n0 x read 0 1\n")
         .expect("write log");

@@ -9,20 +9,12 @@
 //!
 //! Every run happens in a temporary directory that the test creates and removes.
 
+mod both;
+
+use both::{programs, report_json, run_in, tempdir, IOMARK};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-/// Runs `program` with `args` in `dir`.
-fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
-    Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .env_remove("IOMARK_FAKE_CLOCK_NS")
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"))
-}
+use std::process::Command;
 
 /// Writes `job` to `job.fio` in `dir` and runs `program` on it with a JSON report, which it
 /// must print with exit code 0; returns the report.
@@ -31,37 +23,11 @@ fn json_of(dir: &Path, program: &str, job: &str) -> Value {
     let out = run_in(dir, program, &["--output-format=json", "job.fio"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{program}: {job}\n{err}");
-    // fio 3.33 prints `NAME : Saving output of prerun in …` on standard output before the
-    // report; iomark prints it on standard error.
-    let text = String::from_utf8_lossy(&out.stdout);
-    let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];
-    serde_json::from_str(json).unwrap_or_else(|e| panic!("{program}: not JSON ({e}): {job}"))
+    report_json(program, &out)
 }
 
 fn iomark_json(dir: &Path, job: &str) -> Value {
-    json_of(dir, env!("CARGO_BIN_EXE_iomark"), job)
-}
-
-/// Whether fio can be run; prints the skip message when it cannot.
-fn fio_installed() -> bool {
-    let ok = Command::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: fio not installed");
-    }
-    ok
-}
-
-/// The programs to compare: iomark, and fio where it is installed.
-fn programs() -> Vec<&'static str> {
-    let mut p = vec![env!("CARGO_BIN_EXE_iomark")];
-    if fio_installed() {
-        p.push("fio");
-    }
-    p
-}
-
-fn tempdir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("temporary directory")
+    json_of(dir, IOMARK, job)
 }
 
 /// `N` of the latency object `kind` (`slat_ns`, `clat_ns`, `lat_ns`) of the first job's reads.
@@ -128,7 +94,7 @@ fn the_normal_report_drops_the_lines_of_what_is_not_measured() {
     let dir = tempdir();
     let job = null_job("disable_clat=1\ndisable_slat=1");
     std::fs::write(dir.path().join("job.fio"), job).expect("write job file");
-    let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+    let out = run_in(dir.path(), IOMARK, &["job.fio"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("     lat (nsec)") || text.contains("     lat (usec)"), "{text}");
     for absent in ["slat (", "clat (", "clat percentiles", "lat (nsec)   :", "lat (usec)   :"] {
@@ -287,7 +253,7 @@ fn a_cpu_the_system_lacks_is_refused_with_the_option() {
     for (option, value) in [("cpus_allowed", "1023"), ("cpumask", "0x4000000000000000")] {
         let job = format!("[j]\nioengine=null\nsize=64k\n{option}={value}\n");
         std::fs::write(dir.path().join("job.fio"), job).expect("write job");
-        let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+        let out = run_in(dir.path(), IOMARK, &["job.fio"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{option}: {err}");
         assert!(err.contains(&format!("job 'j': option '{option}': CPU ")), "{err}");
@@ -325,7 +291,7 @@ fn prio_and_prioclass_set_the_jobs_io_priority() {
     let job = "[global]\nioengine=null\nsize=64k\nexec_prerun=ionice -p $$\n\
                [plain]\n[level]\nprio=4\n[idle]\nprioclass=3\n[both]\nprioclass=2\nprio=6\n";
     let names = ["plain", "level", "idle", "both"];
-    let plain = prerun_outputs(env!("CARGO_BIN_EXE_iomark"), job, &["plain"]).remove(0);
+    let plain = prerun_outputs(IOMARK, job, &["plain"]).remove(0);
     let want = [plain, "best-effort: prio 4".into(), "idle".into(), "best-effort: prio 6".into()];
     for program in programs() {
         assert_eq!(prerun_outputs(program, job, &names), want, "{program}");
@@ -372,8 +338,7 @@ fn prerun_and_postrun_output_goes_to_the_jobs_files() {
                exec_postrun=echo after\n";
     let dir = tempdir();
     std::fs::write(dir.path().join("job.fio"), job).expect("write job");
-    let out =
-        run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["--output-format=json", "job.fio"]);
+    let out = run_in(dir.path(), IOMARK, &["--output-format=json", "job.fio"]);
     assert_eq!(out.status.code(), Some(0));
     let r: Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON report alone");
     assert_eq!(r["jobs"][0]["read"]["total_ios"].as_u64(), Some(16));
@@ -480,9 +445,62 @@ fn ioscheduler_switches_the_disk_and_leaves_it_so_as_fio_does() {
         format!("[j]\nfilename={}\nsize=1m\nioscheduler=bogus\n", disk.dev),
     )
     .expect("write job");
-    let out = run_in(dir.path(), env!("CARGO_BIN_EXE_iomark"), &["job.fio"]);
+    let out = run_in(dir.path(), IOMARK, &["job.fio"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("option 'ioscheduler': cannot set the I/O scheduler of loop"), "{err}");
     assert!(err.contains("to 'bogus'"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// cmdprio_*: per-I/O priorities and their statistics
+// ---------------------------------------------------------------------------------------
+
+/// (prioclass, prio, N) of each entry of a direction's `prios`, if it has them.
+fn prios(report: &Value, dir: &str) -> Option<Vec<(u64, u64, u64)>> {
+    let list = report["jobs"][0][dir].get("prios")?.as_array()?;
+    let n = |p: &Value| {
+        let lat = p.get("clat_ns").or_else(|| p.get("lat_ns")).expect("a latency");
+        lat["N"].as_u64().expect("N")
+    };
+    Some(
+        list.iter()
+            .map(|p| (p["prioclass"].as_u64().unwrap(), p["prio"].as_u64().unwrap(), n(p)))
+            .collect(),
+    )
+}
+
+#[test]
+fn cmdprio_splits_the_latency_by_priority_as_fio_does() {
+    let dir = tempdir();
+    let probe = "[p]\nioengine=libaio\ndirect=1\nfilename=probe.dat\nsize=64k\nrw=read\n";
+    std::fs::write(dir.path().join("job.fio"), probe).expect("write job");
+    if run_in(dir.path(), IOMARK, &["job.fio"]).status.code() != Some(0) {
+        eprintln!("skipped: libaio with direct I/O does not work in {}", dir.path().display());
+        return;
+    }
+    let engines = ["libaio", "io_uring"];
+    for program in programs() {
+        for engine in engines {
+            let job = format!(
+                "[j]\nioengine={engine}\niodepth=4\ndirect=1\nfilename=prio.dat\nsize=4m\n\
+                 number_ios=2000\nrw=randrw\nprio=4\ncmdprio_percentage=30,0\n\
+                 cmdprio_class=2\ncmdprio=1\n"
+            );
+            let r = json_of(dir.path(), program, &job);
+            let reads = r["jobs"][0]["read"]["total_ios"].as_u64().expect("reads");
+            let got = prios(&r, "read").unwrap_or_else(|| panic!("{program} {engine}: no prios"));
+            // The job's own priority (best effort 4) first, then cmdprio's (best effort 1).
+            let shape: Vec<(u64, u64)> = got.iter().map(|p| (p.0, p.1)).collect();
+            assert_eq!(shape, [(2, 4), (2, 1)], "{program} {engine}");
+            assert_eq!(got[0].2 + got[1].2, reads, "{program} {engine}");
+            let share = got[1].2 as f64 / reads as f64;
+            assert!((0.22..0.38).contains(&share), "{program} {engine}: {share}");
+            // Writes all had the job's priority: one priority, no prios.
+            assert_eq!(prios(&r, "write"), None, "{program} {engine}");
+        }
+        let job = "[j]\nioengine=libaio\niodepth=4\ndirect=1\nfilename=prio.dat\nsize=4m\n\
+                   number_ios=500\nrw=randread\ncmdprio_percentage=100\n";
+        assert_eq!(prios(&json_of(dir.path(), program, job), "read"), None, "{program} 100%");
+    }
 }

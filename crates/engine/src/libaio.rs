@@ -197,6 +197,8 @@ impl LibaioEngine {
             aio_buf: if rw { unit.buf.as_mut_ptr() as u64 } else { 0 },
             aio_nbytes: if rw { len as u64 } else { 0 },
             aio_offset: if rw { unit.offset as i64 } else { 0 },
+            aio_reqprio: unit.ioprio as i16,
+            aio_flags: if unit.ioprio != 0 { abi::IOCB_FLAG_IOPRIO } else { 0 },
             ..Iocb::default()
         };
         // SAFETY: `index < depth` (checked by `queue`), and the unit's request is not in the

@@ -138,6 +138,10 @@ pub struct IoUnit {
     pub len: usize,
     /// The unit's buffer.
     pub buf: AlignedBuf,
+    /// The I/O's own priority (`ioprio_set(2)`'s value, see
+    /// [`crate::thread::ioprio_value`]), 0 for the thread's: fio's `cmdprio_*`. Only the
+    /// libaio and io_uring engines pass it on.
+    pub ioprio: u16,
     /// Bytes transferred, or a negated errno, once the I/O completed.
     pub result: i64,
     /// Whether the buffer holds data a read brought in, so that a write must refill it
@@ -162,6 +166,7 @@ impl IoUnit {
             offset: 0,
             len: 0,
             buf,
+            ioprio: 0,
             result: 0,
             holds_read_data: false,
         }

@@ -96,10 +96,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("log_alternate_epoch", "planned, not done yet: log timestamps from another clock's epoch"),
     refuse("log_alternate_epoch_clock_id", "planned, not done yet: goes with `log_alternate_epoch`"),
     refuse("hipri_percentage", "planned, not done yet: RWF_HIPRI on a share of pvsync2's I/Os"),
-    refuse("cmdprio_percentage", "planned, not done yet: per-I/O priorities with per-priority statistics (io_uring, libaio)"),
-    refuse("cmdprio_class", "planned, not done yet: goes with `cmdprio_percentage`"),
-    refuse("cmdprio", "planned, not done yet: goes with `cmdprio_percentage`"),
-    refuse("cmdprio_bssplit", "planned, not done yet: goes with `cmdprio_percentage`"),
 ];
 
 /// Why `option` is refused, if it is: its own reason, or else the reason of its engines

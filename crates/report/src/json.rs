@@ -220,6 +220,19 @@ fn direction(dir: &DirReport, bins: Bins) -> Value {
     if let Some(corrected) = &dir.lat_corrected {
         entries.push(("lat_ns_corrected", lat(corrected, bins)));
     }
+    // cmdprio_*: the latency of each priority, between the latencies and the samples.
+    let prios = (!dir.prios.is_empty()).then(|| {
+        let list = dir.prios.iter().map(|p| {
+            let key = if p.total_latency { "lat_ns" } else { "clat_ns" };
+            object([
+                ("prioclass", int(p.prioclass)),
+                ("prio", int(p.prio)),
+                (key, lat(&p.lat, bins)),
+            ])
+        });
+        ("prios", Value::Array(list.collect()))
+    });
+    entries.extend(prios);
     entries.extend([
         ("bw_min", int(dir.bw_samples.min)),
         ("bw_max", int(dir.bw_samples.max)),

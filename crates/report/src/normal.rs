@@ -195,8 +195,22 @@ fn write_dir(out: &mut String, name: &str, dir: &DirReport, opts: &PrintOptions)
             write_lat_line(out, label, stats);
         }
     }
+    // cmdprio_*: a line per priority after the latencies, a percentile block per priority
+    // after the others, as fio 3.33 prints them.
+    let prio_label = |p: &iomark_stats::report::PrioStats| {
+        let kind = if p.total_latency { "lat" } else { "clat" };
+        format!("{kind} prio {}/{}", p.prioclass, p.prio)
+    };
+    for p in &dir.prios {
+        write_lat_line(out, &prio_label(p), &p.lat);
+    }
     for (label, stats) in lats.into_iter().chain(corrected) {
         write_percentiles(out, label.trim_start(), stats);
+    }
+    let all: u64 = dir.prios.iter().map(|p| p.lat.n).sum();
+    for p in &dir.prios {
+        let share = p.lat.n as f64 * 100.0 / all.max(1) as f64;
+        write_percentiles(out, &format!("{} ({share:.2}% of IOs)", prio_label(p)), &p.lat);
     }
     write_bw_samples(out, &dir.bw_samples, opts);
     write_iops_samples(out, &dir.iops_samples);

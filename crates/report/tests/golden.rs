@@ -91,6 +91,11 @@ fn check_with(case: &str, fix: impl Fn(&str) -> String) {
 }
 
 #[test]
+fn latency_per_io_priority() {
+    check("cmdprio");
+}
+
+#[test]
 fn errors_a_job_went_on_past() {
     check("errors");
 }

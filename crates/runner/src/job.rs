@@ -41,7 +41,6 @@ use iomark_stats::reduce::JobTimes;
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
@@ -126,16 +125,22 @@ pub fn run(
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
-    let recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    let mut recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    if let Some(p) = &plan.cmdprio {
+        recorder.track_prios(&p.values, p.total_latency);
+    }
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
     let verify = JobVerify::new(plan).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
+    let seed = plan.randseed ^ plan.thread_number;
+    let prio = plan.cmdprio.as_ref().map(|p| crate::cmdprio::Picker::new(p, seed));
     let mut l = Loop {
         plan,
         exit: links.stop,
         filled: false,
         replay,
+        prio,
         engine,
         workload,
         units,
@@ -253,6 +258,8 @@ struct Loop<'a, 's> {
     plan: &'a JobPlan,
     /// Where a `read_iolog` replay stands (its I/Os replace the workload's).
     replay: Option<crate::replay::Cursor<'a>>,
+    /// Picks each I/O's own priority (`cmdprio_*`).
+    prio: Option<crate::cmdprio::Picker<'a>>,
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
@@ -456,6 +463,7 @@ impl Loop<'_, '_> {
         unit.fd = self.fds[file];
         unit.offset = offset;
         unit.len = len;
+        unit.ioprio = self.prio.as_mut().map_or(0, |p| p.pick(ddir, len as u64));
         // Only a write's buffer is prepared between taking the unit and issuing it; for
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
@@ -676,6 +684,7 @@ impl Loop<'_, '_> {
             Some(now - issue),
             Some(now - start),
         );
+        self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
         if let Some(logs) = &mut self.logs {
@@ -833,26 +842,15 @@ impl Loop<'_, '_> {
         self.status.answer(request, copy);
     }
 
-    /// Unit `index` failed with `errno`: counted, described on standard error if it ends
-    /// the job or `error_dump` asks, and the end of the job unless the job's error policy
-    /// goes on past it (see [`crate::errors`]).
+    /// Unit `index` failed with `errno` (see [`crate::errors::failed_io`]).
     #[cold]
     fn io_error(&mut self, index: u32, errno: i32) {
         let unit = &self.units[index as usize];
-        let (ddir, file, offset, len) = (unit.ddir, unit.file as usize, unit.offset, unit.len);
-        let dir = ddir.data_index().map(|d| Dir::ALL[d]);
-        self.recorder.record_error(dir, errno);
-        let policy = &self.plan.errors;
-        let fatal = !policy.continues(ddir, errno);
-        if fatal || policy.dump {
-            let path = self.plan.files.get(file).map(|f| f.path.as_path()).unwrap_or(Path::new(""));
-            let line = crate::errors::describe(path, ddir_name(ddir), offset, len, errno);
-            eprintln!("iomark: job '{}': {line}", self.plan.name);
-        }
-        if fatal {
-            self.set_error(errno, ddir_name(ddir));
+        let op = ddir_name(unit.ddir);
+        if crate::errors::failed_io(self.plan, &mut self.recorder, unit, op, errno) {
+            self.set_error(errno, op);
         } else if self.error_text.is_empty() {
-            self.error_text = format!("{}: {}", ddir_name(ddir), crate::errors::errno_text(errno));
+            self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));
         }
     }
 

@@ -6,6 +6,7 @@
 
 pub mod buffers;
 pub mod clock;
+pub mod cmdprio;
 pub mod disk;
 pub mod errors;
 pub mod exec;

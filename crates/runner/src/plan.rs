@@ -257,6 +257,8 @@ pub struct JobPlan {
     pub errors: crate::errors::ErrorPolicy,
     /// The log the job replays instead of its own workload (`read_iolog`), if any.
     pub replay: Option<crate::replay::ReplayPlan>,
+    /// Per-I/O priorities (`cmdprio_percentage`, `cmdprio_bssplit`…), if any I/O gets one.
+    pub cmdprio: Option<crate::cmdprio::CmdPrio>,
     /// The I/O scheduler to switch the job's disks to (`ioscheduler`).
     pub ioscheduler: Option<String>,
     /// The command to run before the job's I/O (`exec_prerun`).
@@ -301,6 +303,7 @@ impl JobPlan {
             return Err(fail(format!("option 'iomem_align': {align} is not a power of two")));
         }
         let align = min_bs.iter().copied().min().unwrap_or(4096);
+        let placement = crate::placement::Placement::of(spec).map_err(fail)?;
         // A replay's files and sizes are its log's (see crate::replay).
         let replay = crate::replay::ReplayPlan::of(spec, jobnum).map_err(fail)?;
         let files = match &replay {
@@ -485,7 +488,8 @@ impl JobPlan {
             steady,
             flow: crate::flow::Flow::of(spec),
             timing: crate::timing::Timing::of(spec),
-            placement: crate::placement::Placement::of(spec).map_err(fail)?,
+            placement: placement.clone(),
+            cmdprio: crate::cmdprio::CmdPrio::of(spec, placement.ioprio).map_err(fail)?,
             errors: crate::errors::ErrorPolicy::of(spec).map_err(fail)?,
             replay,
             ioscheduler: get::text(spec, "ioscheduler").filter(|s| !s.trim().is_empty()),

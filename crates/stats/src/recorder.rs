@@ -197,6 +197,42 @@ impl DirRecorder {
     }
 }
 
+/// Latency per I/O priority (fio's statistics for `cmdprio_percentage` and kin): for each
+/// direction and each priority an I/O may have, the completion latency (the total latency
+/// with `lat_percentiles`, as fio 3.33 chooses).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrioRecorder {
+    /// The priorities (`ioprio_set(2)` values), the job's own first.
+    pub values: Vec<u16>,
+    /// Reads, writes, trims: one recorder per priority, in the order of `values`.
+    pub dirs: [Vec<LatRecorder>; 3],
+    /// Whether the latency is the total latency rather than the completion latency.
+    pub total_latency: bool,
+}
+
+impl PrioRecorder {
+    fn merge(&mut self, other: &PrioRecorder) {
+        for (i, v) in other.values.iter().enumerate() {
+            let at = match self.values.iter().position(|x| x == v) {
+                Some(at) => at,
+                None => {
+                    self.values.push(*v);
+                    for d in &mut self.dirs {
+                        d.push(LatRecorder::new(false));
+                    }
+                    self.values.len() - 1
+                }
+            };
+            for d in 0..3 {
+                if let (Some(mine), Some(theirs)) = (self.dirs[d].get_mut(at), other.dirs[d].get(i))
+                {
+                    mine.merge(theirs);
+                }
+            }
+        }
+    }
+}
+
 /// Failed I/Os: fio's `total_err` and `first_error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ErrorCounts {
@@ -228,6 +264,8 @@ pub struct JobRecorder {
     pub iops: RateSampler,
     /// Failed I/Os.
     pub errors: ErrorCounts,
+    /// Latency per I/O priority, when the job gives I/Os priorities of their own.
+    pub prios: Option<PrioRecorder>,
 }
 
 impl JobRecorder {
@@ -250,7 +288,32 @@ impl JobRecorder {
             bw: RateSampler::new(RateUnit::KibPerSec, config.bw_avg_ms, start_ns)?,
             iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
             errors: ErrorCounts::default(),
+            prios: None,
         })
+    }
+
+    /// Keeps the latency of each I/O priority in `values` (the job's own first) apart, as
+    /// [`PrioRecorder`] says; allocates, so call it before the first I/O.
+    pub fn track_prios(&mut self, values: &[u16], total_latency: bool) {
+        let c = &self.config;
+        let hist = if total_latency { c.lat_percentiles } else { c.clat_percentiles };
+        let dirs = [0, 1, 2].map(|d| {
+            values.iter().map(|_| LatRecorder::new(hist && c.dirs[d])).collect::<Vec<_>>()
+        });
+        self.prios = Some(PrioRecorder { values: values.to_vec(), dirs, total_latency });
+    }
+
+    /// Records the latency of a data I/O of priority `ioprio` (0 for the job's own): its
+    /// completion latency `clat_ns` or total latency `lat_ns`, whichever is kept.
+    #[inline]
+    pub fn record_prio(&mut self, dir: Dir, ioprio: u16, clat_ns: u64, lat_ns: u64) {
+        if let Some(p) = &mut self.prios {
+            let at = p.values.iter().position(|&v| v == ioprio).unwrap_or(0);
+            let ns = if p.total_latency { lat_ns } else { clat_ns };
+            if let Some(rec) = p.dirs[dir as usize].get_mut(at) {
+                rec.record(ns);
+            }
+        }
     }
 
     /// The configuration this recorder was made with.
@@ -388,6 +451,9 @@ impl JobRecorder {
         self.bw.clear();
         self.iops.clear();
         self.errors = ErrorCounts::default();
+        if let Some(p) = &mut self.prios {
+            p.dirs.iter_mut().flatten().for_each(LatRecorder::clear);
+        }
         self.bw.restart(now_ns, [0; 3]);
         self.iops.restart(now_ns, [0; 3]);
     }
@@ -408,6 +474,11 @@ impl JobRecorder {
         self.iops.merge(&other.iops);
         if self.errors.total == 0 {
             self.errors.first = other.errors.first;
+        }
+        match (&mut self.prios, &other.prios) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.prios = Some(theirs.clone()),
+            _ => {}
         }
         self.errors.total += other.errors.total;
         for d in 0..3 {
@@ -537,6 +608,26 @@ mod tests {
         assert_eq!(b.errors, ErrorCounts { total: 3, first: 5 });
         a.clear(0);
         assert_eq!(a.errors, ErrorCounts::default());
+    }
+
+    #[test]
+    fn latencies_are_kept_per_priority_and_merged_by_priority() {
+        let mut a = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        a.track_prios(&[0, 8192], false);
+        a.record_prio(Dir::Read, 0, 100, 150);
+        a.record_prio(Dir::Read, 8192, 50, 70);
+        a.record_prio(Dir::Read, 8192, 60, 80);
+        let p = a.prios.as_ref().unwrap();
+        assert_eq!((p.dirs[0][0].moments.count(), p.dirs[0][1].moments.count()), (1, 2));
+        assert_eq!(p.dirs[0][1].moments.max(), Some(60));
+        assert!(p.dirs[0][0].hist.is_some() && p.dirs[1][0].hist.is_none());
+        let mut b = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
+        b.track_prios(&[16384, 0], true);
+        b.record_prio(Dir::Read, 16384, 1, 2);
+        a.merge(&b);
+        let p = a.prios.as_ref().unwrap();
+        assert_eq!(p.values, [0, 8192, 16384]);
+        assert_eq!(p.dirs[0][2].moments.max(), Some(2));
     }
 
     #[test]

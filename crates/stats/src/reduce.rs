@@ -43,7 +43,7 @@ use crate::moments::Moments;
 use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
 use crate::report::{
     DirReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
-    SampleStats, SteadyReport, SyncReport, UnifiedRw,
+    PrioStats, SampleStats, SteadyReport, SyncReport, UnifiedRw,
 };
 
 /// fio's default `percentile_list`.
@@ -236,6 +236,7 @@ pub fn dir_report(
         lat_corrected: rec.lat_corrected.as_ref().map(|c| lat_stats(c, pcts)),
         bw_samples: sample_stats(bw),
         iops_samples: sample_stats(iops),
+        prios: Vec::new(),
     }
 }
 
@@ -247,7 +248,10 @@ pub fn job_report(
     pcts: &PercentileList,
 ) -> JobReport {
     let dirs = [0, 1, 2].map(|d| {
-        dir_report(&rec.dirs[d], rec.bw.stats(d), rec.iops.stats(d), times.runtime_ms[d], pcts)
+        let mut dir =
+            dir_report(&rec.dirs[d], rec.bw.stats(d), rec.iops.stats(d), times.runtime_ms[d], pcts);
+        dir.prios = prio_stats(rec, d, pcts);
+        dir
     });
     let mixed = meta.unified_rw.mixed().then(|| mixed_report(rec, times, pcts));
     let ios: u64 = rec.dirs.iter().map(|d| d.ios).sum();
@@ -302,6 +306,30 @@ pub fn job_report(
         steadystate: meta.steadystate,
         errors: meta.errors,
     }
+}
+
+/// The latency per I/O priority of direction `d`, when its I/Os had more than one priority
+/// (as fio 3.33 reports them); the priorities in the order the recorder keeps them.
+fn prio_stats(rec: &JobRecorder, d: usize, pcts: &PercentileList) -> Vec<PrioStats> {
+    let Some(p) = &rec.prios else { return Vec::new() };
+    let used: Vec<(u16, &LatRecorder)> = p
+        .values
+        .iter()
+        .zip(&p.dirs[d])
+        .filter(|(_, r)| r.moments.count() > 0)
+        .map(|(v, r)| (*v, r))
+        .collect();
+    if used.len() < 2 {
+        return Vec::new();
+    }
+    used.into_iter()
+        .map(|(v, r)| PrioStats {
+            prioclass: u32::from(v >> 13),
+            prio: u32::from(v & 0x1fff),
+            total_latency: p.total_latency,
+            lat: lat_stats(r, pcts),
+        })
+        .collect()
 }
 
 /// The `mixed` direction of a job: see the module doc.

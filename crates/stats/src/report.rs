@@ -212,6 +212,24 @@ pub struct DirReport {
     pub bw_samples: SampleStats,
     /// IOPS samples.
     pub iops_samples: SampleStats,
+    /// The latency of each I/O priority, when the direction's I/Os had more than one
+    /// (fio's `prios`, with `cmdprio_*`); empty otherwise.
+    #[serde(default)]
+    pub prios: Vec<PrioStats>,
+}
+
+/// The latency of the I/Os of one priority.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PrioStats {
+    /// The priority class (`prioclass`; 0 for none).
+    pub prioclass: u32,
+    /// The priority level (`prio`).
+    pub prio: u32,
+    /// Whether `lat` is the total latency (`lat_percentiles`) rather than the completion
+    /// latency (fio's `lat_ns` or `clat_ns` key).
+    pub total_latency: bool,
+    /// The latency.
+    pub lat: LatStats,
 }
 
 /// Latency statistics in nanoseconds.

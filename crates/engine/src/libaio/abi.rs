@@ -17,6 +17,9 @@ pub const IOCB_CMD_FDSYNC: u16 = 3;
 /// of the completion ring mapped into the process.
 pub type AioContext = libc::c_ulong;
 
+/// `aio_flags`: `aio_reqprio` holds the request's I/O priority.
+pub const IOCB_FLAG_IOPRIO: u32 = 1 << 1;
+
 /// One request, `struct iocb` (64 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,7 +32,7 @@ pub struct Iocb {
     pub aio_rw_flags: i32,
     /// One of the `IOCB_CMD_*` opcodes.
     pub aio_lio_opcode: u16,
-    /// I/O priority (`IOCB_FLAG_IOPRIO`), unused here.
+    /// I/O priority, with `IOCB_FLAG_IOPRIO` in `aio_flags`.
     pub aio_reqprio: i16,
     /// The file descriptor.
     pub aio_fildes: u32,
@@ -41,7 +44,7 @@ pub struct Iocb {
     pub aio_offset: i64,
     /// Reserved, must be zero.
     pub aio_reserved2: u64,
-    /// `IOCB_FLAG_*` flags, unused here.
+    /// `IOCB_FLAG_*` flags (iomark: `IOCB_FLAG_IOPRIO` only).
     pub aio_flags: u32,
     /// An eventfd to signal (`IOCB_FLAG_RESFD`), unused here.
     pub aio_resfd: u32,

@@ -98,6 +98,7 @@ impl Prep {
             }
         }
         let (op, len, off, flags) = (self.op, len as u32, unit.offset, self.rw_flags);
+        let prio = unit.ioprio;
         let buf_index = unit.index as u16;
         // The descriptor's type differs between plain and registered files, so the entry
         // is built once for each.
@@ -107,23 +108,33 @@ impl Prep {
                     (RwOp::Fixed, false) => opcode::ReadFixed::new($fd, ptr, len, buf_index)
                         .offset(off)
                         .rw_flags(flags)
+                        .ioprio(prio)
                         .build(),
                     (RwOp::Fixed, true) => opcode::WriteFixed::new($fd, ptr, len, buf_index)
                         .offset(off)
                         .rw_flags(flags)
+                        .ioprio(prio)
                         .build(),
-                    (RwOp::Plain, false) => {
-                        opcode::Read::new($fd, ptr, len).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Plain, true) => {
-                        opcode::Write::new($fd, ptr, len).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Vectored, false) => {
-                        opcode::Readv::new($fd, iov, 1).offset(off).rw_flags(flags).build()
-                    }
-                    (RwOp::Vectored, true) => {
-                        opcode::Writev::new($fd, iov, 1).offset(off).rw_flags(flags).build()
-                    }
+                    (RwOp::Plain, false) => opcode::Read::new($fd, ptr, len)
+                        .offset(off)
+                        .rw_flags(flags)
+                        .ioprio(prio)
+                        .build(),
+                    (RwOp::Plain, true) => opcode::Write::new($fd, ptr, len)
+                        .offset(off)
+                        .rw_flags(flags)
+                        .ioprio(prio)
+                        .build(),
+                    (RwOp::Vectored, false) => opcode::Readv::new($fd, iov, 1)
+                        .offset(off)
+                        .rw_flags(flags)
+                        .ioprio(prio)
+                        .build(),
+                    (RwOp::Vectored, true) => opcode::Writev::new($fd, iov, 1)
+                        .offset(off)
+                        .rw_flags(flags)
+                        .ioprio(prio)
+                        .build(),
                 }
             };
         }

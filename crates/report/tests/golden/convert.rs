@@ -11,8 +11,8 @@
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
     DirReport, DiskAggr, DiskReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport,
-    LatStats, LatencyTarget, RunReport, SampleStats, SteadyReport, SyncReport, UnifiedRw,
-    REPORT_VERSION,
+    LatStats, LatencyTarget, PrioStats, RunReport, SampleStats, SteadyReport, SyncReport,
+    UnifiedRw, REPORT_VERSION,
 };
 use serde_json::{Map, Value};
 
@@ -272,6 +272,19 @@ fn dir(v: &Value) -> DirReport {
         lat_corrected: v.get("lat_ns_corrected").map(lat),
         bw_samples: samples("bw", "bw_dev"),
         iops_samples: samples("iops", "iops_stddev"),
+        prios: v.get("prios").and_then(Value::as_array).map_or_else(Vec::new, |list| {
+            list.iter()
+                .map(|p| {
+                    let total_latency = p.get("lat_ns").is_some();
+                    PrioStats {
+                        prioclass: u(&p["prioclass"]) as u32,
+                        prio: u(&p["prio"]) as u32,
+                        total_latency,
+                        lat: lat(&p[if total_latency { "lat_ns" } else { "clat_ns" }]),
+                    }
+                })
+                .collect()
+        }),
     }
 }
 

@@ -140,6 +140,28 @@ fn parse_list(text: &str) -> Result<Vec<i32>, String> {
     Ok(list)
 }
 
+/// A data or sync I/O (`unit`, doing `op`) of the job `plan` failed with `errno`: counts it
+/// in `recorder` (as issued, and as an error), describes it on standard error when it ends
+/// the job or `error_dump` asks, and returns whether it ends the job.
+pub fn failed_io(
+    plan: &crate::plan::JobPlan,
+    recorder: &mut iomark_stats::recorder::JobRecorder,
+    unit: &iomark_engine::IoUnit,
+    op: &str,
+    errno: i32,
+) -> bool {
+    let dir = unit.ddir.data_index().map(|d| iomark_stats::Dir::ALL[d]);
+    recorder.record_error(dir, errno);
+    let fatal = !plan.errors.continues(unit.ddir, errno);
+    if fatal || plan.errors.dump {
+        let path = plan.files.get(unit.file as usize).map(|f| f.path.as_path());
+        let line =
+            describe(path.unwrap_or(std::path::Path::new("")), op, unit.offset, unit.len, errno);
+        eprintln!("iomark: job '{}': {line}", plan.name);
+    }
+    fatal
+}
+
 /// What the operating system calls error `errno` (`No space left on device`; `Success`
 /// for 0), as fio prints it.
 pub fn errno_text(errno: i32) -> String {

@@ -3,8 +3,8 @@
 //! A row of a latency, bandwidth or IOPS log is `time, value, direction, block size,
 //! priority`, with the offset before the priority under `log_offset=1`. The priority is
 //! written `0` by default and `0x0000` under `log_prio=1` (fio 3.33 writes the I/O's
-//! priority class and level in hex then); iomark issues every I/O at the default priority,
-//! so it is always zero. A histogram row is `time, direction, block size` and the bins.
+//! priority class and level in hex then); iomark writes zero there for every I/O, also for
+//! the I/Os that `cmdprio_*` gave a priority of their own (not carried to the logs yet). A histogram row is `time, direction, block size` and the bins.
 
 use iomark_stats::log::{HistRowHead, LogRow};
 use std::fmt::Write;

@@ -37,25 +37,40 @@ pub(super) const ROWS: &[OptionDef] = &[
     ),
     opt(
         "cmdprio_percentage",
-        int(0, 100),
+        Kind::IntPerDir,
         Category::Engine,
         "Send high priority I/O this percentage of the time",
     )
-    .engines(&["io_uring", "io_uring_cmd", "libaio"]),
-    opt("cmdprio_class", int(1, 3), Category::Engine, "Set asynchronous IO priority class")
-        .engines(&["io_uring", "io_uring_cmd", "libaio"]),
-    opt("cmdprio", int(0, 7), Category::Engine, "Set asynchronous IO priority level").engines(&[
-        "io_uring",
-        "io_uring_cmd",
-        "libaio",
-    ]),
+    .engines(&["io_uring", "io_uring_cmd", "libaio"])
+    .supported(
+        "Give this percentage (0-100; `R,W` per direction) of the reads and writes, drawn \
+         at random, the priority of cmdprio_class and cmdprio. The report then shows the \
+         latency of each priority (clat, or lat with lat_percentiles), as fio does.",
+    ),
+    opt("cmdprio_class", Kind::IntPerDir, Category::Engine, "Set asynchronous IO priority class")
+        .engines(&["io_uring", "io_uring_cmd", "libaio"])
+        .supported(
+            "The I/O priority class (1 real time, 2 best effort, 3 idle; `R,W`) of the I/Os \
+         cmdprio_percentage or cmdprio_bssplit pick. Default 1.",
+        ),
+    opt("cmdprio", Kind::IntPerDir, Category::Engine, "Set asynchronous IO priority level")
+        .engines(&["io_uring", "io_uring_cmd", "libaio"])
+        .supported(
+            "The I/O priority level (0 highest to 7; `R,W`) of the I/Os cmdprio_percentage or \
+         cmdprio_bssplit pick. Default 0.",
+        ),
     opt(
         "cmdprio_bssplit",
         Kind::Str,
         Category::Engine,
         "Set priority percentages for different block sizes",
     )
-    .engines(&["io_uring", "io_uring_cmd", "libaio"]),
+    .engines(&["io_uring", "io_uring_cmd", "libaio"])
+    .supported(
+        "Per block size, the percentage of I/Os given a priority: `4k/30:64k/10`, or with \
+         their own class and level `4k/30/1/0:64k/10/2/4`; `R,W` lists per direction. \
+         Excludes cmdprio_percentage.",
+    ),
     opt("fixedbufs", Kind::Flag, Category::Engine, "Pre map IO buffers")
         .engines(&["io_uring", "io_uring_cmd"])
         .supported(

@@ -139,7 +139,7 @@ pub(super) const ROWS: &[OptionDef] = &[
     .default("0")
     .supported(
         "Write the priority column of the logs as fio 3.33 does then, in hex \
-         (`0x0000`); iomark's I/Os all have the default priority.",
+         (`0x0000`); always zero in iomark's logs, also for I/Os that cmdprio_* gave a priority.",
     ),
     opt(
         "log_compression",

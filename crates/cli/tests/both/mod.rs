@@ -1,0 +1,53 @@
+//! Running iomark and fio 3.33 alike, for the test binaries that compare them (`sched`,
+//! `errors`, `replay`): each uses what it needs.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The iomark binary under test.
+pub const IOMARK: &str = env!("CARGO_BIN_EXE_iomark");
+
+/// Whether fio can be run; prints the skip message when it cannot.
+pub fn fio_installed() -> bool {
+    let ok = Command::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: fio not installed");
+    }
+    ok
+}
+
+/// The programs to compare: iomark, and fio where it is installed.
+pub fn programs() -> Vec<&'static str> {
+    let mut p = vec![IOMARK];
+    if fio_installed() {
+        p.push("fio");
+    }
+    p
+}
+
+/// A fresh temporary directory.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temporary directory")
+}
+
+/// Runs `program` with `args` in `dir` (without the fake clock).
+pub fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
+    Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .output()
+        .unwrap_or_else(|e| panic!("run {program}: {e}"))
+}
+
+/// The JSON report on a run's standard output. fio 3.33 may print lines before it (a
+/// fatal error's `fio: pid=…`, `NAME : Saving output of prerun in …`), which iomark prints
+/// on standard error; they are skipped.
+pub fn report_json(program: &str, out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{program}: not JSON ({e}): {text}"))
+}
