@@ -438,6 +438,7 @@ impl Loop<'_, '_> {
     }
 
     /// Fills unit `index` with one I/O and hands it to the engine.
+    #[inline(always)]
     fn issue(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
         if let Some(v) = &mut self.verify {
             let verify_read = ddir == Ddir::Read && v.bind_read(index);
