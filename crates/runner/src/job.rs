@@ -150,7 +150,7 @@ pub fn run(
         free: Vec::with_capacity(plan.iodepth as usize),
         done: Vec::with_capacity(plan.iodepth as usize),
         in_flight: 0,
-        sync_state: SyncState::default(),
+        sync_state: SyncState::of(plan),
         error: 0,
         error_text: String::new(),
         measure_from: now,
@@ -325,7 +325,6 @@ fn changes_data(ddir: Ddir) -> bool {
 }
 
 /// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
-#[derive(Default)]
 struct SyncState {
     /// Writes issued so far.
     writes: u64,
@@ -333,8 +332,23 @@ struct SyncState {
     last_write_file: usize,
     /// Whether the last I/O issued was a sync.
     last_was_sync: bool,
+    /// N of `fsync=N` or `fdatasync=N`, 0 for neither.
+    every: u64,
+    /// The sync they issue.
+    ddir: Ddir,
     /// The request drawn from the workload that a sync went before.
     held: Option<(Ddir, usize, u64, usize)>,
+}
+
+impl SyncState {
+    /// Nothing issued yet, with the job's `fsync=N`/`fdatasync=N`.
+    fn of(plan: &JobPlan) -> SyncState {
+        let (every, ddir) = match (plan.fsync_every, plan.fdatasync_every) {
+            (n, _) if n > 0 => (n, Ddir::Sync),
+            (_, n) => (n, Ddir::Datasync),
+        };
+        SyncState { writes: 0, last_write_file: 0, last_was_sync: false, every, ddir, held: None }
+    }
 }
 
 impl Loop<'_, '_> {
@@ -646,6 +660,7 @@ impl Loop<'_, '_> {
 
     /// The single completion point: the recorder, with the clock reading `now` taken
     /// when the I/O (or its batch) was seen complete.
+    #[inline(always)]
     fn complete(&mut self, index: u32, start: u64, issue: u64, slat: Option<u64>, now: u64) {
         self.last_now = now;
         let unit = &self.units[index as usize];
@@ -765,12 +780,11 @@ impl Loop<'_, '_> {
     /// until the next write (`W S R S R S W`).
     #[inline]
     fn sync_due(&self) -> Option<Ddir> {
-        let (every, ddir) = match (self.plan.fsync_every, self.plan.fdatasync_every) {
-            (0, 0) => return None,
-            (n, _) if n > 0 => (n, Ddir::Sync),
-            (_, n) => (n, Ddir::Datasync),
-        };
         let s = &self.sync_state;
+        let (every, ddir) = (s.every, s.ddir);
+        if every == 0 {
+            return None;
+        }
         (s.writes > 0 && s.writes % every == 0 && !s.last_was_sync).then_some(ddir)
     }
 
