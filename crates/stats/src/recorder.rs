@@ -325,7 +325,7 @@ impl JobRecorder {
     /// latencies in nanoseconds (`None` when not measured: slat on sync engines, or fio's
     /// `disable_slat`/`disable_clat`/`disable_lat`, which the configuration applies here
     /// too: a latency it does not keep is dropped). The latency buckets count clat, as fio.
-    #[inline]
+    #[inline(always)]
     pub fn record_io(
         &mut self,
         dir: Dir,
