@@ -683,6 +683,9 @@ fn flow_ratio_matches_fio() {
     for prog_is_fio in [true, false] {
         let reads = reads_per_job(dir.path(), FLOW_2_1, &[], prog_is_fio);
         let ratio = reads[0] as f64 / reads[1] as f64;
-        assert!((1.95..=2.05).contains(&ratio), "fio {prog_is_fio}: {reads:?}");
+        // Both tools keep the jobs within a few I/Os of 2:1 on an idle machine; a loaded
+        // one delays a thread's start or end, when the other runs alone (fio 3.33 gave 1.94
+        // with builds running beside it).
+        assert!((1.85..=2.15).contains(&ratio), "fio {prog_is_fio}: {reads:?}");
     }
 }

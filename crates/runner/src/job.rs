@@ -20,12 +20,13 @@
 //! report; only when such a request comes does the job copy its recorder, see
 //! [`crate::status`]).
 //!
-//! Submission and reaping follow fio 3.33 (measured against it, see the runner tests): a
-//! queued unit is committed once `iodepth_batch_submit` units wait or the queue is full; a
-//! full queue reaps at least `iodepth_batch_complete_min` (at most
-//! `iodepth_batch_complete_max`) completions and keeps reaping down to `iodepth_low`; with
-//! `iodepth_batch_complete_min=0` it waits for a completion whenever anything is in flight.
-//! The depth distribution counts each commit's units at the depth they bring the queue to.
+//! Submission and reaping, as fio 3.33 does them, are in `submit.rs`.
+
+//!
+//! A plain job (no verification, `lockfile`, serializing, replay, rate or other controls,
+//! logs, per-I/O priorities, `fsync=N`, `fill_device` or `number_ios`) runs the loop
+//! compiled without the tests for those features (`RICH = false`, see [`Loop::rich`]): the
+//! one-block path of the commonest jobs stays as short as it can be.
 
 use crate::clock::JobClock;
 use crate::logs::JobLogs;
@@ -34,49 +35,23 @@ use crate::progress::{JobProgress, JobState, Publisher};
 use crate::status::JobSlot;
 use crate::verify::JobVerify;
 use crate::workload_config;
-use iomark_engine::file::{thread_id, ThreadUsage};
-use iomark_engine::{Ddir, Engine, IoUnit, Queued};
-use iomark_stats::recorder::{Dir, JobRecorder, RecorderConfig};
-use iomark_stats::reduce::JobTimes;
+use iomark_engine::file::ThreadUsage;
+use iomark_engine::{Ddir, Engine, IoUnit};
+use iomark_stats::recorder::{Dir, JobRecorder};
 use iomark_workload::Workload;
-use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
+mod failed;
+mod hooks;
+mod outcome;
+mod submit;
+mod sync;
 
-/// What a finished job hands back for the report (or a running one, for an interim report).
-#[derive(Clone)]
-pub struct JobOutcome {
-    /// Everything recorded.
-    pub recorder: JobRecorder,
-    /// Runtimes and CPU usage.
-    pub times: JobTimes,
-    /// The first error (an errno), 0 if none.
-    pub error: i32,
-    /// What the error was doing, empty if none.
-    pub error_text: String,
-    /// What the engine said about how it behaved.
-    pub notes: Vec<String>,
-    /// The job thread's id.
-    pub pid: u32,
-    /// Wall-clock start, ms since the epoch (0 under the fake clock).
-    pub start_wall_ms: u64,
-    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
-    pub latency_depth: u32,
-    /// What the steady-state watch found, if the job had one.
-    pub steadystate: Option<iomark_stats::report::SteadyReport>,
-}
-
-/// Why a job could not run at all.
-#[derive(Debug, thiserror::Error)]
-#[error("job '{job}': {message}")]
-pub struct JobError {
-    /// The job's name.
-    pub job: String,
-    /// What went wrong.
-    pub message: String,
-}
+pub(crate) use outcome::recorder_config;
+pub use outcome::{JobError, JobOutcome};
+use sync::SyncState;
 
 /// Runs one job to its end; `stop` asks it to finish early, `links` is what it shares with
 /// the other jobs, and `status` is where it answers requests for interim reports.
@@ -172,7 +147,9 @@ pub fn run(
         deadline: u64::MAX,
         depth_limit: plan.iodepth,
         ended: false,
+        rich: false,
     };
+    l.rich = l.needs_rich();
     if let Some(depth) = l.ctl.as_deref().and_then(controls::Controls::depth) {
         l.depth_limit = depth;
     }
@@ -195,62 +172,19 @@ pub fn run(
     progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
     // report is the same on every run.
-    let fake = l.clock.is_fake();
     // The engine's own threads (threadpool's workers) count as the job's, as in fio.
     let engine_usage = l.engine.finish();
-    let usage = if fake {
+    let usage = if l.clock.is_fake() {
         ThreadUsage::default()
     } else {
         ThreadUsage::now().since(l.usage_before).plus(engine_usage)
     };
-    let times = l.times(end, usage);
+    let outcome = l.outcome(l.recorder.clone(), end, usage);
     drop(files);
     if plan.unlink {
         crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
     }
-    Ok(JobOutcome {
-        recorder: l.recorder,
-        times,
-        error: l.error,
-        error_text: l.error_text,
-        notes: l.engine.notes(),
-        pid: if fake { 0 } else { thread_id() },
-        start_wall_ms,
-        latency_depth: l.depth_limit,
-        steadystate: l.ctl.as_deref().and_then(controls::Controls::steady_report),
-    })
-}
-
-/// Which statistics the job keeps.
-pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
-    let (r, w, t) = match plan.rw.0 {
-        "read" | "randread" => (true, false, false),
-        "write" | "randwrite" => (false, true, false),
-        "trim" | "randtrim" => (false, false, true),
-        "trimwrite" | "randtrimwrite" => (false, true, true),
-        _ => (true, true, false),
-    };
-    // A replay does what its log does.
-    let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
-    // Verify reads are reported as reads, as fio does.
-    let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
-    let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
-    RecorderConfig {
-        dirs: [r, w, t],
-        slat: !sync_engine && plan.timing.slat,
-        clat: plan.timing.clat,
-        lat: plan.timing.lat,
-        clat_percentiles: plan.stats.clat_percentiles,
-        lat_percentiles: plan.stats.lat_percentiles,
-        slat_percentiles: plan.stats.slat_percentiles,
-        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.end_fsync,
-        bw_avg_ms: plan.stats.bw_avg_ms,
-        iops_avg_ms: plan.stats.iops_avg_ms,
-        // A synchronous engine's reads and trims start and issue at one clock reading, so
-        // their lat is their clat (the copy needs clat's histogram if lat has one).
-        lat_is_clat: [mirror, false, mirror],
-        corrected: plan.pace.limits(),
-    }
+    Ok(outcome)
 }
 
 /// The state of the submit/reap loop.
@@ -317,42 +251,37 @@ struct Loop<'a, 's> {
     depth_limit: u32,
     /// Whether a control ended the job (a latency target found, steady state reached).
     ended: bool,
-}
-
-/// Whether an I/O of `ddir` changes the file's data (a write or a trim).
-fn changes_data(ddir: Ddir) -> bool {
-    matches!(ddir, Ddir::Write | Ddir::Trim)
-}
-
-/// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
-struct SyncState {
-    /// Writes issued so far.
-    writes: u64,
-    /// The file of the last write, which a sync goes to.
-    last_write_file: usize,
-    /// Whether the last I/O issued was a sync.
-    last_was_sync: bool,
-    /// N of `fsync=N` or `fdatasync=N`, 0 for neither.
-    every: u64,
-    /// The sync they issue.
-    ddir: Ddir,
-    /// The request drawn from the workload that a sync went before.
-    held: Option<(Ddir, usize, u64, usize)>,
-}
-
-impl SyncState {
-    /// Nothing issued yet, with the job's `fsync=N`/`fdatasync=N`.
-    fn of(plan: &JobPlan) -> SyncState {
-        let (every, ddir) = match (plan.fsync_every, plan.fdatasync_every) {
-            (n, _) if n > 0 => (n, Ddir::Sync),
-            (_, n) => (n, Ddir::Datasync),
-        };
-        SyncState { writes: 0, last_write_file: 0, last_was_sync: false, every, ddir, held: None }
-    }
+    /// Whether the job uses any of the features the plain loop leaves out.
+    rich: bool,
 }
 
 impl Loop<'_, '_> {
+    /// Whether the job needs the loop with every feature's tests (`RICH = true`).
+    fn needs_rich(&self) -> bool {
+        self.verify.is_some()
+            || self.serialize
+            || self.locks.is_some()
+            || self.replay.is_some()
+            || self.ctl.is_some()
+            || self.logs.is_some()
+            || self.prio.is_some()
+            || self.sync_state.every > 0
+            || self.plan.fill_device
+            || self.plan.number_ios > 0
+    }
+
+    /// Runs the loop until the job (or its verify phase) is over.
     fn run(&mut self, stop: &AtomicBool) {
+        if self.rich {
+            self.drive::<true>(stop);
+        } else {
+            self.drive::<false>(stop);
+        }
+    }
+
+    /// The loop. With `RICH = false` (a plain job, see [`Loop::needs_rich`]) the tests
+    /// for the features it does not use are compiled out.
+    fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
         let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
         let mut ramping = ramp_ns > 0;
         let runtime_ns = self.plan.runtime.map(|d| d.as_nanos() as u64);
@@ -371,21 +300,23 @@ impl Loop<'_, '_> {
             }
             let elapsed = now.saturating_sub(self.measure_from);
             // The verify phase reads back everything, whatever the limits.
-            let verifying = self.verify.as_ref().is_some_and(JobVerify::reading);
+            let verifying = RICH && self.verify.as_ref().is_some_and(JobVerify::reading);
             let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
-            let stopping =
-                stop.load(Ordering::Relaxed) || self.exit.load(Ordering::Relaxed) || self.filled;
-            if self.ctl.is_some() && !out_of_time && !stopping && !verifying {
+            let stopping = stop.load(Ordering::Relaxed)
+                || self.exit.load(Ordering::Relaxed)
+                || (RICH && self.filled);
+            if RICH && self.ctl.is_some() && !out_of_time && !stopping && !verifying {
                 let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
                 self.deadline = phase_ns.map_or(u64::MAX, |p| self.measure_from.saturating_add(p));
                 if self.between_ios(stop) {
                     continue;
                 }
             }
-            let enough_ios =
-                self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios && !verifying;
-            let ended = (self.ended && !verifying) || self.error != 0;
-            if out_of_time || enough_ios || ended || stopping {
+            let limits = RICH
+                && ((self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios)
+                    || self.ended)
+                && !verifying;
+            if out_of_time || limits || self.error != 0 || stopping {
                 break;
             }
             if let Some(request) = self.status.asked() {
@@ -396,80 +327,79 @@ impl Loop<'_, '_> {
             // A poll comes first (libaio's userspace_reap serves it from the ring).
             if batching.complete_min == 0 && self.in_flight > 0 {
                 let max = batching.complete_max as usize;
-                if self.reap(0, max) == 0 {
-                    self.reap(1, max);
+                if self.reap::<RICH>(0, max) == 0 {
+                    self.reap::<RICH>(1, max);
                 }
                 continue;
             }
             let index = if self.in_flight < self.depth_limit { self.free.pop() } else { None };
             let Some(index) = index else {
-                self.reap_full();
+                self.reap_full::<RICH>();
                 continue;
             };
-            let next = self.sync_state.held.take().or_else(|| {
-                if self.ctl.is_some() {
-                    self.steer();
-                }
-                self.next_request()
-            });
-            let Some((ddir, file, offset, len)) = next else {
+            let Some((ddir, file, offset, len)) = self.next_request::<RICH>() else {
                 self.free.push(index);
                 break;
             };
-            if let Some(sync) = self.sync_due() {
-                // The request waits for the next turn of the loop.
-                self.sync_state.held = Some((ddir, file, offset, len));
-                self.sync_state.last_was_sync = true;
-                self.issue(index, sync, self.sync_state.last_write_file, 0, 0);
+            if RICH && !self.before_issue(index, ddir, file, offset, len, stop) {
                 continue;
             }
-            if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
-                // Not due before the phase ends or the job stops: the loop decides.
-                self.sync_state.held = Some((ddir, file, offset, len));
-                self.free.push(index);
-                continue;
-            }
-            self.sync_state.last_was_sync = false;
-            self.issue(index, ddir, file, offset, len);
+            self.issue::<RICH>(index, ddir, file, offset, len);
         }
         self.commit();
         while self.in_flight > 0 && self.error == 0 {
-            self.reap(self.in_flight as usize, self.in_flight as usize);
+            self.reap::<RICH>(self.in_flight as usize, self.in_flight as usize);
         }
     }
 
-    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]).
-    fn run_verify(&mut self, stop: &AtomicBool) {
-        if self.error != 0 || stop.load(Ordering::Relaxed) {
-            return;
+    /// In a rich job, between drawing a request and issuing it: a sync that `fsync=N` puts
+    /// before it, or the pause the rate controls ask for. Returns false when the request
+    /// waits for the next turn of the loop (unit `index` is then used or given back).
+    fn before_issue(
+        &mut self,
+        index: u32,
+        ddir: Ddir,
+        file: usize,
+        offset: u64,
+        len: usize,
+        stop: &AtomicBool,
+    ) -> bool {
+        if let Some(sync) = self.sync_due() {
+            self.sync_state.held = Some((ddir, file, offset, len));
+            self.sync_state.last_was_sync = true;
+            self.issue::<true>(index, sync, self.sync_state.last_write_file, 0, 0);
+            return false;
         }
-        if self.verify.as_mut().is_some_and(JobVerify::begin_reading) {
-            self.run(stop);
+        if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
+            // Not due before the phase ends or the job stops: the loop decides.
+            self.sync_state.held = Some((ddir, file, offset, len));
+            self.free.push(index);
+            return false;
         }
-        if self.verify.as_ref().is_some_and(|v| v.failures > 0) {
-            self.set_error(libc::EILSEQ, "verify");
-        }
+        self.sync_state.last_was_sync = false;
+        true
     }
 
     /// Fills unit `index` with one I/O and hands it to the engine.
     #[inline(always)]
-    fn issue(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
-        if let Some(v) = &mut self.verify {
-            let verify_read = ddir == Ddir::Read && v.bind_read(index);
-            // verify_only issues nothing but its verify reads; writes are only logged.
-            if v.verify_only() && !verify_read {
-                if ddir == Ddir::Write {
-                    v.pretend_write(file, offset, len);
-                }
-                self.free.push(index);
+    fn issue<const RICH: bool>(
+        &mut self,
+        index: u32,
+        ddir: Ddir,
+        file: usize,
+        offset: u64,
+        len: usize,
+    ) {
+        if RICH {
+            if !self.verify_issue(index, ddir, file, offset, len) {
                 return;
             }
-        }
-        if self.serialize && self.in_flight > 0 && ddir.data_index().is_some() {
-            self.wait_for_overlaps(index, ddir, file, offset, len);
-        }
-        if self.locks.is_some() {
-            self.take_lock(file);
+            if self.serialize && self.in_flight > 0 && ddir.data_index().is_some() {
+                self.wait_for_overlaps(index, ddir, file, offset, len);
+            }
+            if self.locks.is_some() {
+                self.take_lock(file);
+            }
         }
         let start = self.clock.now_ns();
         let unit = &mut self.units[index as usize];
@@ -478,7 +408,9 @@ impl Loop<'_, '_> {
         unit.fd = self.fds[file];
         unit.offset = offset;
         unit.len = len;
-        unit.ioprio = self.prio.as_mut().map_or(0, |p| p.pick(ddir, len as u64));
+        if RICH {
+            unit.ioprio = self.prio.as_mut().map_or(0, |p| p.pick(ddir, len as u64));
+        }
         // Only a write's buffer is prepared between taking the unit and issuing it; for
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
@@ -490,7 +422,7 @@ impl Loop<'_, '_> {
                 self.workload.initial_fill(unit.buf.as_mut_slice());
             }
             self.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
-            if let Some(v) = &mut self.verify {
+            if let Some(v) = self.verify.as_mut().filter(|_| RICH) {
                 v.stamp(index, &mut unit.buf.as_mut_slice()[..len], file, offset);
             }
             self.clock.now_ns()
@@ -499,102 +431,38 @@ impl Loop<'_, '_> {
             start
         };
         self.stamps[index as usize] = (start, issue);
-        if let Some(logs) = &mut self.logs {
+        if let Some(logs) = self.logs.as_mut().filter(|_| RICH) {
             logs.issue(start, file, ddir, offset, len);
         }
-        let (mut start, mut issue) = (start, issue);
-        loop {
-            match self.engine.queue(&mut self.units[index as usize]) {
-                Queued::Completed => {
-                    // fio counts an I/O completed inside queue as one submit and one reap
-                    // (its null engine as neither).
-                    self.recorder.record_depth(self.in_flight + 1, 1);
-                    if self.counts_batches {
-                        self.recorder.record_submit(1);
-                        self.recorder.record_complete(1);
-                    }
-                    let now = self.clock.now_ns();
-                    self.complete(index, start, issue, None, now);
-                    break;
-                }
-                Queued::Queued => {
-                    self.pending.push(index);
-                    self.in_flight += 1;
-                    let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
-                    if full || self.pending.len() >= self.plan.batching.submit as usize {
-                        self.commit();
-                    }
-                    break;
-                }
-                Queued::Busy => {
-                    // The engine takes the same I/O once it has handed back completions;
-                    // the wait does not count as the I/O's own time.
-                    self.commit();
-                    if self.in_flight == 0 || self.error != 0 {
-                        self.free.push(index);
-                        if let Some(locks) = &mut self.locks {
-                            locks.give(file);
-                        }
-                        self.set_error(libc::EBUSY, "queue");
-                        return;
-                    }
-                    self.reap(1, self.in_flight as usize);
-                    start = self.clock.now_ns();
-                    issue = start;
-                    self.stamps[index as usize] = (start, issue);
-                }
-            }
-        }
-        if ddir == Ddir::Write {
+        self.queue::<RICH>(index, file, start, issue);
+        if RICH && ddir == Ddir::Write {
             self.sync_state.writes += 1;
             self.sync_state.last_write_file = file;
         }
     }
 
-    /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
-    /// job first completes its I/Os in flight (giving back its own locks), then waits; see
-    /// [`crate::lockfile`].
-    #[cold]
-    fn take_lock(&mut self, file: usize) {
-        if self.locks.as_mut().is_some_and(|l| l.try_take(file)) {
-            return;
-        }
-        self.commit();
-        while self.in_flight > 0 && self.error == 0 {
-            self.reap(1, self.in_flight as usize);
-        }
-        if let Some(locks) = &mut self.locks {
-            locks.wait(file);
-        }
-    }
-
-    /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on
-    /// until no more than `iodepth_low` I/Os are in flight.
-    fn reap_full(&mut self) {
-        let batching = self.plan.batching;
-        self.commit();
-        loop {
-            let min = (batching.complete_min.min(self.in_flight)).max(1) as usize;
-            self.reap(min, batching.complete_max as usize);
-            if self.in_flight <= batching.low || self.error != 0 {
-                break;
-            }
-        }
-    }
-
     /// The next I/O: direction, file index, offset, length (`time_based` workloads never
     /// end by themselves).
-    fn next_request(&mut self) -> Option<(Ddir, usize, u64, usize)> {
-        if let Some(v) = &mut self.verify {
-            if let Some((file, offset, len)) = v.next_read() {
-                return Some((Ddir::Read, file, offset, len));
+    #[inline(always)]
+    fn next_request<const RICH: bool>(&mut self) -> Option<(Ddir, usize, u64, usize)> {
+        if RICH {
+            if let Some(held) = self.sync_state.held.take() {
+                return Some(held);
             }
-            if v.reading() {
-                return None;
+            if self.ctl.is_some() {
+                self.steer();
             }
-        }
-        if let Some(replay) = &mut self.replay {
-            return replay.next(&mut self.clock);
+            if let Some(v) = &mut self.verify {
+                if let Some((file, offset, len)) = v.next_read() {
+                    return Some((Ddir::Read, file, offset, len));
+                }
+                if v.reading() {
+                    return None;
+                }
+            }
+            if let Some(replay) = &mut self.replay {
+                return replay.next(&mut self.clock);
+            }
         }
         let req = self.workload.next()?;
         let ddir = match req.dir {
@@ -605,83 +473,25 @@ impl Loop<'_, '_> {
         Some((ddir, req.file, req.offset, req.len as usize))
     }
 
-    /// Submits the units queued since the last commit; the depth distribution counts them
-    /// at the depth they reach, as fio's does.
-    fn commit(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        match self.engine.commit() {
-            Ok(n) if n > 0 => {
-                self.recorder.record_submit(n as u32);
-                let in_flight_before = self.in_flight - self.pending.len() as u32;
-                self.recorder.record_depth(in_flight_before + n as u32, n as u32);
-                // The submission of the units queued since the last commit ends now.
-                let now = self.clock.now_ns();
-                for &index in &self.pending[..n.min(self.pending.len())] {
-                    self.stamps[index as usize].1 = now;
-                }
-                self.pending.drain(..n.min(self.pending.len()));
-            }
-            Ok(_) => {}
-            Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "commit"),
-        }
-    }
-
-    /// Waits for at least `min` and takes at most `max` completions; returns how many it
-    /// took.
-    fn reap(&mut self, min: usize, max: usize) -> usize {
-        if self.in_flight == 0 {
-            return 0;
-        }
-        let mut done = std::mem::take(&mut self.done);
-        done.clear();
-        let max = max.min(self.in_flight as usize);
-        match self.engine.reap(&mut self.units, min.min(max), max, &mut done) {
-            Ok(n) => {
-                if n > 0 {
-                    self.recorder.record_complete(n as u32);
-                }
-                // One clock reading serves the whole batch: every I/O of it had completed
-                // by then (fio, too, stamps a batch of completions once).
-                let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
-                for &index in &done {
-                    self.in_flight -= 1;
-                    let (start, submitted) = self.stamps[index as usize];
-                    self.complete(index, start, submitted, Some(submitted - start), now);
-                }
-            }
-            Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),
-        }
-        let took = done.len();
-        self.done = done;
-        took
-    }
-
     /// The single completion point: the recorder, with the clock reading `now` taken
     /// when the I/O (or its batch) was seen complete.
     #[inline(always)]
-    fn complete(&mut self, index: u32, start: u64, issue: u64, slat: Option<u64>, now: u64) {
+    fn complete<const RICH: bool>(
+        &mut self,
+        index: u32,
+        start: u64,
+        issue: u64,
+        slat: Option<u64>,
+        now: u64,
+    ) {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
-        if let Some(locks) = &mut self.locks {
+        if let Some(locks) = self.locks.as_mut().filter(|_| RICH) {
             locks.give(unit.file as usize);
         }
         if unit.result < 0 {
-            let errno = (-unit.result) as i32;
-            if let Some(v) = &mut self.verify {
-                v.unbind(index);
-            }
-            if self.plan.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
-                // `fill_device`: full is the end, not an error; fio counts the I/O as issued.
-                if let Some(d) = unit.ddir.data_index() {
-                    self.recorder.dirs[d].ios += 1;
-                }
-                self.filled = true;
-                return;
-            }
-            self.io_error(index, errno);
+            self.failed(index, (-unit.result) as i32);
             return;
         }
         let Some(d) = unit.ddir.data_index() else {
@@ -700,13 +510,30 @@ impl Loop<'_, '_> {
             Some(now - issue),
             Some(now - start),
         );
-        self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
+        if RICH {
+            self.rich_complete(index, dir, start, issue, slat, now);
+        }
+    }
+
+    /// The completion point's work for the features of a rich job.
+    #[inline(always)]
+    fn rich_complete(
+        &mut self,
+        index: u32,
+        dir: Dir,
+        start: u64,
+        issue: u64,
+        slat: Option<u64>,
+        now: u64,
+    ) {
+        let unit = &self.units[index as usize];
+        self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         if let Some(logs) = &mut self.logs {
             let io = crate::logs::logged_io(
                 dir,
-                bytes,
+                unit.result as u64,
                 unit.len as u64,
                 unit.offset,
                 slat,
@@ -721,169 +548,5 @@ impl Loop<'_, '_> {
         if self.verify.is_some() {
             self.verify_completed(index);
         }
-    }
-
-    /// `serialize_overlap`, and every verifying job: until no in-flight I/O of the job
-    /// overlaps the one about to be issued where either writes, commit and reap. Two
-    /// overlapping writes in flight may reach the file in either order, which would make a
-    /// verification fail for no fault of the storage. Off the common path: it scans the
-    /// pool, and only serializing jobs come here.
-    #[cold]
-    fn wait_for_overlaps(&mut self, index: u32, ddir: Ddir, file: usize, offset: u64, len: usize) {
-        let end = offset + len as u64;
-        let races = |l: &Self| {
-            l.units.iter().enumerate().any(|(i, u)| {
-                i != index as usize
-                    && !l.free.contains(&(i as u32))
-                    && u.ddir.data_index().is_some()
-                    && (changes_data(ddir) || changes_data(u.ddir))
-                    && u.file as usize == file
-                    && u.offset < end
-                    && offset < u.offset + u.len as u64
-            })
-        };
-        while self.in_flight > 0 && self.error == 0 && races(self) {
-            self.commit();
-            self.reap(1, self.in_flight as usize);
-        }
-    }
-
-    /// A completed write is logged for verification; a completed verify read is checked.
-    fn verify_completed(&mut self, index: u32) {
-        let Some(v) = &mut self.verify else { return };
-        let unit = &mut self.units[index as usize];
-        match unit.ddir {
-            Ddir::Write => v.written(index, true),
-            Ddir::Read => {
-                // A short read is checked with zeros for what did not come (so it fails).
-                let got = (unit.result.max(0) as usize).min(unit.len);
-                let buf = &mut unit.buf.as_mut_slice()[..unit.len];
-                buf[got..].fill(0);
-                if let Err(report) = v.check(index, buf) {
-                    // The uncommon path: the report is printed as fio prints it.
-                    eprint!("{report}");
-                    if !v.plan.continue_on_error {
-                        self.set_error(libc::EILSEQ, "verify");
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The sync to issue before the next I/O, if `fsync=N` or `fdatasync=N` asks for one.
-    ///
-    /// fio 3.33's rule, read off `--write_iolog`: whenever the count of writes issued is a
-    /// non-zero multiple of N and the previous I/O was not a sync, the next I/O is a sync.
-    /// So a sync follows every Nth write, but only when another I/O follows it (64 writes
-    /// with `fsync=8` give 7 syncs), and in a mixed job a sync follows every read issued
-    /// until the next write (`W S R S R S W`).
-    #[inline]
-    fn sync_due(&self) -> Option<Ddir> {
-        let s = &self.sync_state;
-        let (every, ddir) = (s.every, s.ddir);
-        if every == 0 {
-            return None;
-        }
-        (s.writes > 0 && s.writes % every == 0 && !s.last_was_sync).then_some(ddir)
-    }
-
-    /// A sync outside the I/O loop (`end_fsync`, `fsync_on_close`), timed as a sync.
-    fn sync_file(&mut self, fd: i32, ddir: Ddir) {
-        let start = self.clock.now_ns();
-        let r = iomark_engine::sync::sync_file(fd, ddir == Ddir::Datasync);
-        let now = self.clock.now_ns();
-        self.last_now = now;
-        if r < 0 {
-            self.set_error((-r) as i32, "fsync");
-        } else {
-            self.recorder.record_sync(now - start);
-        }
-    }
-
-    /// `end_fsync` and `fsync_on_close`.
-    fn finish(&mut self, files: &[File]) {
-        if self.plan.end_fsync || (self.plan.fsync_on_close && self.plan.writes()) {
-            for f in files {
-                self.sync_file(f.as_raw_fd(), Ddir::Sync);
-            }
-        }
-    }
-
-    /// Records a failure explained by `text` (a log that could not be written).
-    fn set_error_text(&mut self, errno: i32, text: String) {
-        if self.error == 0 {
-            self.error = errno;
-            self.error_text = text;
-        }
-    }
-
-    /// The job's times, with its I/O ending at `end` and `usage` its CPU usage.
-    fn times(&self, end: u64, usage: ThreadUsage) -> JobTimes {
-        let run_ms = end.saturating_sub(self.measure_from) / 1_000_000;
-        let did_io = self.recorder.dirs.iter().any(|d| d.ios > 0);
-        let run_ms = if did_io { run_ms.max(1) } else { run_ms };
-        JobTimes {
-            runtime_ms: self.active.map(|a| if a { run_ms } else { 0 }),
-            total_run_ms: run_ms,
-            usr_ns: usage.user_us * 1000,
-            sys_ns: usage.system_us * 1000,
-            ctx: usage.ctx,
-            majf: usage.majflt,
-            minf: usage.minflt,
-        }
-    }
-
-    /// Answers a request for an interim report with a copy of everything so far (outside
-    /// the common path: it allocates, and reads the thread's CPU usage).
-    #[cold]
-    fn answer_status(&mut self, request: u64) {
-        let mut recorder = self.recorder.clone();
-        recorder.settle();
-        let fake = self.clock.is_fake();
-        let usage =
-            if fake { ThreadUsage::default() } else { ThreadUsage::now().since(self.usage_before) };
-        let copy = JobOutcome {
-            recorder,
-            times: self.times(self.last_now, usage),
-            error: self.error,
-            error_text: self.error_text.clone(),
-            notes: self.engine.notes(),
-            pid: if fake { 0 } else { thread_id() },
-            start_wall_ms: self.start_wall_ms,
-            latency_depth: self.depth_limit,
-            steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
-        };
-        self.status.answer(request, copy);
-    }
-
-    /// Unit `index` failed with `errno` (see [`crate::errors::failed_io`]).
-    #[cold]
-    fn io_error(&mut self, index: u32, errno: i32) {
-        let unit = &self.units[index as usize];
-        let op = ddir_name(unit.ddir);
-        if crate::errors::failed_io(self.plan, &mut self.recorder, unit, op, errno) {
-            self.set_error(errno, op);
-        } else if self.error_text.is_empty() {
-            self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));
-        }
-    }
-
-    fn set_error(&mut self, errno: i32, during: &str) {
-        if self.error == 0 {
-            self.error = errno;
-            let text = std::io::Error::from_raw_os_error(errno);
-            self.error_text = format!("{during}: {text}");
-        }
-    }
-}
-
-fn ddir_name(d: Ddir) -> &'static str {
-    match d {
-        Ddir::Read => "read",
-        Ddir::Write => "write",
-        Ddir::Trim => "trim",
-        Ddir::Sync => "fsync",
-        Ddir::Datasync => "fdatasync",
     }
 }

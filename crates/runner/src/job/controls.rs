@@ -128,7 +128,7 @@ impl Loop<'_, '_> {
         if self.in_flight > 0 && self.ctl.as_deref().is_some_and(|c| c.think.is_some()) {
             // Completions that are ready count now, as fio reaps them after each I/O.
             self.commit();
-            self.reap(0, self.in_flight as usize);
+            self.reap::<true>(0, self.in_flight as usize);
         }
         let now = self.last_now;
         let due = |c: &Controls| c.think.as_ref().is_some_and(|t| t.due(now));
@@ -248,7 +248,7 @@ impl Loop<'_, '_> {
     fn quiesce(&mut self) {
         self.commit();
         while self.in_flight > 0 && self.error == 0 {
-            self.reap(1, self.in_flight as usize);
+            self.reap::<true>(1, self.in_flight as usize);
         }
     }
 
@@ -329,7 +329,7 @@ impl Loop<'_, '_> {
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
             file.unwrap_or_default(),
-            super::ddir_name(unit.ddir),
+            super::failed::ddir_name(unit.ddir),
             unit.offset,
             unit.len
         );

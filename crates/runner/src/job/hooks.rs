@@ -1,0 +1,123 @@
+//! The loop's hooks for features a plain job does not use (`lockfile`, serializing
+//! overlapping I/Os, verification). The loop reaches them only when it runs as a job with
+//! such features (see [`Loop::rich`]), so a plain job does not even test for them.
+
+use super::Loop;
+use crate::verify::JobVerify;
+use iomark_engine::Ddir;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether an I/O of `ddir` changes the file's data (a write or a trim).
+fn changes_data(ddir: Ddir) -> bool {
+    matches!(ddir, Ddir::Write | Ddir::Trim)
+}
+
+impl Loop<'_, '_> {
+    /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
+    /// job first completes its I/Os in flight (giving back its own locks), then waits; see
+    /// [`crate::lockfile`].
+    #[cold]
+    pub(super) fn take_lock(&mut self, file: usize) {
+        if self.locks.as_mut().is_some_and(|l| l.try_take(file)) {
+            return;
+        }
+        self.commit();
+        while self.in_flight > 0 && self.error == 0 {
+            self.reap::<true>(1, self.in_flight as usize);
+        }
+        if let Some(locks) = &mut self.locks {
+            locks.wait(file);
+        }
+    }
+
+    /// `serialize_overlap`, and every verifying job: until no in-flight I/O of the job
+    /// overlaps the one about to be issued where either writes, commit and reap. Two
+    /// overlapping writes in flight may reach the file in either order, which would make a
+    /// verification fail for no fault of the storage. Off the common path: it scans the
+    /// pool, and only serializing jobs come here.
+    #[cold]
+    pub(super) fn wait_for_overlaps(
+        &mut self,
+        index: u32,
+        ddir: Ddir,
+        file: usize,
+        offset: u64,
+        len: usize,
+    ) {
+        let end = offset + len as u64;
+        let races = |l: &Self| {
+            l.units.iter().enumerate().any(|(i, u)| {
+                i != index as usize
+                    && !l.free.contains(&(i as u32))
+                    && u.ddir.data_index().is_some()
+                    && (changes_data(ddir) || changes_data(u.ddir))
+                    && u.file as usize == file
+                    && u.offset < end
+                    && offset < u.offset + u.len as u64
+            })
+        };
+        while self.in_flight > 0 && self.error == 0 && races(self) {
+            self.commit();
+            self.reap::<true>(1, self.in_flight as usize);
+        }
+    }
+
+    /// Before unit `index` is filled for an I/O: verification's turn. Returns false when
+    /// the I/O is not to be issued (`verify_only` issues nothing but its verify reads;
+    /// its writes are only logged).
+    pub(super) fn verify_issue(
+        &mut self,
+        index: u32,
+        ddir: Ddir,
+        file: usize,
+        offset: u64,
+        len: usize,
+    ) -> bool {
+        let Some(v) = &mut self.verify else { return true };
+        let verify_read = ddir == Ddir::Read && v.bind_read(index);
+        if v.verify_only() && !verify_read {
+            if ddir == Ddir::Write {
+                v.pretend_write(file, offset, len);
+            }
+            self.free.push(index);
+            return false;
+        }
+        true
+    }
+
+    /// A completed write is logged for verification; a completed verify read is checked.
+    pub(super) fn verify_completed(&mut self, index: u32) {
+        let Some(v) = &mut self.verify else { return };
+        let unit = &mut self.units[index as usize];
+        match unit.ddir {
+            Ddir::Write => v.written(index, true),
+            Ddir::Read => {
+                // A short read is checked with zeros for what did not come (so it fails).
+                let got = (unit.result.max(0) as usize).min(unit.len);
+                let buf = &mut unit.buf.as_mut_slice()[..unit.len];
+                buf[got..].fill(0);
+                if let Err(report) = v.check(index, buf) {
+                    // The uncommon path: the report is printed as fio prints it.
+                    eprint!("{report}");
+                    if !v.plan.continue_on_error {
+                        self.set_error(libc::EILSEQ, "verify");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]).
+    pub(super) fn run_verify(&mut self, stop: &AtomicBool) {
+        if self.error != 0 || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.verify.as_mut().is_some_and(JobVerify::begin_reading) {
+            self.run(stop);
+        }
+        if self.verify.as_ref().is_some_and(|v| v.failures > 0) {
+            self.set_error(libc::EILSEQ, "verify");
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! What a job hands back: its outcome at the end, or a copy of it for an interim report,
+//! and the statistics its recorder keeps.
+
+use super::{controls, Loop};
+use crate::plan::JobPlan;
+use iomark_engine::file::{thread_id, ThreadUsage};
+use iomark_stats::recorder::{JobRecorder, RecorderConfig};
+use iomark_stats::reduce::JobTimes;
+
+/// What a finished job hands back for the report (or a running one, for an interim report).
+#[derive(Clone)]
+pub struct JobOutcome {
+    /// Everything recorded.
+    pub recorder: JobRecorder,
+    /// Runtimes and CPU usage.
+    pub times: JobTimes,
+    /// The first error (an errno), 0 if none.
+    pub error: i32,
+    /// What the error was doing, empty if none.
+    pub error_text: String,
+    /// What the engine said about how it behaved.
+    pub notes: Vec<String>,
+    /// The job thread's id.
+    pub pid: u32,
+    /// Wall-clock start, ms since the epoch (0 under the fake clock).
+    pub start_wall_ms: u64,
+    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
+    pub latency_depth: u32,
+    /// What the steady-state watch found, if the job had one.
+    pub steadystate: Option<iomark_stats::report::SteadyReport>,
+}
+
+/// Why a job could not run at all.
+#[derive(Debug, thiserror::Error)]
+#[error("job '{job}': {message}")]
+pub struct JobError {
+    /// The job's name.
+    pub job: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Which statistics the job keeps.
+pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
+    let (r, w, t) = match plan.rw.0 {
+        "read" | "randread" => (true, false, false),
+        "write" | "randwrite" => (false, true, false),
+        "trim" | "randtrim" => (false, false, true),
+        "trimwrite" | "randtrimwrite" => (false, true, true),
+        _ => (true, true, false),
+    };
+    // A replay does what its log does.
+    let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
+    // Verify reads are reported as reads, as fio does.
+    let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
+    let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
+    RecorderConfig {
+        dirs: [r, w, t],
+        slat: !sync_engine && plan.timing.slat,
+        clat: plan.timing.clat,
+        lat: plan.timing.lat,
+        clat_percentiles: plan.stats.clat_percentiles,
+        lat_percentiles: plan.stats.lat_percentiles,
+        slat_percentiles: plan.stats.slat_percentiles,
+        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.end_fsync,
+        bw_avg_ms: plan.stats.bw_avg_ms,
+        iops_avg_ms: plan.stats.iops_avg_ms,
+        // A synchronous engine's reads and trims start and issue at one clock reading, so
+        // their lat is their clat (the copy needs clat's histogram if lat has one).
+        lat_is_clat: [mirror, false, mirror],
+        corrected: plan.pace.limits(),
+    }
+}
+
+impl Loop<'_, '_> {
+    /// The job's times, with its I/O ending at `end` and `usage` its CPU usage.
+    pub(super) fn times(&self, end: u64, usage: ThreadUsage) -> JobTimes {
+        let run_ms = end.saturating_sub(self.measure_from) / 1_000_000;
+        let did_io = self.recorder.dirs.iter().any(|d| d.ios > 0);
+        let run_ms = if did_io { run_ms.max(1) } else { run_ms };
+        JobTimes {
+            runtime_ms: self.active.map(|a| if a { run_ms } else { 0 }),
+            total_run_ms: run_ms,
+            usr_ns: usage.user_us * 1000,
+            sys_ns: usage.system_us * 1000,
+            ctx: usage.ctx,
+            majf: usage.majflt,
+            minf: usage.minflt,
+        }
+    }
+
+    /// The outcome with `recorder` (the job's own at the end, a settled copy for an
+    /// interim report), the I/O ending at `end` and `usage` the CPU time used.
+    pub(super) fn outcome(
+        &self,
+        recorder: JobRecorder,
+        end: u64,
+        usage: ThreadUsage,
+    ) -> JobOutcome {
+        let fake = self.clock.is_fake();
+        JobOutcome {
+            recorder,
+            times: self.times(end, usage),
+            error: self.error,
+            error_text: self.error_text.clone(),
+            notes: self.engine.notes(),
+            pid: if fake { 0 } else { thread_id() },
+            start_wall_ms: self.start_wall_ms,
+            latency_depth: self.depth_limit,
+            steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
+        }
+    }
+
+    /// Answers a request for an interim report with a copy of everything so far (outside
+    /// the common path: it allocates, and reads the thread's CPU usage).
+    #[cold]
+    pub(super) fn answer_status(&mut self, request: u64) {
+        let mut recorder = self.recorder.clone();
+        recorder.settle();
+        let usage = if self.clock.is_fake() {
+            ThreadUsage::default()
+        } else {
+            ThreadUsage::now().since(self.usage_before)
+        };
+        let copy = self.outcome(recorder, self.last_now, usage);
+        self.status.answer(request, copy);
+    }
+}
