@@ -25,7 +25,7 @@
 //!
 //! A plain job (no verification, `lockfile`, serializing, replay, rate or other controls,
 //! logs, per-I/O priorities, `fsync=N`, `fill_device` or `number_ios`) runs the loop
-//! compiled without the tests for those features (`RICH = false`, see [`Loop::rich`]): the
+//! compiled without the tests for those features (`RICH = false`, see `Loop::needs_rich`): the
 //! one-block path of the commonest jobs stays as short as it can be.
 
 use crate::clock::JobClock;

@@ -1,6 +1,6 @@
 //! The loop's hooks for features a plain job does not use (`lockfile`, serializing
 //! overlapping I/Os, verification). The loop reaches them only when it runs as a job with
-//! such features (see [`Loop::rich`]), so a plain job does not even test for them.
+//! such features (see `Loop::needs_rich` in the loop), so a plain job does not even test for them.
 
 use super::Loop;
 use crate::verify::JobVerify;
