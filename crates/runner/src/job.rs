@@ -474,16 +474,18 @@ impl Loop<'_, '_> {
     }
 
     /// The single completion point: the recorder, with the clock reading `now` taken
-    /// when the I/O (or its batch) was seen complete.
+    /// when the I/O (or its batch) was seen complete. The completion latency is recorded
+    /// here when `clat` says so; a reaped batch records it per run of equal values
+    /// instead (see `Loop::reap`). Returns the direction of a data I/O that succeeded.
     #[inline(always)]
     fn complete<const RICH: bool>(
         &mut self,
         index: u32,
-        start: u64,
-        issue: u64,
+        (start, issue): (u64, u64),
         slat: Option<u64>,
+        clat: Option<u64>,
         now: u64,
-    ) {
+    ) -> Option<Dir> {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
@@ -492,29 +494,23 @@ impl Loop<'_, '_> {
         }
         if unit.result < 0 {
             self.failed(index, (-unit.result) as i32);
-            return;
+            return None;
         }
         let Some(d) = unit.ddir.data_index() else {
             self.recorder.record_sync(now - start);
-            return;
+            return None;
         };
         self.ios_done += 1;
         self.active[d] = true;
         let dir = [Dir::Read, Dir::Write, Dir::Trim][d];
         let bytes = unit.result as u64;
-        self.recorder.record_io(
-            dir,
-            bytes,
-            unit.len as u64,
-            slat,
-            Some(now - issue),
-            Some(now - start),
-        );
+        self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
         if RICH {
             self.rich_complete(index, dir, start, issue, slat, now);
         }
+        Some(dir)
     }
 
     /// The completion point's work for the features of a rich job.

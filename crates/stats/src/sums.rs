@@ -50,6 +50,25 @@ impl SumMoments {
         self.sum_sq = self.sum_sq.saturating_add(x * x);
     }
 
+    /// Adds `count` copies of one value (what `count` calls of [`SumMoments::record`]
+    /// give).
+    #[inline]
+    pub fn record_n(&mut self, x: u64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        self.n += count;
+        if x < self.min {
+            self.min = x;
+        }
+        if x > self.max {
+            self.max = x;
+        }
+        let (x, c) = (u128::from(x), u128::from(count));
+        self.sum += x * c;
+        self.sum_sq = self.sum_sq.saturating_add((x * x).saturating_mul(c));
+    }
+
     /// Adds another set, as if all its values had been recorded here.
     pub fn merge(&mut self, other: &SumMoments) {
         self.n += other.n;
@@ -123,6 +142,16 @@ mod tests {
         let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / n;
         let ss: f64 = xs.iter().map(|&x| (x as f64 - mean).powi(2)).sum();
         (mean, (ss / (n - 1.0)).sqrt())
+    }
+
+    #[test]
+    fn record_n_equals_repeated_record() {
+        let (mut once, mut each) = (SumMoments::new(), SumMoments::new());
+        for (x, n) in [(7_000u64, 3u64), (1, 1), (u64::MAX, 2), (40, 0), (5, 32)] {
+            once.record_n(x, n);
+            (0..n).for_each(|_| each.record(x));
+        }
+        assert_eq!(once, each);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use super::Loop;
 use iomark_engine::Queued;
+use iomark_stats::recorder::Dir;
 
 impl Loop<'_, '_> {
     /// Hands the filled unit `index` to the engine: it completes at once, or is queued
@@ -34,7 +35,7 @@ impl Loop<'_, '_> {
                         self.recorder.record_complete(1);
                     }
                     let now = self.clock.now_ns();
-                    self.complete::<RICH>(index, start, issue, None, now);
+                    self.complete::<RICH>(index, (start, issue), None, Some(now - issue), now);
                     return;
                 }
                 Queued::Queued => {
@@ -121,10 +122,28 @@ impl Loop<'_, '_> {
                 // One clock reading serves the whole batch: every I/O of it had completed
                 // by then (fio, too, stamps a batch of completions once).
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
+                // The units of one commit share their submission stamp, so a batch reaped
+                // at once has runs of equal clat: each run is recorded once.
+                let mut run: Option<(Dir, u64, u64)> = None;
                 for &index in &done {
                     self.in_flight -= 1;
-                    let (start, submitted) = self.stamps[index as usize];
-                    self.complete::<RICH>(index, start, submitted, Some(submitted - start), now);
+                    let stamps @ (start, submitted) = self.stamps[index as usize];
+                    let slat = Some(submitted - start);
+                    let Some(dir) = self.complete::<RICH>(index, stamps, slat, None, now) else {
+                        continue;
+                    };
+                    let clat = now - submitted;
+                    match &mut run {
+                        Some((d, ns, count)) if *d == dir && *ns == clat => *count += 1,
+                        _ => {
+                            if let Some((d, ns, count)) = run.replace((dir, clat, 1)) {
+                                self.recorder.record_clat_n(d, ns, count);
+                            }
+                        }
+                    }
+                }
+                if let Some((d, ns, count)) = run {
+                    self.recorder.record_clat_n(d, ns, count);
                 }
             }
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),
