@@ -15,6 +15,7 @@
 //! written again, and then only its last write is checked; an older write that a newer one
 //! overlaps even in part is dropped (fio 3.33 does the same with its tree of writes).
 
+mod newest;
 mod plan;
 mod report;
 
@@ -55,6 +56,8 @@ pub struct JobVerify {
     backlog_due: u64,
     /// Writes since the last backlog verification.
     since_backlog: u64,
+    /// With `verify_backlog`: the newest write of each place, to drop overwritten ones.
+    newest: Option<newest::Newest>,
     /// Per unit: the write number of the write in it, or the block its verify read is for.
     units: Vec<Option<Written>>,
     /// Whether the verify phase (after the writes) has begun.
@@ -80,6 +83,10 @@ impl JobVerify {
         let reserve = (p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1).min(MAX_RESERVED);
         let limit =
             if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
+        let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
+            let round = plan.backlog.max(plan.backlog_batch) + u64::from(p.iodepth);
+            newest::Newest::new(newest::grain_of(p), p.max_block_size(), 4 * round)
+        });
         Ok(Some(JobVerify {
             stamp: Stamp {
                 seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
@@ -92,6 +99,7 @@ impl JobVerify {
             pending: None,
             backlog_due: 0,
             since_backlog: 0,
+            newest,
             units: vec![None; p.iodepth as usize],
             reading: false,
             issued: 0,
@@ -117,8 +125,11 @@ impl JobVerify {
         let numberio = self.issued;
         self.issued += 1;
         self.plan.format.stamp(buf, offset, &Stamp { numberio, ..self.stamp });
-        self.units[unit as usize] =
-            Some(Written { file: file as u32, len: buf.len() as u32, offset, numberio });
+        let w = Written { file: file as u32, len: buf.len() as u32, offset, numberio };
+        if let Some(newest) = &mut self.newest {
+            newest.issued(&w);
+        }
+        self.units[unit as usize] = Some(w);
     }
 
     /// A write that `verify_only` does not issue: logged as if it had completed.
@@ -128,7 +139,11 @@ impl JobVerify {
         if self.limit.is_some_and(|l| numberio >= l) {
             return;
         }
-        self.log.push(Written { file: file as u32, len: len as u32, offset, numberio });
+        let w = Written { file: file as u32, len: len as u32, offset, numberio };
+        if let Some(newest) = &mut self.newest {
+            newest.issued(&w);
+        }
+        self.log.push(w);
     }
 
     /// The write in unit `unit` completed with `ok`.
@@ -154,6 +169,9 @@ impl JobVerify {
         }
         self.queue = newest_wins(&self.log[self.next.min(self.log.len())..]);
         self.log.clear();
+        if let Some(newest) = &mut self.newest {
+            newest.clear();
+        }
         self.next = 0;
         self.reading = true;
         !self.queue.is_empty()
@@ -174,19 +192,25 @@ impl JobVerify {
             self.next += 1;
             w
         } else if self.backlog_due > 0 && self.plan.do_verify {
-            self.backlog_due -= 1;
-            if self.next >= self.log.len() {
-                self.backlog_due = 0;
-                return None;
+            // The oldest logged write that no newer one has overwritten since (a newer one
+            // that completed or is in flight: the place holds, or will hold, its data).
+            loop {
+                if self.next >= self.log.len() {
+                    self.backlog_due = 0;
+                    return None;
+                }
+                let w = self.log[self.next];
+                self.next += 1;
+                if self.next == self.log.len() {
+                    // Everything logged so far is drawn: start the log over (no allocation).
+                    self.log.clear();
+                    self.next = 0;
+                }
+                if self.newest.as_mut().is_none_or(|n| n.take(&w)) {
+                    self.backlog_due -= 1;
+                    break w;
+                }
             }
-            let w = self.log[self.next];
-            self.next += 1;
-            if self.next == self.log.len() {
-                // Everything logged so far is verified: start the log over (no allocation).
-                self.log.clear();
-                self.next = 0;
-            }
-            w
         } else {
             return None;
         };
@@ -205,7 +229,9 @@ impl JobVerify {
     /// Unit `unit` failed: forget what it carried.
     #[inline]
     pub fn unbind(&mut self, unit: u32) {
-        self.units[unit as usize] = None;
+        if let (Some(w), Some(newest)) = (self.units[unit as usize].take(), &mut self.newest) {
+            newest.forget(&w);
+        }
     }
 
     /// Checks the block that verify read `unit` brought into `buf`; `Err` holds the report
