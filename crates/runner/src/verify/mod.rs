@@ -15,12 +15,14 @@
 //! written again, and then only its last write is checked; an older write that a newer one
 //! overlaps even in part is dropped (fio 3.33 does the same with its tree of writes).
 
+mod asynchronous;
 mod newest;
 mod plan;
 mod report;
 
 pub use plan::VerifyPlan;
 
+use iomark_engine::file::ThreadUsage;
 use iomark_workload::verify::{Expect, Stamp};
 use std::collections::BTreeMap;
 
@@ -58,6 +60,8 @@ pub struct JobVerify {
     since_backlog: u64,
     /// With `verify_backlog`: the newest write of each place, to drop overwritten ones.
     newest: Option<newest::Newest>,
+    /// With `verify_async`: the helper threads that check the blocks read back.
+    helpers: Option<asynchronous::Helpers>,
     /// Per unit: the write number of the write in it, or the block its verify read is for.
     units: Vec<Option<Written>>,
     /// Whether the verify phase (after the writes) has begun.
@@ -87,12 +91,23 @@ impl JobVerify {
             let round = plan.backlog.max(plan.backlog_batch) + u64::from(p.iodepth);
             newest::Newest::new(newest::grain_of(p), p.max_block_size(), 4 * round)
         });
+        let stamp = Stamp {
+            seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            thread: (p.thread_number + 1) as u16,
+            numberio: 0,
+        };
+        let file_names: Vec<String> =
+            p.files.iter().map(|f| f.path.display().to_string()).collect();
+        let helpers = if plan.async_threads > 0 && plan.do_verify {
+            let seed = (!plan.verify_only).then_some(stamp.seed);
+            let max_bs = p.max_block_size() as usize;
+            let names = file_names.clone();
+            Some(asynchronous::Helpers::start(&plan, seed, names, p.iodepth, max_bs)?)
+        } else {
+            None
+        };
         Ok(Some(JobVerify {
-            stamp: Stamp {
-                seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                thread: (p.thread_number + 1) as u16,
-                numberio: 0,
-            },
+            stamp,
             log: Vec::with_capacity(reserve as usize),
             queue: Vec::new(),
             next: 0,
@@ -100,6 +115,7 @@ impl JobVerify {
             backlog_due: 0,
             since_backlog: 0,
             newest,
+            helpers,
             units: vec![None; p.iodepth as usize],
             reading: false,
             issued: 0,
@@ -108,7 +124,7 @@ impl JobVerify {
             verified: 0,
             job: p.name.clone(),
             jobnum: p.jobnum,
-            file_names: p.files.iter().map(|f| f.path.display().to_string()).collect(),
+            file_names,
             plan,
         }))
     }
@@ -146,9 +162,11 @@ impl JobVerify {
         self.log.push(w);
     }
 
-    /// The write in unit `unit` completed with `ok`.
+    /// The write in unit `unit` completed with `ok`. `Err` (with an empty report: it
+    /// comes with [`JobVerify::settle`]) when a `verify_async` helper has found a bad block
+    /// that ends the job.
     #[inline]
-    pub fn written(&mut self, unit: u32, ok: bool) {
+    pub fn written(&mut self, unit: u32, ok: bool) -> Result<(), String> {
         if let Some(w) = self.units[unit as usize].take() {
             if ok {
                 self.log.push(w);
@@ -158,6 +176,10 @@ impl JobVerify {
                     self.backlog_due += self.plan.backlog_batch;
                 }
             }
+        }
+        match &self.helpers {
+            Some(h) if h.ended() => Err(String::new()),
+            _ => Ok(()),
         }
     }
 
@@ -234,20 +256,40 @@ impl JobVerify {
         }
     }
 
-    /// Checks the block that verify read `unit` brought into `buf`; `Err` holds the report
-    /// when it is bad (then the job stops unless `continue_on_error` says otherwise).
+    /// Checks the block that verify read `unit` brought into `buf`, or with `verify_async`
+    /// hands a copy of it to a helper thread; `Err` holds the report when it is bad (then
+    /// the job stops unless `continue_on_error` says otherwise). With `verify_async` the
+    /// report is empty: a helper found a bad block, and its report comes with
+    /// [`JobVerify::settle`].
     pub fn check(&mut self, unit: u32, buf: &mut [u8]) -> Result<(), String> {
         let Some(w) = self.units[unit as usize].take() else { return Ok(()) };
+        if let Some(helpers) = &mut self.helpers {
+            return if helpers.hand_over(w, buf) { Ok(()) } else { Err(String::new()) };
+        }
         self.verified += 1;
-        let expect = Expect {
-            seed: (!self.plan.verify_only).then_some(self.stamp.seed),
-            numberio: self.plan.write_sequence.then_some(w.numberio),
-        };
+        let expect = expect(&self.plan, (!self.plan.verify_only).then_some(self.stamp.seed), &w);
         let format = self.plan.format;
         let Err(first) = format.check(buf, w.offset, &expect) else { return Ok(()) };
         self.failures += 1;
         let name = &self.file_names[w.file as usize];
-        Err(report::failure(self, name, &w, buf, first, &expect))
+        Err(report::failure(&self.plan, name, &w, buf, first, &expect))
+    }
+
+    /// Waits for the `verify_async` helpers to check every block handed to them, counts
+    /// what they found and returns its reports (empty when all is well, or without
+    /// helpers), in the order the blocks were read.
+    pub fn settle(&mut self) -> String {
+        let Some(helpers) = &mut self.helpers else { return String::new() };
+        let settled = helpers.settle();
+        self.verified += settled.verified;
+        self.failures += settled.failures;
+        settled.report
+    }
+
+    /// Stops the `verify_async` helpers; returns the CPU time they used (the job's, as in
+    /// fio).
+    pub fn finish(&mut self) -> ThreadUsage {
+        self.helpers.as_mut().map_or_else(ThreadUsage::default, asynchronous::Helpers::finish)
     }
 
     /// Writes the state file when the job ends, if it wrote and `verify_state_save` is on.
@@ -257,6 +299,12 @@ impl JobVerify {
         }
         report::save_state(&self.job, self.jobnum, self.issued)
     }
+}
+
+/// What a read back of write `w` must find: the writes' seed (`None` when not checked)
+/// and, with `verify_write_sequence`, its number.
+fn expect(plan: &VerifyPlan, seed: Option<u64>, w: &Written) -> Expect {
+    Expect { seed, numberio: plan.write_sequence.then_some(w.numberio) }
 }
 
 /// The smallest block size a job writes.
