@@ -172,8 +172,11 @@ pub fn inject(
     cases.len()
 }
 
-/// Per job: (error, blocks read, blocks written).
-pub fn run_json(dir: &Path, job_file: &str) -> (Output, BTreeMap<String, (i64, u64, u64)>) {
+/// Per job (`NAME#INDEX`): (error, blocks read, blocks written).
+pub type Counts = BTreeMap<String, (i64, u64, u64)>;
+
+/// Runs `job_file` in `dir` with JSON output; the counts of its jobs.
+pub fn run_json(dir: &Path, job_file: &str) -> (Output, Counts) {
     std::fs::write(dir.join("job.fio"), job_file).expect("job file");
     let out = iomark(dir, &["--output-format=json", "job.fio"]);
     let mut jobs = BTreeMap::new();
@@ -196,4 +199,52 @@ pub fn available(engine: &str) -> bool {
             false
         }
     }
+}
+
+/// Runs jobs of every layout (sequential, random, mixed, bssplit, three files,
+/// `norandommap` overwrites, clones, intervals, patterns, backlog) without damage on every
+/// engine at depths 1 and 8, with the options `extra` (one per line) added, and checks that
+/// all pass; returns each run's counts per job, by engine and depth.
+pub fn undamaged_on_every_engine(extra: &str) -> Vec<(String, Counts)> {
+    let layouts = "\
+        [seq]\nrw=write\nfilename=seq.dat\nverify=crc32c\n\n\
+        [rand]\nrw=randwrite\nfilename=rand.dat\nverify=md5\nbs=8k\n\n\
+        [mixed]\nrw=randrw\nfilename=mixed.dat\nverify=xxhash\n\n\
+        [split]\nrw=randwrite\nfilename=split.dat\nbssplit=4k/50:8k/25:16k/25\nverify=sha1\n\n\
+        [files]\nrw=randwrite\nnrfiles=3\nfilename_format=multi.$filenum\nverify=crc64\n\n\
+        [overlap]\nrw=randwrite\nnorandommap=1\nio_size=1m\nfilename=overlap.dat\n\
+        bsrange=4k-16k\nverify=crc32c\n\n\
+        [clones]\nrw=randwrite\nnumjobs=3\nfilename_format=clone.$jobnum\nverify=sha256\n\n\
+        [interval]\nrw=randwrite\nfilename=interval.dat\nbs=16k\nverify=md5\n\
+        verify_interval=4k\nverify_offset=100\n\n\
+        [pattern]\nrw=write\nfilename=pattern.dat\nverify_pattern=0x11%o\n\n\
+        [backlog]\nrw=randwrite\nfilename=backlog.dat\nverify=crc16\nverify_backlog=5\n\
+        verify_backlog_batch=3\n";
+    let mut runs = Vec::new();
+    for engine in iomark_engine::ENGINES.iter().copied().filter(|&e| e != "null") {
+        if !available(engine) {
+            continue;
+        }
+        for depth in [1, 8] {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            let job = format!(
+                "[global]\nioengine={engine}\niodepth={depth}\nsize=256k\nrandseed=3\n\
+                 verify_state_save=0\n{extra}\n{layouts}"
+            );
+            let (out, jobs) = run_json(dir.path(), &job);
+            let what = format!("{engine} iodepth={depth}");
+            assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+            assert_eq!(jobs.len(), 12, "{what}");
+            for (name, (error, reads, writes)) in &jobs {
+                assert_eq!(*error, 0, "{what} {name}");
+                assert!(*reads > 0 && *writes > 0, "{what} {name}: {reads} {writes}");
+                if name.starts_with("seq") || name.starts_with("rand#") {
+                    // The random map writes each block once: each is read back once.
+                    assert_eq!(reads, writes, "{what} {name}");
+                }
+            }
+            runs.push((what, jobs));
+        }
+    }
+    runs
 }
