@@ -95,11 +95,14 @@ fn backlog_reads_skip_overwritten_writes_and_verify_every_newest_one_once() {
             continue;
         }
         for depth in [1, 8] {
-            for seed in 1..=4 {
+            // Seeds 1-4 checking on the job's thread, 5-6 on two verify_async helpers.
+            for seed in 1..=6 {
+                let helpers = if seed > 4 { "verify_async=2\n" } else { "" };
                 let dir = tempfile::tempdir().expect("temporary directory");
                 let job = format!(
                     "[global]\nioengine={engine}\niodepth={depth}\nsize=64k\nrandseed={seed}\n\
-                     verify=crc32c\nverify_state_save=0\nfilename_format=$jobname.dat\n\n{JOBS}"
+                     verify=crc32c\nverify_state_save=0\nfilename_format=$jobname.dat\n\
+                     {helpers}\n{JOBS}"
                 );
                 let (out, jobs) = run_json(dir.path(), &job);
                 let what = format!("{engine} iodepth={depth} randseed={seed}");

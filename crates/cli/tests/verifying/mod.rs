@@ -3,22 +3,20 @@
 //! and reading a JSON report's counts.
 #![allow(dead_code)]
 
+#[path = "../both/mod.rs"]
+mod both;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// Runs iomark in `dir` with `args`.
+/// Runs iomark in `dir` with `args` (without the fake clock).
 pub fn iomark(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iomark"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .env_remove("IOMARK_FAKE_CLOCK_NS")
-        .output()
-        .expect("run iomark")
+    both::run_in(dir, both::IOMARK, args)
 }
 
+/// A run's standard error.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

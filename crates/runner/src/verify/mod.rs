@@ -348,10 +348,11 @@ fn newest_wins(log: &[Written]) -> Vec<Written> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn w(offset: u64, len: u32, numberio: u64) -> Written {
+    /// A write of file 0.
+    pub(crate) fn w(offset: u64, len: u32, numberio: u64) -> Written {
         Written { file: 0, len, offset, numberio }
     }
 

@@ -202,11 +202,8 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::w;
     use super::*;
-
-    fn w(offset: u64, len: u32, numberio: u64) -> Written {
-        Written { file: 0, len, offset, numberio }
-    }
 
     #[test]
     fn a_newer_write_over_any_byte_supersedes_an_older_one() {

@@ -136,13 +136,7 @@ mod tests {
     use super::*;
 
     fn plan(args: &[&str]) -> Result<Option<VerifyPlan>, String> {
-        let mut argv = vec!["--name=j".to_string()];
-        argv.extend(args.iter().map(|a| format!("--{a}")));
-        let cmd = iomark_options::cmdline::parse(argv).expect("valid command line");
-        let sources =
-            iomark_options::assemble::Sources { cli_jobs: cmd.jobs, ..Default::default() };
-        let specs = iomark_options::assemble::build(&sources).expect("valid job");
-        VerifyPlan::of(&specs[0], 4096)
+        VerifyPlan::of(&crate::get::test_spec(args).expect("valid job"), 4096)
     }
 
     #[test]
