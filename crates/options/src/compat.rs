@@ -73,8 +73,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("allrandrepeat", "planned, not done yet: iomark's random streams all follow `randseed` and `randrepeat` already; the option's exact effect on fio's generators is still to be matched"),
     refuse("sync_file_range", "planned, not done yet: sync_file_range(2) every N writes, which needs a new request kind in every engine"),
     refuse("overwrite", "planned, not done yet: laying out a file before a job that writes it"),
-    refuse("verify_async", "planned, not done yet: verification on helper threads; today the job's thread verifies, with hardware-accelerated checksums where the CPU has them"),
-    refuse("verify_async_cpus", "planned, not done yet: goes with `verify_async`"),
     refuse("trim_percentage", "planned, not done yet: trimming written blocks and verifying them as zeros"),
     refuse("trim_verify_zero", "planned, not done yet: goes with `trim_percentage`"),
     refuse("trim_backlog", "planned, not done yet: goes with `trim_percentage`"),

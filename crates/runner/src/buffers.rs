@@ -124,14 +124,7 @@ mod tests {
     use super::*;
 
     fn plan(args: &[&str]) -> Result<BufferPlan, String> {
-        let mut argv = vec!["--name=j".to_string()];
-        argv.extend(args.iter().map(|a| format!("--{a}")));
-        let cmd = iomark_options::cmdline::parse(argv).expect("valid command line");
-        // No job file: the jobs come from the command line alone.
-        let sources =
-            iomark_options::assemble::Sources { cli_jobs: cmd.jobs, ..Default::default() };
-        let specs = iomark_options::assemble::build(&sources).expect("valid job");
-        BufferPlan::of(&specs[0])
+        BufferPlan::of(&crate::get::test_spec(args).expect("valid job"))
     }
 
     fn flags(args: &[&str]) -> (bool, bool) {

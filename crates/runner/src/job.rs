@@ -172,8 +172,10 @@ pub fn run(
     progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
     // report is the same on every run.
-    // The engine's own threads (threadpool's workers) count as the job's, as in fio.
-    let engine_usage = l.engine.finish();
+    // The engine's own threads (threadpool's workers) and the verify_async helpers count
+    // as the job's, as in fio.
+    let engine_usage =
+        l.engine.finish().plus(l.verify.as_mut().map_or_else(Default::default, JobVerify::finish));
     let usage = if l.clock.is_fake() {
         ThreadUsage::default()
     } else {

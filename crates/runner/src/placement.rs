@@ -43,16 +43,6 @@ pub struct Placement {
 impl Placement {
     /// The placement options of `spec`; refuses CPUs and nodes this system does not have.
     pub fn of(spec: &JobSpec) -> Result<Placement, String> {
-        let ncpus = sys::configured_cpus();
-        let check_cpus = |option: &str, cpus: Vec<u32>| -> Result<Vec<u32>, String> {
-            match cpus.iter().find(|&&c| c >= ncpus) {
-                Some(c) => Err(format!(
-                    "option '{option}': CPU {c} is beyond this system's {ncpus} CPUs (0-{})",
-                    ncpus - 1
-                )),
-                None => Ok(cpus),
-            }
-        };
         let mask = match spec.value("cpumask") {
             Some(Value::Int(m)) => Some(check_cpus("cpumask", mask_cpus(m as u64))?),
             _ => None,
@@ -134,6 +124,18 @@ impl Placement {
             })?;
         }
         Ok(())
+    }
+}
+
+/// `cpus` of `option` (a CPU list), refused when it names a CPU this system does not have.
+pub(crate) fn check_cpus(option: &str, cpus: Vec<u32>) -> Result<Vec<u32>, String> {
+    let ncpus = sys::configured_cpus();
+    match cpus.iter().find(|&&c| c >= ncpus) {
+        Some(c) => Err(format!(
+            "option '{option}': CPU {c} is beyond this system's {ncpus} CPUs (0-{})",
+            ncpus - 1
+        )),
+        None => Ok(cpus),
     }
 }
 

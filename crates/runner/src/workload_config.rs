@@ -215,7 +215,7 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
 }
 
 /// The `:N` of `rw=mode:N`: a size (`4k`) or a count.
-fn parse_modifier(text: &str) -> Option<u64> {
+pub(crate) fn parse_modifier(text: &str) -> Option<u64> {
     use iomark_options::table::Kind;
     use iomark_options::value::{self, Ctx, Value};
     match value::parse(&Kind::Size, text, &Ctx::default()).ok()? {

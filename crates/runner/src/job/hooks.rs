@@ -89,35 +89,52 @@ impl Loop<'_, '_> {
     pub(super) fn verify_completed(&mut self, index: u32) {
         let Some(v) = &mut self.verify else { return };
         let unit = &mut self.units[index as usize];
-        match unit.ddir {
+        let checked = match unit.ddir {
             Ddir::Write => v.written(index, true),
             Ddir::Read => {
                 // A short read is checked with zeros for what did not come (so it fails).
                 let got = (unit.result.max(0) as usize).min(unit.len);
                 let buf = &mut unit.buf.as_mut_slice()[..unit.len];
                 buf[got..].fill(0);
-                if let Err(report) = v.check(index, buf) {
-                    // The uncommon path: the report is printed as fio prints it.
-                    eprint!("{report}");
-                    if !v.plan.continue_on_error {
-                        self.set_error(libc::EILSEQ, "verify");
-                    }
-                }
+                v.check(index, buf)
             }
-            _ => {}
+            _ => Ok(()),
+        };
+        if let Err(report) = checked {
+            // The uncommon path: the report is printed as fio prints it.
+            eprint!("{report}");
+            if !v.plan.continue_on_error {
+                self.set_error(libc::EILSEQ, "verify");
+            }
         }
     }
 
-    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]).
+    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]),
+    /// with the `verify_async` helpers waited for before and after it.
     pub(super) fn run_verify(&mut self, stop: &AtomicBool) {
-        if self.error != 0 || stop.load(Ordering::Relaxed) {
-            return;
-        }
-        if self.verify.as_mut().is_some_and(JobVerify::begin_reading) {
+        self.settle_verify();
+        if self.error == 0
+            && !stop.load(Ordering::Relaxed)
+            && self.verify.as_mut().is_some_and(JobVerify::begin_reading)
+        {
             self.run(stop);
+            self.settle_verify();
         }
         if self.verify.as_ref().is_some_and(|v| v.failures > 0) {
             self.set_error(libc::EILSEQ, "verify");
+        }
+    }
+
+    /// Waits for the `verify_async` helpers and prints the bad blocks they found, which
+    /// end the job unless `continue_on_error` says otherwise.
+    fn settle_verify(&mut self) {
+        let Some(v) = &mut self.verify else { return };
+        let report = v.settle();
+        if !report.is_empty() {
+            eprint!("{report}");
+            if !v.plan.continue_on_error {
+                self.set_error(libc::EILSEQ, "verify");
+            }
         }
     }
 }

@@ -15,11 +15,14 @@
 //! written again, and then only its last write is checked; an older write that a newer one
 //! overlaps even in part is dropped (fio 3.33 does the same with its tree of writes).
 
+mod asynchronous;
+mod newest;
 mod plan;
 mod report;
 
 pub use plan::VerifyPlan;
 
+use iomark_engine::file::ThreadUsage;
 use iomark_workload::verify::{Expect, Stamp};
 use std::collections::BTreeMap;
 
@@ -55,6 +58,10 @@ pub struct JobVerify {
     backlog_due: u64,
     /// Writes since the last backlog verification.
     since_backlog: u64,
+    /// With `verify_backlog`: the newest write of each place, to drop overwritten ones.
+    newest: Option<newest::Newest>,
+    /// With `verify_async`: the helper threads that check the blocks read back.
+    helpers: Option<asynchronous::Helpers>,
     /// Per unit: the write number of the write in it, or the block its verify read is for.
     units: Vec<Option<Written>>,
     /// Whether the verify phase (after the writes) has begun.
@@ -80,18 +87,35 @@ impl JobVerify {
         let reserve = (p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1).min(MAX_RESERVED);
         let limit =
             if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
+        let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
+            let round = plan.backlog.max(plan.backlog_batch) + u64::from(p.iodepth);
+            newest::Newest::new(newest::grain_of(p), p.max_block_size(), 4 * round)
+        });
+        let stamp = Stamp {
+            seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            thread: (p.thread_number + 1) as u16,
+            numberio: 0,
+        };
+        let file_names: Vec<String> =
+            p.files.iter().map(|f| f.path.display().to_string()).collect();
+        let helpers = if plan.async_threads > 0 && plan.do_verify {
+            let seed = (!plan.verify_only).then_some(stamp.seed);
+            let max_bs = p.max_block_size() as usize;
+            let names = file_names.clone();
+            Some(asynchronous::Helpers::start(&plan, seed, names, p.iodepth, max_bs)?)
+        } else {
+            None
+        };
         Ok(Some(JobVerify {
-            stamp: Stamp {
-                seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                thread: (p.thread_number + 1) as u16,
-                numberio: 0,
-            },
+            stamp,
             log: Vec::with_capacity(reserve as usize),
             queue: Vec::new(),
             next: 0,
             pending: None,
             backlog_due: 0,
             since_backlog: 0,
+            newest,
+            helpers,
             units: vec![None; p.iodepth as usize],
             reading: false,
             issued: 0,
@@ -100,7 +124,7 @@ impl JobVerify {
             verified: 0,
             job: p.name.clone(),
             jobnum: p.jobnum,
-            file_names: p.files.iter().map(|f| f.path.display().to_string()).collect(),
+            file_names,
             plan,
         }))
     }
@@ -117,8 +141,11 @@ impl JobVerify {
         let numberio = self.issued;
         self.issued += 1;
         self.plan.format.stamp(buf, offset, &Stamp { numberio, ..self.stamp });
-        self.units[unit as usize] =
-            Some(Written { file: file as u32, len: buf.len() as u32, offset, numberio });
+        let w = Written { file: file as u32, len: buf.len() as u32, offset, numberio };
+        if let Some(newest) = &mut self.newest {
+            newest.issued(&w);
+        }
+        self.units[unit as usize] = Some(w);
     }
 
     /// A write that `verify_only` does not issue: logged as if it had completed.
@@ -128,12 +155,18 @@ impl JobVerify {
         if self.limit.is_some_and(|l| numberio >= l) {
             return;
         }
-        self.log.push(Written { file: file as u32, len: len as u32, offset, numberio });
+        let w = Written { file: file as u32, len: len as u32, offset, numberio };
+        if let Some(newest) = &mut self.newest {
+            newest.issued(&w);
+        }
+        self.log.push(w);
     }
 
-    /// The write in unit `unit` completed with `ok`.
+    /// The write in unit `unit` completed with `ok`. `Err` (with an empty report: it
+    /// comes with [`JobVerify::settle`]) when a `verify_async` helper has found a bad block
+    /// that ends the job.
     #[inline]
-    pub fn written(&mut self, unit: u32, ok: bool) {
+    pub fn written(&mut self, unit: u32, ok: bool) -> Result<(), String> {
         if let Some(w) = self.units[unit as usize].take() {
             if ok {
                 self.log.push(w);
@@ -143,6 +176,10 @@ impl JobVerify {
                     self.backlog_due += self.plan.backlog_batch;
                 }
             }
+        }
+        match &self.helpers {
+            Some(h) if h.ended() => Err(String::new()),
+            _ => Ok(()),
         }
     }
 
@@ -154,6 +191,9 @@ impl JobVerify {
         }
         self.queue = newest_wins(&self.log[self.next.min(self.log.len())..]);
         self.log.clear();
+        if let Some(newest) = &mut self.newest {
+            newest.clear();
+        }
         self.next = 0;
         self.reading = true;
         !self.queue.is_empty()
@@ -174,19 +214,25 @@ impl JobVerify {
             self.next += 1;
             w
         } else if self.backlog_due > 0 && self.plan.do_verify {
-            self.backlog_due -= 1;
-            if self.next >= self.log.len() {
-                self.backlog_due = 0;
-                return None;
+            // The oldest logged write that no newer one has overwritten since (a newer one
+            // that completed or is in flight: the place holds, or will hold, its data).
+            loop {
+                if self.next >= self.log.len() {
+                    self.backlog_due = 0;
+                    return None;
+                }
+                let w = self.log[self.next];
+                self.next += 1;
+                if self.next == self.log.len() {
+                    // Everything logged so far is drawn: start the log over (no allocation).
+                    self.log.clear();
+                    self.next = 0;
+                }
+                if self.newest.as_mut().is_none_or(|n| n.take(&w)) {
+                    self.backlog_due -= 1;
+                    break w;
+                }
             }
-            let w = self.log[self.next];
-            self.next += 1;
-            if self.next == self.log.len() {
-                // Everything logged so far is verified: start the log over (no allocation).
-                self.log.clear();
-                self.next = 0;
-            }
-            w
         } else {
             return None;
         };
@@ -205,23 +251,45 @@ impl JobVerify {
     /// Unit `unit` failed: forget what it carried.
     #[inline]
     pub fn unbind(&mut self, unit: u32) {
-        self.units[unit as usize] = None;
+        if let (Some(w), Some(newest)) = (self.units[unit as usize].take(), &mut self.newest) {
+            newest.forget(&w);
+        }
     }
 
-    /// Checks the block that verify read `unit` brought into `buf`; `Err` holds the report
-    /// when it is bad (then the job stops unless `continue_on_error` says otherwise).
+    /// Checks the block that verify read `unit` brought into `buf`, or with `verify_async`
+    /// hands a copy of it to a helper thread; `Err` holds the report when it is bad (then
+    /// the job stops unless `continue_on_error` says otherwise). With `verify_async` the
+    /// report is empty: a helper found a bad block, and its report comes with
+    /// [`JobVerify::settle`].
     pub fn check(&mut self, unit: u32, buf: &mut [u8]) -> Result<(), String> {
         let Some(w) = self.units[unit as usize].take() else { return Ok(()) };
+        if let Some(helpers) = &mut self.helpers {
+            return if helpers.hand_over(w, buf) { Ok(()) } else { Err(String::new()) };
+        }
         self.verified += 1;
-        let expect = Expect {
-            seed: (!self.plan.verify_only).then_some(self.stamp.seed),
-            numberio: self.plan.write_sequence.then_some(w.numberio),
-        };
+        let expect = expect(&self.plan, (!self.plan.verify_only).then_some(self.stamp.seed), &w);
         let format = self.plan.format;
         let Err(first) = format.check(buf, w.offset, &expect) else { return Ok(()) };
         self.failures += 1;
         let name = &self.file_names[w.file as usize];
-        Err(report::failure(self, name, &w, buf, first, &expect))
+        Err(report::failure(&self.plan, name, &w, buf, first, &expect))
+    }
+
+    /// Waits for the `verify_async` helpers to check every block handed to them, counts
+    /// what they found and returns its reports (empty when all is well, or without
+    /// helpers), in the order the blocks were read.
+    pub fn settle(&mut self) -> String {
+        let Some(helpers) = &mut self.helpers else { return String::new() };
+        let settled = helpers.settle();
+        self.verified += settled.verified;
+        self.failures += settled.failures;
+        settled.report
+    }
+
+    /// Stops the `verify_async` helpers; returns the CPU time they used (the job's, as in
+    /// fio).
+    pub fn finish(&mut self) -> ThreadUsage {
+        self.helpers.as_mut().map_or_else(ThreadUsage::default, asynchronous::Helpers::finish)
     }
 
     /// Writes the state file when the job ends, if it wrote and `verify_state_save` is on.
@@ -231,6 +299,12 @@ impl JobVerify {
         }
         report::save_state(&self.job, self.jobnum, self.issued)
     }
+}
+
+/// What a read back of write `w` must find: the writes' seed (`None` when not checked)
+/// and, with `verify_write_sequence`, its number.
+fn expect(plan: &VerifyPlan, seed: Option<u64>, w: &Written) -> Expect {
+    Expect { seed, numberio: plan.write_sequence.then_some(w.numberio) }
 }
 
 /// The smallest block size a job writes.
@@ -274,10 +348,11 @@ fn newest_wins(log: &[Written]) -> Vec<Written> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn w(offset: u64, len: u32, numberio: u64) -> Written {
+    /// A write of file 0.
+    pub(crate) fn w(offset: u64, len: u32, numberio: u64) -> Written {
         Written { file: 0, len, offset, numberio }
     }
 

@@ -1,7 +1,12 @@
 //! The verify options of a job, resolved and checked (`verify` and its companions).
 
 use crate::get;
+use iomark_options::value::Value;
 use iomark_options::JobSpec;
+
+/// The most `verify_async` helper threads a job may ask for (fio 3.33 sets no limit; a
+/// thousand verifiers per job is already more than any machine keeps busy).
+const MAX_HELPERS: u64 = 1024;
 use iomark_workload::verify::{Method, VerifyFormat, VerifyPattern, HEADER_LEN};
 
 /// How a job verifies what it writes.
@@ -31,6 +36,11 @@ pub struct VerifyPlan {
     pub state_load: bool,
     /// `continue_on_error=verify|all`: keep verifying after a bad block.
     pub continue_on_error: bool,
+    /// `verify_async`: how many helper threads check the blocks read back (0: the job's
+    /// own thread checks them).
+    pub async_threads: u32,
+    /// `verify_async_cpus`: the CPUs the helper threads may run on, if restricted.
+    pub async_cpus: Option<Vec<u32>>,
 }
 
 impl VerifyPlan {
@@ -87,6 +97,19 @@ impl VerifyPlan {
             !verify_only
         };
         let coe = get::choice(spec, "continue_on_error").map_or("none", |c| c.0);
+        let async_threads = get::int(spec, "verify_async").unwrap_or(0);
+        if async_threads > MAX_HELPERS {
+            return Err(format!(
+                "option 'verify_async': {async_threads} threads is more than iomark starts \
+                 for one job ({MAX_HELPERS})"
+            ));
+        }
+        let async_cpus = match spec.value("verify_async_cpus") {
+            Some(Value::Cpus(cpus)) => {
+                Some(crate::placement::check_cpus("verify_async_cpus", cpus)?)
+            }
+            _ => None,
+        };
         Ok(Some(VerifyPlan {
             format,
             do_verify: get::flag(spec, "do_verify") || verify_only,
@@ -102,6 +125,38 @@ impl VerifyPlan {
             state_save: get::flag(spec, "verify_state_save"),
             state_load: get::flag(spec, "verify_state_load"),
             continue_on_error: matches!(coe, "verify" | "all" | "1"),
+            async_threads: async_threads as u32,
+            async_cpus,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(args: &[&str]) -> Result<Option<VerifyPlan>, String> {
+        VerifyPlan::of(&crate::get::test_spec(args).expect("valid job"), 4096)
+    }
+
+    #[test]
+    fn verify_async_and_its_cpus_are_planned() {
+        let p = plan(&["verify=md5"]).unwrap().unwrap();
+        assert_eq!((p.async_threads, p.async_cpus), (0, None));
+        let p = plan(&["verify=md5", "verify_async=3", "verify_async_cpus=0"]).unwrap().unwrap();
+        assert_eq!((p.async_threads, p.async_cpus), (3, Some(vec![0])));
+    }
+
+    #[test]
+    fn verify_async_values_beyond_the_system_are_refused_by_name() {
+        // The first CPU this system lacks (lists stop at 1023).
+        let lacking = iomark_engine::thread::configured_cpus();
+        if lacking < 1024 {
+            let err = plan(&["verify=md5", &format!("verify_async_cpus={lacking}")]).unwrap_err();
+            let want = format!("option 'verify_async_cpus': CPU {lacking} is beyond");
+            assert!(err.starts_with(&want), "{err}");
+        }
+        let err = plan(&["verify=md5", "verify_async=5000"]).unwrap_err();
+        assert!(err.starts_with("option 'verify_async': 5000 threads"), "{err}");
     }
 }

@@ -22,7 +22,7 @@
 //! binary structure): `iomark verify state 1` then `writes=<n>`, the writes the job
 //! completed. `verify_state_load` with `verify_only` reads it and verifies only those.
 
-use super::{JobVerify, Written};
+use super::{VerifyPlan, Written};
 use iomark_workload::verify::{Expect, Mismatch, MismatchKind, VerifyFormat};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,17 +30,17 @@ use std::path::{Path, PathBuf};
 /// The report of a bad block (the first bad chunk `first`, and with `verify_fatal=0`
 /// every other bad chunk of the block too), after writing the dump files if asked.
 pub(super) fn failure(
-    v: &JobVerify,
+    plan: &VerifyPlan,
     file: &str,
     w: &Written,
     buf: &[u8],
     first: Mismatch,
     expect: &Expect,
 ) -> String {
-    let format = v.plan.format;
+    let format = plan.format;
     let mut out = String::new();
     line(&mut out, &format, file, w, &first);
-    if !v.plan.fatal {
+    if !plan.fatal {
         // The other chunks after the first bad one (each check stops at a bad chunk).
         let mut at = first.chunk_start + first.len;
         while at < buf.len() {
@@ -55,7 +55,7 @@ pub(super) fn failure(
             }
         }
     }
-    if v.plan.dump {
+    if plan.dump {
         match dump(&format, file, w, buf, expect) {
             Ok((received, expected)) => {
                 let _ = writeln!(out, "       received data dumped as {}", received.display());

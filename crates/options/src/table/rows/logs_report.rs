@@ -604,5 +604,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::CpuList,
         Category::Verify,
         "Set CPUs allowed for async verify threads",
+    )
+    .supported(
+        "The CPUs the `verify_async` helper threads may run on, a list as for \
+         `cpus_allowed` (`0,5,8-15`). A CPU the system does not have is refused.",
     ),
 ];

@@ -200,7 +200,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Verify,
         "Number of async verifier threads to use",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Check the blocks read back on N helper threads instead of the job's thread: each \
+         completed verify read is copied into a spare buffer and handed over. Reports, \
+         counts and errors are those of checking on the job's thread. See docs/verify.md.",
+    ),
     opt(
         "verify_backlog",
         int(0, NOLIMIT),
