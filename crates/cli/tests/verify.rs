@@ -140,3 +140,70 @@ fn fio_and_iomark_verify_each_others_blocks() {
         assert!(text.contains("read: IOPS"), "{text}");
     }
 }
+
+#[test]
+fn damaged_header_fields_are_reported_as_fio_reports_them() {
+    if !fio_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let base = ["--name=j", "--filename=f.dat", "--size=256k", "--bs=4k", "--rw=write"];
+    let run = |prog: &str, extra: &[&str]| {
+        let out = Command::new(prog)
+            .current_dir(dir.path())
+            .args(base)
+            .args(["--verify=crc32c", "--verify_state_save=0", "--output=/dev/null"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        // The failure lines and fio's checksum lines (iomark adds the header it found).
+        let failures: Vec<String> = text
+            .lines()
+            .filter(|l| l.contains("verify") || l.contains(" CRC: "))
+            .map(str::to_string)
+            .collect();
+        (out.status.code(), failures)
+    };
+    assert_eq!(run("fio", &["--do_verify=0"]).0, Some(0));
+    // Two bytes of each header field of one block each: magic, type, length, seed, offset,
+    // time, thread, write number, header CRC; and the data under the checksum.
+    let mut data = std::fs::read(dir.path().join("f.dat")).expect("read the file");
+    for (block, at) in [0, 2, 5, 9, 17, 25, 32, 34, 37, 100].into_iter().enumerate() {
+        let i = (block + 1) * 4096 + at;
+        data[i] ^= 0x5a;
+        data[i + 1] ^= 0xa5;
+    }
+    std::fs::write(dir.path().join("f.dat"), &data).expect("write the file");
+    let check = ["--verify_only=1", "--continue_on_error=verify"];
+    let (_, mut fio) = run("fio", &check);
+    // fio adds its I/O unit's internal flags to a checksum failure; iomark has none.
+    for line in &mut fio {
+        if let Some(at) = line.find(", flags=") {
+            line.replace_range(at..line.len() - 1, "");
+        }
+    }
+    let (code, ours) = run(env!("CARGO_BIN_EXE_iomark"), &check);
+    assert_eq!(fio.len(), 12, "{fio:#?}");
+    assert_eq!(ours, fio);
+    assert_eq!(code, Some(1));
+    // Each bad block the job went on past is an error of the job, as in fio.
+    let errors = |prog: &str| {
+        let out = Command::new(prog)
+            .current_dir(dir.path())
+            .args(base)
+            .args(["--verify=crc32c", "--verify_state_save=0", "--output-format=json"])
+            .args(check)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json: serde_json::Value =
+            serde_json::from_str(&text[text.find('{').expect("a report")..]).expect("JSON");
+        let job = &json["jobs"][0];
+        ["error", "total_err", "first_error"].map(|k| job[k].as_u64())
+    };
+    assert_eq!(errors(env!("CARGO_BIN_EXE_iomark")), errors("fio"));
+    assert_eq!(errors("fio"), [Some(84), Some(10), Some(84)]);
+}

@@ -41,7 +41,7 @@ impl Loop<'_, '_> {
     /// Records `errno` as the job's error, failing `during` (the first error stays).
     pub(super) fn set_error(&mut self, errno: i32, during: &str) {
         if self.error == 0 {
-            let text = std::io::Error::from_raw_os_error(errno);
+            let text = crate::errors::errno_text(errno);
             self.set_error_text(errno, format!("{during}: {text}"));
         }
     }

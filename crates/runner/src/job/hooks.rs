@@ -120,7 +120,14 @@ impl Loop<'_, '_> {
             self.run(stop);
             self.settle_verify();
         }
-        if self.verify.as_ref().is_some_and(|v| v.failures > 0) {
+        let Some(v) = &self.verify else { return };
+        if v.failures > 0 {
+            if v.plan.continue_on_error {
+                // Each bad block the job went on past counts as an error (fio's total_err).
+                for _ in 0..v.failures {
+                    self.recorder.record_error(None, libc::EILSEQ);
+                }
+            }
             self.set_error(libc::EILSEQ, "verify");
         }
     }

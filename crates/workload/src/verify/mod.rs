@@ -130,10 +130,10 @@ impl fmt::Display for Mismatch {
         let (e, g) = (&self.expected, &self.found);
         match self.kind {
             MismatchKind::Magic => {
-                write!(f, "bad magic header {:#x}, wanted {:#x}", g.magic, e.magic)
+                write!(f, "bad magic header {:x}, wanted {:x}", g.magic, e.magic)
             }
             MismatchKind::HeaderCrc { computed } => {
-                write!(f, "bad header crc {:08x}, wanted {:08x}", g.crc, computed)
+                write!(f, "bad header crc {:x}, calculated {:x}", g.crc, computed)
             }
             MismatchKind::Method => {
                 write!(f, "verify type mismatch ({} media, {} given)", g.method, e.method)
@@ -262,20 +262,22 @@ impl VerifyFormat {
             let computed = method::header_crc(&chunk[..36]);
             want.crc = computed;
             let fail = |kind| mismatch(kind, found, want);
+            // fio 3.33's order, found by damaging each header field of its blocks: the
+            // magic, the length and the offset are checked before the header's CRC.
             if found.magic != MAGIC {
                 return Err(fail(MismatchKind::Magic));
-            }
-            if found.crc != computed {
-                return Err(fail(MismatchKind::HeaderCrc { computed }));
-            }
-            if found.method != want.method {
-                return Err(fail(MismatchKind::Method));
             }
             if found.len != want.len {
                 return Err(fail(MismatchKind::Length));
             }
             if found.offset != want.offset {
                 return Err(fail(MismatchKind::Offset));
+            }
+            if found.crc != computed {
+                return Err(fail(MismatchKind::HeaderCrc { computed }));
+            }
+            if found.method != want.method {
+                return Err(fail(MismatchKind::Method));
             }
             if found.seed != want.seed {
                 return Err(fail(MismatchKind::Seed));
