@@ -207,3 +207,50 @@ fn damaged_header_fields_are_reported_as_fio_reports_them() {
     assert_eq!(errors(env!("CARGO_BIN_EXE_iomark")), errors("fio"));
     assert_eq!(errors("fio"), [Some(84), Some(10), Some(84)]);
 }
+
+#[test]
+fn a_job_that_only_reads_checks_every_read_as_fio_does() {
+    if !fio_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let run = |prog: &str, args: &[&str]| {
+        let out = Command::new(prog)
+            .current_dir(dir.path())
+            .args(["--name=j", "--filename=f.dat", "--size=128k", "--bs=4k", "--verify=md5"])
+            .args(["--verify_state_save=0", "--output=/dev/null"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        let failures: Vec<String> =
+            text.lines().filter(|l| l.contains("verify")).map(str::to_string).collect();
+        (out.status.code(), failures)
+    };
+    let me = env!("CARGO_BIN_EXE_iomark");
+    // Written by iomark, read back by both (do_verify=0 does not stop a read job's checks).
+    assert_eq!(run(me, &["--rw=randwrite", "--do_verify=0"]), (Some(0), vec![]));
+    for prog in [me, "fio"] {
+        for rw in ["--rw=read", "--rw=randread"] {
+            assert_eq!(run(prog, &[rw, "--do_verify=0"]), (Some(0), vec![]), "{prog} {rw}");
+        }
+    }
+    // Two damaged blocks: both tools report the same, and a mixed job checks nothing.
+    let mut data = std::fs::read(dir.path().join("f.dat")).expect("read the file");
+    data[3 * 4096 + 20] ^= 1;
+    data[9 * 4096 + 1000] ^= 1;
+    std::fs::write(dir.path().join("f.dat"), &data).expect("write the file");
+    let go_on = ["--rw=read", "--continue_on_error=verify"];
+    let (_, mut fio) = run("fio", &go_on);
+    for line in &mut fio {
+        if let Some(at) = line.find(", flags=") {
+            line.replace_range(at..line.len() - 1, "");
+        }
+    }
+    assert_eq!(fio.len(), 2, "{fio:?}");
+    assert_eq!(run(me, &go_on), (Some(1), fio.clone()));
+    assert_eq!(run(me, &["--rw=read"]), (Some(1), fio[..1].to_vec()));
+    let (code, failures) = run(me, &["--rw=randrw", "--do_verify=0"]);
+    assert_eq!((code, failures.len()), (Some(0), 0));
+}

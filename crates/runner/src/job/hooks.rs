@@ -74,7 +74,7 @@ impl Loop<'_, '_> {
         len: usize,
     ) -> bool {
         let Some(v) = &mut self.verify else { return true };
-        let verify_read = ddir == Ddir::Read && v.bind_read(index);
+        let verify_read = ddir == Ddir::Read && v.bind_read(index, file, offset, len);
         if v.verify_only() && !verify_read {
             if ddir == Ddir::Write {
                 v.pretend_write(file, offset, len);

@@ -420,6 +420,7 @@ mod tests {
             continue_on_error,
             async_threads: threads,
             async_cpus: None,
+            reads_only: false,
         }
     }
 

@@ -98,8 +98,8 @@ impl JobVerify {
         };
         let file_names: Vec<String> =
             p.files.iter().map(|f| f.path.display().to_string()).collect();
-        let helpers = if plan.async_threads > 0 && plan.do_verify {
-            let seed = (!plan.verify_only).then_some(stamp.seed);
+        let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
+            let seed = plan.knows_writes().then_some(stamp.seed);
             let max_bs = p.max_block_size() as usize;
             let names = file_names.clone();
             Some(asynchronous::Helpers::start(&plan, seed, names, p.iodepth, max_bs)?)
@@ -240,12 +240,17 @@ impl JobVerify {
         Some((w.file as usize, w.offset, w.len as usize))
     }
 
-    /// Unit `unit` issues a read: the verify read drawn last, if any (`false`: a read of
-    /// the workload's own).
+    /// Unit `unit` issues a read of `len` bytes at `offset` of `file`: the verify read
+    /// drawn last, if any, or in a job that only reads, the workload's read, which is
+    /// checked too (`false`: a read of the workload's own, not checked).
     #[inline]
-    pub fn bind_read(&mut self, unit: u32) -> bool {
-        self.units[unit as usize] = self.pending.take();
-        self.units[unit as usize].is_some()
+    pub fn bind_read(&mut self, unit: u32, file: usize, offset: u64, len: usize) -> bool {
+        let bound = self.pending.take().or_else(|| {
+            let (file, len) = (file as u32, len as u32);
+            self.plan.reads_only.then_some(Written { file, len, offset, numberio: 0 })
+        });
+        self.units[unit as usize] = bound;
+        bound.is_some()
     }
 
     /// Unit `unit` failed: forget what it carried.
@@ -267,7 +272,7 @@ impl JobVerify {
             return if helpers.hand_over(w, buf) { Ok(()) } else { Err(String::new()) };
         }
         self.verified += 1;
-        let expect = expect(&self.plan, (!self.plan.verify_only).then_some(self.stamp.seed), &w);
+        let expect = expect(&self.plan, self.plan.knows_writes().then_some(self.stamp.seed), &w);
         let format = self.plan.format;
         let Err(first) = format.check(buf, w.offset, &expect) else { return Ok(()) };
         self.failures += 1;

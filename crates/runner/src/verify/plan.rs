@@ -41,6 +41,17 @@ pub struct VerifyPlan {
     pub async_threads: u32,
     /// `verify_async_cpus`: the CPUs the helper threads may run on, if restricted.
     pub async_cpus: Option<Vec<u32>>,
+    /// The job only reads (`rw=read` or `randread`): each of its reads is checked as it
+    /// completes, whatever `do_verify` says, as fio 3.33 does. The blocks were written
+    /// by another run, so their seed and write number are not checked.
+    pub reads_only: bool,
+}
+
+impl VerifyPlan {
+    /// Whether a block's seed and write number are known (it was written by this run).
+    pub fn knows_writes(&self) -> bool {
+        !self.verify_only && !self.reads_only
+    }
 }
 
 impl VerifyPlan {
@@ -91,10 +102,12 @@ impl VerifyPlan {
         }
         let backlog = get::int(spec, "verify_backlog").unwrap_or(0);
         let verify_only = get::flag(spec, "verify_only");
+        let reads_only = matches!(get::choice(spec, "rw").map(|c| c.0), Some("read" | "randread"))
+            && !given("read_iolog");
         let write_sequence = if given("verify_write_sequence") {
-            get::flag(spec, "verify_write_sequence")
+            get::flag(spec, "verify_write_sequence") && !reads_only
         } else {
-            !verify_only
+            !verify_only && !reads_only
         };
         let coe = get::choice(spec, "continue_on_error").map_or("none", |c| c.0);
         let async_threads = get::int(spec, "verify_async").unwrap_or(0);
@@ -127,6 +140,7 @@ impl VerifyPlan {
             continue_on_error: matches!(coe, "verify" | "all" | "1"),
             async_threads: async_threads as u32,
             async_cpus,
+            reads_only,
         }))
     }
 }
