@@ -499,7 +499,7 @@ impl Loop<'_, '_> {
             return None;
         }
         let Some(d) = unit.ddir.data_index() else {
-            self.recorder.record_sync(now - start);
+            self.recorder.record_sync(now - start, unit.ddir == Ddir::Datasync);
             return None;
         };
         self.ios_done += 1;

@@ -259,6 +259,10 @@ pub struct JobRecorder {
     pub dirs: [DirRecorder; 3],
     /// `fsync`/`fdatasync` calls: their latency (fio's `sync` section).
     pub sync: LatRecorder,
+    /// How many of the syncs were `fdatasync`s: fio 3.33 counts them in the sync
+    /// latency but not in the sync I/Os issued (JSON `sync.total_ios`, the fourth
+    /// `issued rwts`).
+    pub datasyncs: u64,
     /// I/Os per issue depth ([`dist::depth_bucket`]).
     pub depth: Buckets<MAP_BUCKETS>,
     /// Submit calls per batch size ([`dist::batch_bucket`]).
@@ -290,6 +294,7 @@ impl JobRecorder {
             config,
             dirs,
             sync: LatRecorder::new(sync_hist),
+            datasyncs: 0,
             depth: Buckets::new(),
             submit: Buckets::new(),
             complete: Buckets::new(),
@@ -420,10 +425,11 @@ impl JobRecorder {
         self.dirs[dir as usize].dropped += 1;
     }
 
-    /// Records one completed `fsync`/`fdatasync`/`sync_file_range` and its latency.
+    /// Records one completed `fsync` (`datasync` false) or `fdatasync` and its latency.
     #[inline]
-    pub fn record_sync(&mut self, lat_ns: u64) {
+    pub fn record_sync(&mut self, lat_ns: u64, datasync: bool) {
         self.sync.record(lat_ns);
+        self.datasyncs += u64::from(datasync);
     }
 
     /// Records `ios` I/Os issued while `depth` I/Os were in flight (them included). fio
@@ -465,6 +471,7 @@ impl JobRecorder {
     pub fn clear(&mut self, now_ns: u64) {
         self.dirs.iter_mut().for_each(DirRecorder::clear);
         self.sync.clear();
+        self.datasyncs = 0;
         self.depth.clear();
         self.submit.clear();
         self.complete.clear();
@@ -487,6 +494,7 @@ impl JobRecorder {
             a.merge(b);
         }
         self.sync.merge(&other.sync);
+        self.datasyncs += other.datasyncs;
         self.depth.merge(&other.depth);
         self.submit.merge(&other.submit);
         self.complete.merge(&other.complete);
@@ -694,7 +702,7 @@ mod tests {
     fn clear_forgets_everything_and_restarts_windows() {
         let mut r = JobRecorder::new(rw_config(), 0).unwrap();
         r.record_io(Dir::Read, 10, 10, Some(1), Some(2), Some(3));
-        r.record_sync(5);
+        r.record_sync(5, false);
         r.tick(600_000_000);
         r.clear(1_000_000_000);
         let fresh = {

@@ -287,7 +287,10 @@ pub fn job_report(
         dirs,
         unified_rw: meta.unified_rw,
         mixed,
-        sync: SyncReport { total_ios: rec.sync.moments.count(), lat: lat_stats(&rec.sync, pcts) },
+        sync: SyncReport {
+            total_ios: rec.sync.moments.count() - rec.datasyncs,
+            lat: lat_stats(&rec.sync, pcts),
+        },
         runtime_ms: times.total_run_ms,
         usr_cpu: cpu(times.usr_ns),
         sys_cpu: cpu(times.sys_ns),
