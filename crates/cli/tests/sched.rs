@@ -504,3 +504,45 @@ fn cmdprio_splits_the_latency_by_priority_as_fio_does() {
         assert_eq!(prios(&json_of(dir.path(), program, job), "read"), None, "{program} 100%");
     }
 }
+
+/// How many rows of `dir`'s `NAME_clat.1.log` end in each priority value.
+fn log_prios(dir: &Path, name: &str) -> std::collections::BTreeMap<String, u64> {
+    let text = std::fs::read_to_string(dir.join(format!("{name}_clat.1.log"))).expect("log");
+    let mut counts = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let prio = line.rsplit(", ").next().expect("a priority column").to_string();
+        *counts.entry(prio).or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn latency_logs_carry_each_ios_priority_as_fio_does() {
+    let dir = tempdir();
+    let probe = "[p]\nioengine=libaio\ndirect=1\nfilename=probe.dat\nsize=64k\nrw=read\n";
+    std::fs::write(dir.path().join("job.fio"), probe).expect("write job");
+    if run_in(dir.path(), IOMARK, &["job.fio"]).status.code() != Some(0) {
+        eprintln!("skipped: libaio with direct I/O does not work in {}", dir.path().display());
+        return;
+    }
+    // Real-time class 3 for every read, the job's best effort 4 for every write: the
+    // default column says 1 for the real-time ones, `log_prio=1` gives each value in hex.
+    for program in programs() {
+        for (log_prio, values) in [(0, ["0", "1"]), (1, ["0x2003", "0x4004"])] {
+            let name = format!("p{log_prio}");
+            let job = format!(
+                "[j]\nioengine=libaio\niodepth=4\ndirect=1\nfilename=prio.dat\nsize=4m\n\
+                 number_ios=300\nrw=randrw\nrwmixread=50\nprioclass=2\nprio=4\n\
+                 cmdprio_percentage=100,0\ncmdprio_class=1\ncmdprio=3\n\
+                 write_lat_log={name}\nlog_prio={log_prio}\n"
+            );
+            let r = json_of(dir.path(), program, &job);
+            let reads = r["jobs"][0]["read"]["total_ios"].as_u64().expect("reads");
+            let got = log_prios(dir.path(), &name);
+            let keys: Vec<&str> = got.keys().map(String::as_str).collect();
+            assert_eq!(keys, values, "{program} log_prio={log_prio}");
+            assert_eq!(got[values[1 - log_prio]], reads, "{program} log_prio={log_prio}");
+            assert_eq!(got.values().sum::<u64>(), 300, "{program}: {got:?}");
+        }
+    }
+}

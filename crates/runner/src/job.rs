@@ -36,6 +36,7 @@ use crate::status::JobSlot;
 use crate::verify::JobVerify;
 use crate::workload_config;
 use iomark_engine::file::ThreadUsage;
+use iomark_engine::thread::ioprio_value;
 use iomark_engine::{Ddir, Engine, IoUnit};
 use iomark_stats::recorder::{Dir, JobRecorder};
 use iomark_workload::Workload;
@@ -529,15 +530,20 @@ impl Loop<'_, '_> {
         let unit = &self.units[index as usize];
         self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         if let Some(logs) = &mut self.logs {
-            let io = crate::logs::logged_io(
+            let io = iomark_stats::log::LoggedIo {
                 dir,
-                unit.result as u64,
-                unit.len as u64,
-                unit.offset,
-                slat,
-                now - issue,
-                now - start,
-            );
+                bytes: unit.result as u64,
+                bs: unit.len as u64,
+                offset: unit.offset,
+                slat_ns: slat,
+                clat_ns: Some(now - issue),
+                lat_ns: Some(now - start),
+                // The I/O's own priority (`cmdprio_*`), else the job's.
+                prio: match (unit.ioprio, self.plan.placement.ioprio) {
+                    (0, Some((class, level))) => ioprio_value(class, level),
+                    (prio, _) => prio,
+                },
+            };
             logs.complete(now, &io);
         }
         if self.ctl.is_some() {

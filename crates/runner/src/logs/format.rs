@@ -2,9 +2,11 @@
 //!
 //! A row of a latency, bandwidth or IOPS log is `time, value, direction, block size,
 //! priority`, with the offset before the priority under `log_offset=1`. The priority is
-//! written `0` by default and `0x0000` under `log_prio=1` (fio 3.33 writes the I/O's
-//! priority class and level in hex then); iomark writes zero there for every I/O, also for
-//! the I/Os that `cmdprio_*` gave a priority of their own (not carried to the logs yet). A histogram row is `time, direction, block size` and the bins.
+//! fio 3.33's: by default `1` for an I/O of the real-time class and `0` otherwise; under
+//! `log_prio=1` the I/O's priority in hex (`0x2003`: class 1, level 3), the job's own
+//! (`prioclass`, `prio`) where `cmdprio_*` gave the I/O none. Averaged rows
+//! (`log_avg_msec`) write `0` or `0x0000`, as fio's do. A histogram row is `time,
+//! direction, block size` and the bins.
 
 use iomark_stats::log::{HistRowHead, LogRow};
 use std::fmt::Write;
@@ -26,7 +28,11 @@ pub(crate) fn row(out: &mut String, row: &LogRow, epoch_ms: u64, columns: Column
     if columns.offset {
         let _ = write!(out, "{}, ", row.offset);
     }
-    out.push_str(if columns.prio_hex { "0x0000\n" } else { "0\n" });
+    if columns.prio_hex {
+        let _ = writeln!(out, "0x{:04x}", row.prio);
+    } else {
+        let _ = writeln!(out, "{}", u8::from(row.prio >> 13 == 1));
+    }
 }
 
 /// Appends one histogram row and its newline.
@@ -42,7 +48,8 @@ pub(crate) fn hist_row(out: &mut String, head: &HistRowHead, bins: &[u64], epoch
 mod tests {
     use super::*;
 
-    const ROW: LogRow = LogRow { time_ms: 12, value: 10740, dir: 1, bs: 4096, offset: 61440 };
+    const ROW: LogRow =
+        LogRow { time_ms: 12, value: 10740, dir: 1, bs: 4096, offset: 61440, prio: 0 };
 
     #[test]
     fn rows_have_fios_columns() {

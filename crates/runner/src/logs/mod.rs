@@ -27,7 +27,6 @@ use crate::plan::JobPlan;
 use iomark_engine::Ddir;
 use iomark_options::JobSpec;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
-use iomark_stats::Dir;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -333,20 +332,6 @@ impl JobLogs {
             self.error = Some(e);
         }
     }
-}
-
-/// The logs' view of one completed data I/O.
-#[inline]
-pub fn logged_io(
-    dir: Dir,
-    bytes: u64,
-    bs: u64,
-    offset: u64,
-    slat_ns: Option<u64>,
-    clat_ns: u64,
-    lat_ns: u64,
-) -> LoggedIo {
-    LoggedIo { dir, bytes, bs, offset, slat_ns, clat_ns: Some(clat_ns), lat_ns: Some(lat_ns) }
 }
 
 #[cfg(test)]

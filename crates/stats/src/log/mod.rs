@@ -83,6 +83,8 @@ pub struct LogRow {
     pub bs: u64,
     /// The I/O's offset in its file (0 in windowed logs).
     pub offset: u64,
+    /// The I/O's priority, `ioprio_set(2)`'s value (0 in windowed logs).
+    pub prio: u16,
 }
 
 /// The head of one histogram row; its bins come beside it.
@@ -147,6 +149,8 @@ pub struct LoggedIo {
     pub clat_ns: Option<u64>,
     /// Total latency.
     pub lat_ns: Option<u64>,
+    /// Its priority, `ioprio_set(2)`'s value (class << 13 | level), 0 for none.
+    pub prio: u16,
 }
 
 /// The sum, count and largest value of one direction's latencies in a window.
@@ -277,6 +281,7 @@ impl JobLog {
             dir: io.dir as u8,
             bs: io.bs,
             offset: io.offset,
+            prio: io.prio,
         };
         let k = self.config.kinds;
         let lats = [io.slat_ns, io.clat_ns, io.lat_ns];
@@ -337,7 +342,14 @@ impl JobLog {
                 } else {
                     u64::try_from(w.sum / u128::from(w.count)).unwrap_or(u64::MAX)
                 };
-                self.rows[i].push(LogRow { time_ms, value, dir: d as u8, bs: 0, offset: 0 });
+                self.rows[i].push(LogRow {
+                    time_ms,
+                    value,
+                    dir: d as u8,
+                    bs: 0,
+                    offset: 0,
+                    prio: 0,
+                });
             }
         }
     }
@@ -357,7 +369,7 @@ impl JobLog {
                     u128::from(delta) * 1000 / u128::from(spent_ms) / scale
                 };
                 let value = u64::try_from(value).unwrap_or(u64::MAX);
-                let row = LogRow { time_ms, value, dir: d as u8, bs: 0, offset: 0 };
+                let row = LogRow { time_ms, value, dir: d as u8, bs: 0, offset: 0, prio: 0 };
                 self.rows[kind as usize].push(row);
             }
         }

@@ -15,6 +15,7 @@ fn io(dir: Dir, clat: u64) -> LoggedIo {
         slat_ns: None,
         clat_ns: Some(clat),
         lat_ns: Some(clat + 100),
+        prio: 0,
     }
 }
 
