@@ -79,7 +79,8 @@ pub fn lay_out(
             // Preallocation is advice: file systems without it still work.
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }
-        if job.reads() {
+        // `overwrite`: a job that writes gets its files written first too.
+        if job.reads() || job.overwrite {
             match fill(&mut file, size, needed, stop) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
                     if !exists {

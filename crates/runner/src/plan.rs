@@ -7,7 +7,7 @@
 //! options. Errors name the job and the option, and make iomark exit with code 2.
 
 use crate::get;
-use crate::layout::{self, FilePlan};
+use crate::layout::{self, FileKind, FilePlan};
 use crate::timing::flag_after_gtod_reduce;
 use iomark_engine::file::Prealloc;
 use iomark_engine::EngineOptions;
@@ -191,6 +191,15 @@ pub struct JobPlan {
     pub sync_mode: SyncMode,
     /// Remove the files when the job is done (`unlink`).
     pub unlink: bool,
+    /// Remove the files between loops, and open them again (`unlink_each_loop`; see
+    /// [`crate::job`]).
+    pub unlink_each_loop: bool,
+    /// Start each regular file's region at its end (`file_append`; see
+    /// [`crate::layout::append`]).
+    pub file_append: bool,
+    /// Lay out (write) the files before a job that writes, as before one that reads
+    /// (`overwrite`).
+    pub overwrite: bool,
     /// How new files are preallocated (`fallocate`).
     pub prealloc: Prealloc,
     /// Create missing files (`allow_file_create`).
@@ -311,6 +320,9 @@ impl JobPlan {
             None => layout::plan_files(spec, jobnum, align).map_err(fail)?,
         };
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
+        // An appending job makes one pass only, as in fio 3.33 (see crate::layout::append).
+        let one_pass = get::flag(spec, "file_append")
+            && files.iter().any(|f| matches!(f.kind, FileKind::Regular(_) | FileKind::Missing));
         // With `filesize`, `size` is only the default of `io_size` (fio's HOWTO); it caps
         // the I/O but, unlike `io_size`, starts no further pass (fio 3.33: `filesize=16k
         // size=40k` reads 16k).
@@ -336,6 +348,7 @@ impl JobPlan {
             _ => size_caps.unwrap_or(region_bytes),
         };
         let io_bytes = replay.as_ref().map_or(io_bytes, |r| r.bytes());
+        let io_bytes = if one_pass { io_bytes.min(region_bytes) } else { io_bytes };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
         let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
@@ -412,16 +425,16 @@ impl JobPlan {
             blockalign_given: spec.value("ba").is_some(),
             files,
             io_bytes,
-            io_size_given: spec.value("io_size").is_some(),
+            io_size_given: spec.value("io_size").is_some() && !one_pass,
             // fio 3.33 replays the whole log whatever number_ios says.
             number_ios: if replay.is_some() {
                 0
             } else {
                 get::int(spec, "number_ios").unwrap_or(0)
             },
-            loops: get::int(spec, "loops").unwrap_or(1).max(1),
+            loops: if one_pass { 1 } else { get::int(spec, "loops").unwrap_or(1).max(1) },
             runtime,
-            time_based,
+            time_based: time_based && !one_pass,
             ramp_time: get::time(spec, "ramp_time").unwrap_or_default(),
             startdelay: get::time(spec, "startdelay").unwrap_or_default(),
             direct,
@@ -449,6 +462,9 @@ impl JobPlan {
             fsync_on_close: get::flag(spec, "fsync_on_close"),
             sync_mode,
             unlink: get::flag(spec, "unlink"),
+            unlink_each_loop: get::flag(spec, "unlink_each_loop"),
+            file_append: get::flag(spec, "file_append"),
+            overwrite: get::flag(spec, "overwrite"),
             prealloc,
             allow_file_create: get::flag(spec, "allow_file_create"),
             allow_mounted_write: get::flag(spec, "allow_mounted_write"),

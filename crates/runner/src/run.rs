@@ -93,6 +93,7 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
             plans.push(plan);
         }
     }
+    crate::layout::append::chain(&mut plans);
     crate::flow::link(&mut plans);
     Ok(plans)
 }
