@@ -65,6 +65,15 @@ pub trait Engine: Send {
         Ok(())
     }
 
+    /// The job's files were closed and opened again between loops (`unlink_each_loop`),
+    /// with no I/O in flight: `fds` are the new descriptors, in `setup`'s order. Engines
+    /// that take each unit's `fd` at `queue` have nothing to do; io_uring updates its
+    /// registered files.
+    fn reopen(&mut self, fds: &[RawFd]) -> Result<(), EngineError> {
+        let _ = fds;
+        Ok(())
+    }
+
     /// Starts (or, for a synchronous engine, does) the unit's I/O.
     fn queue(&mut self, unit: &mut IoUnit) -> Queued;
 

@@ -88,7 +88,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("zone_reset_frequency", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("lockmem", "planned, not done yet: locking memory (mlock) to leave the job less page cache"),
     refuse("write_hint", "planned, not done yet: per-file write lifetime hints (F_SET_RW_HINT)"),
-    refuse("unlink_each_loop", "planned, not done yet: removing the files after each loop"),
     refuse("log_alternate_epoch", "planned, not done yet: log timestamps from another clock's epoch"),
     refuse("log_alternate_epoch_clock_id", "planned, not done yet: goes with `log_alternate_epoch`"),
     refuse("hipri_percentage", "planned, not done yet: RWF_HIPRI on a share of pvsync2's I/Os"),

@@ -44,6 +44,7 @@ use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
+mod loops;
 
 /// What a finished job hands back for the report (or a running one, for an interim report).
 #[derive(Clone)]
@@ -95,6 +96,9 @@ pub fn run(
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
+    if plan.unlink_each_loop {
+        workload.pause_between_passes();
+    }
     let buf_len = plan.max_block_size() as usize;
     let mem = &plan.buffers.mem;
     let bufs = iomark_engine::mem::allocate(
@@ -144,6 +148,7 @@ pub fn run(
         engine,
         workload,
         units,
+        files,
         fds,
         clock,
         recorder,
@@ -191,6 +196,7 @@ pub fn run(
     l.recorder.settle();
     l.published.flush();
     progress.set_state(JobState::Fsync);
+    let files = std::mem::take(&mut l.files);
     l.finish(&files);
     progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
@@ -205,7 +211,7 @@ pub fn run(
     };
     let times = l.times(end, usage);
     drop(files);
-    if plan.unlink {
+    if plan.unlink || l.unlinks_at_end() {
         crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
     }
     Ok(JobOutcome {
@@ -263,6 +269,8 @@ struct Loop<'a, 's> {
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
+    /// The job's open files (none on the null engine).
+    files: Vec<File>,
     fds: Vec<i32>,
     clock: JobClock,
     recorder: JobRecorder,
@@ -382,8 +390,11 @@ impl Loop<'_, '_> {
                     continue;
                 }
             }
-            let enough_ios =
-                self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios && !verifying;
+            // `number_ios` counts per loop, as the workload's budget does (fio 3.33:
+            // `size=8k bs=4k loops=3 number_ios=1` writes 3 blocks).
+            let enough_ios = self.plan.number_ios > 0
+                && self.ios_done >= self.plan.number_ios.saturating_mul(self.plan.loops)
+                && !verifying;
             let ended = (self.ended && !verifying) || self.error != 0;
             if out_of_time || enough_ios || ended || stopping {
                 break;
@@ -414,6 +425,9 @@ impl Loop<'_, '_> {
             });
             let Some((ddir, file, offset, len)) = next else {
                 self.free.push(index);
+                if self.plan.unlink_each_loop && self.next_loop() {
+                    continue;
+                }
                 break;
             };
             if let Some(sync) = self.sync_due() {

@@ -393,6 +393,14 @@ impl JobPlan {
         if time_based && runtime.is_none() {
             return Err(fail("option 'time_based' needs 'runtime'".into()));
         }
+        if get::flag(spec, "unlink_each_loop") && engine == "mmap" {
+            return Err(fail(
+                "option 'unlink_each_loop': the mmap engine maps each file whole when the job \
+                 starts, and a file made anew between loops is empty (fio 3.33 dies of \
+                 SIGBUS there)"
+                    .into(),
+            ));
+        }
         if get::flag(spec, "fill_device")
             && !matches!(rw_name, "write" | "randwrite" | "trimwrite" | "randtrimwrite")
         {
