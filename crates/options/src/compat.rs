@@ -67,7 +67,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("log_compression_cpus", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("log_store_compressed", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
-    refuse("allrandrepeat", "planned, not done yet: iomark's random streams all follow `randseed` and `randrepeat` already; the option's exact effect on fio's generators is still to be matched"),
     refuse("sync_file_range", "planned, not done yet: sync_file_range(2) every N writes, which needs a new request kind in every engine"),
     refuse("verify_async", "planned, not done yet: verification on helper threads; today the job's thread verifies, with hardware-accelerated checksums where the CPU has them"),
     refuse("verify_async_cpus", "planned, not done yet: goes with `verify_async`"),
@@ -86,11 +85,8 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("ignore_zone_limits", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("zone_reset_threshold", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("zone_reset_frequency", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
-    refuse("lockmem", "planned, not done yet: locking memory (mlock) to leave the job less page cache"),
-    refuse("write_hint", "planned, not done yet: per-file write lifetime hints (F_SET_RW_HINT)"),
     refuse("log_alternate_epoch", "planned, not done yet: log timestamps from another clock's epoch"),
     refuse("log_alternate_epoch_clock_id", "planned, not done yet: goes with `log_alternate_epoch`"),
-    refuse("hipri_percentage", "planned, not done yet: RWF_HIPRI on a share of pvsync2's I/Os"),
 ];
 
 /// Why `option` is refused, if it is: its own reason, or else the reason of its engines

@@ -200,6 +200,10 @@ pub struct JobPlan {
     /// Lay out (write) the files before a job that writes, as before one that reads
     /// (`overwrite`).
     pub overwrite: bool,
+    /// Bytes of memory to lock in RAM while the job runs (`lockmem`), 0 for none.
+    pub lockmem: u64,
+    /// The write life time hint of the job's files (`write_hint`, the kernel's value).
+    pub write_hint: Option<u64>,
     /// How new files are preallocated (`fallocate`).
     pub prealloc: Prealloc,
     /// Create missing files (`allow_file_create`).
@@ -215,7 +219,7 @@ pub struct JobPlan {
     pub create_fsync: bool,
     /// Lay out the files and do no I/O (`create_only`).
     pub create_only: bool,
-    /// Use a fixed random seed (`randrepeat`).
+    /// Use a fixed random seed (`randrepeat`, or `allrandrepeat`).
     pub randrepeat: bool,
     /// The random seed (`randseed`).
     pub randseed: u64,
@@ -473,6 +477,8 @@ impl JobPlan {
             unlink_each_loop: get::flag(spec, "unlink_each_loop"),
             file_append: get::flag(spec, "file_append"),
             overwrite: get::flag(spec, "overwrite"),
+            lockmem: get::int(spec, "lockmem").unwrap_or(0),
+            write_hint: crate::hints::of(spec),
             prealloc,
             allow_file_create: get::flag(spec, "allow_file_create"),
             allow_mounted_write: get::flag(spec, "allow_mounted_write"),
@@ -480,7 +486,9 @@ impl JobPlan {
             create_serialize: get::flag(spec, "create_serialize"),
             create_fsync: get::flag(spec, "create_fsync"),
             create_only: get::flag(spec, "create_only"),
-            randrepeat: get::flag(spec, "randrepeat"),
+            // fio 3.33: `allrandrepeat=1` makes every stream repeatable even with
+            // `randrepeat=0` (iomark's streams all come from the one seed).
+            randrepeat: get::flag(spec, "randrepeat") || get::flag(spec, "allrandrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
             serialize_overlap: get::flag(spec, "serialize_overlap"),
@@ -634,6 +642,7 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
         direct,
         sync_writes,
         hipri: get::flag(spec, "hipri"),
+        hipri_percentage: int("hipri_percentage").unwrap_or(100).min(100),
         nowait: get::flag(spec, "nowait"),
         uncached: int("uncached").unwrap_or(0),
         fixedbufs: get::flag(spec, "fixedbufs") || register_by_default,

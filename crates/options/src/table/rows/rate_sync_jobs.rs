@@ -256,6 +256,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::IoType,
         "Set expected write life time",
+    )
+    .supported(
+        "Tell the kernel how long the data written to the job's files is expected to \
+         live (`fcntl` `F_SET_RW_HINT`, Linux 4.13 and later), for every regular file and \
+         block device of the job when it starts. When the kernel refuses, the job fails \
+         before any I/O, as in fio.",
     ),
     opt("create_serialize", Kind::Bool, Category::Target, "Serialize creation of job files")
         .default("1")

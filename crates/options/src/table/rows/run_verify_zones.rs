@@ -424,5 +424,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Zoned block device zone reset frequency in HZ",
     ),
     opt("lockmem", Kind::Size, Category::Buffers, "Lock down this amount of memory (per worker)")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Lock this much anonymous memory in RAM (mlock) while the job runs, per job, \
+         to leave the page cache that much less room. At most the machine's memory less \
+         128 MiB, as in fio. When the kernel refuses (`ulimit -l` for an unprivileged \
+         user), the job runs anyway after a message, as in fio. Default 0: none.",
+        ),
 ];

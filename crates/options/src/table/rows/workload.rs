@@ -469,7 +469,14 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Use repeatable random numbers for everything",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Make every random choice of the job (offsets, directions, block sizes, buffer \
+         contents) repeat from run to run, even with `randrepeat=0`, as in fio 3.33. \
+         iomark draws all of them from the one seed that `randrepeat` fixes, so \
+         `randrepeat=1` already repeats everything, and adding this changes nothing \
+         (fio then draws other values). Default false.",
+    ),
     opt(
         "nrfiles",
         int(0, NOLIMIT),
