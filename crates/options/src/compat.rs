@@ -85,8 +85,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("ignore_zone_limits", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("zone_reset_threshold", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("zone_reset_frequency", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
-    refuse("log_alternate_epoch", "planned, not done yet: log timestamps from another clock's epoch"),
-    refuse("log_alternate_epoch_clock_id", "planned, not done yet: goes with `log_alternate_epoch`"),
 ];
 
 /// Why `option` is refused, if it is: its own reason, or else the reason of its engines

@@ -397,6 +397,12 @@ impl JobPlan {
         if time_based && runtime.is_none() {
             return Err(fail("option 'time_based' needs 'runtime'".into()));
         }
+        let logs = crate::logs::LogPlan::of(spec);
+        if let Some(id) = logs.epoch_clock {
+            iomark_engine::system::clock_ms(id).map_err(|e| {
+                fail(format!("option 'log_alternate_epoch_clock_id': clock {id}: {e}"))
+            })?;
+        }
         if get::flag(spec, "unlink_each_loop") && engine == "mmap" {
             return Err(fail(
                 "option 'unlink_each_loop': the mmap engine maps each file whole when the job \
@@ -511,7 +517,7 @@ impl JobPlan {
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),
             thread_number: 0,
-            logs: crate::logs::LogPlan::of(spec),
+            logs,
             workload: crate::workload_config::WorkloadOptions::of(spec).map_err(fail)?,
             verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
             pace,
