@@ -74,7 +74,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("trim_verify_zero", "planned, not done yet: goes with `trim_percentage`"),
     refuse("trim_backlog", "planned, not done yet: goes with `trim_percentage`"),
     refuse("trim_backlog_batch", "planned, not done yet: goes with `trim_percentage`"),
-    refuse("read_iolog_chunked", "planned, not done yet: reading a replayed log in chunks; iomark reads the whole log before the job, which suits logs that fit in memory"),
     refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_iters", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),

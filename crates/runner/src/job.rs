@@ -137,6 +137,7 @@ pub fn run(
     let verify = JobVerify::new(plan).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
+    let replay = replay.transpose().map_err(fail)?;
     let seed = plan.randseed ^ plan.thread_number;
     let prio = plan.cmdprio.as_ref().map(|p| crate::cmdprio::Picker::new(p, seed));
     let mut l = Loop {

@@ -276,7 +276,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          refused. See docs/job-files.md.",
     ),
     opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Read the replayed log as the job goes, 4096 I/Os at a time, instead of holding \
+         it all in memory; the replay is the same I/O for I/O. The log must be a regular \
+         file: iomark reads it once before the job to lay out its files and size the \
+         buffers. Default false.",
+        ),
     opt(
         "replay_no_stall",
         Kind::Bool,
