@@ -9,7 +9,7 @@
 
 mod both;
 
-use both::{fio_installed, report_json, run_in, tempdir, IOMARK};
+use both::{fio_installed, report_json, run_in, tempdir, traced, IOMARK};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -20,27 +20,6 @@ fn programs() -> Vec<&'static str> {
         p.push("fio");
     }
     p
-}
-
-/// The lines strace writes for the system calls `calls` of `program` run with `args` in
-/// `dir`; `None` when strace cannot trace here.
-fn traced(dir: &Path, program: &str, args: &[&str], calls: &str) -> Option<Vec<String>> {
-    let trace = dir.join("trace");
-    let status = Command::new("strace")
-        .current_dir(dir)
-        .args(["-f", "-qq", "-e", &format!("trace={calls}"), "-o"])
-        .arg(&trace)
-        .arg(program)
-        .args(args)
-        .env_remove("IOMARK_FAKE_CLOCK_NS")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .ok()?;
-    if !status.success() {
-        return None;
-    }
-    Some(std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect())
 }
 
 /// The I/O lines of an iolog, without their times.

@@ -214,6 +214,21 @@ pub fn unlink_and_reopen(job: &JobPlan, files: &mut Vec<File>) -> Result<(), Fil
     Ok(())
 }
 
+/// Refuses `unlink_each_loop` with the mmap engine, which maps each file whole when the job
+/// starts: a file made anew between loops is empty (fio 3.33 dies of SIGBUS there).
+pub(crate) fn check_unlink_each_loop(
+    spec: &iomark_options::JobSpec,
+    engine: &str,
+) -> Result<(), String> {
+    if engine == "mmap" && crate::get::flag(spec, "unlink_each_loop") {
+        return Err("option 'unlink_each_loop': the mmap engine maps each file whole when the \
+                    job starts, and a file made anew between loops is empty (fio 3.33 dies \
+                    of SIGBUS there)"
+            .into());
+    }
+    Ok(())
+}
+
 /// Opens one file of the job with its flags; `create` makes a missing file.
 fn open_one(job: &JobPlan, plan: &FilePlan, create: bool) -> Result<File, FileError> {
     let mut flags = 0;

@@ -398,19 +398,8 @@ impl JobPlan {
             return Err(fail("option 'time_based' needs 'runtime'".into()));
         }
         let logs = crate::logs::LogPlan::of(spec);
-        if let Some(id) = logs.epoch_clock {
-            iomark_engine::system::clock_ms(id).map_err(|e| {
-                fail(format!("option 'log_alternate_epoch_clock_id': clock {id}: {e}"))
-            })?;
-        }
-        if get::flag(spec, "unlink_each_loop") && engine == "mmap" {
-            return Err(fail(
-                "option 'unlink_each_loop': the mmap engine maps each file whole when the job \
-                 starts, and a file made anew between loops is empty (fio 3.33 dies of \
-                 SIGBUS there)"
-                    .into(),
-            ));
-        }
+        logs.check().map_err(fail)?;
+        crate::files::check_unlink_each_loop(spec, &engine).map_err(fail)?;
         if get::flag(spec, "fill_device")
             && !matches!(rw_name, "write" | "randwrite" | "trimwrite" | "randtrimwrite")
         {

@@ -98,6 +98,15 @@ impl LogPlan {
         }
     }
 
+    /// Refuses an epoch clock the system does not have (fio 3.33 logs garbage times).
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(id) = self.epoch_clock {
+            iomark_engine::system::clock_ms(id)
+                .map_err(|e| format!("option 'log_alternate_epoch_clock_id': clock {id}: {e}"))?;
+        }
+        Ok(())
+    }
+
     /// Whether the job writes any log.
     pub fn any(&self) -> bool {
         self.lat.is_some()
