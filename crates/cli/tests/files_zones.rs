@@ -7,6 +7,8 @@
 //!
 //! Without `fio` on the `PATH` the comparisons print `skipped: fio not installed` and pass.
 
+mod both;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -380,21 +382,7 @@ fn zone_settings_fio_refuses_are_refused() {
 /// strace cannot trace here.
 fn traced(program: &Path, args: &[&str], calls: &str) -> Option<Vec<String>> {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let trace = dir.path().join("trace");
-    let status = Command::new("strace")
-        .current_dir(dir.path())
-        .args(["-f", "-y", "-qq", "-e", &format!("trace={calls}"), "-o"])
-        .arg(&trace)
-        .arg(program)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .ok()?;
-    if !status.success() {
-        return None;
-    }
-    Some(std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect())
+    both::traced(dir.path(), program, args, calls)
 }
 
 /// The `fsync` and `fdatasync` calls of `program` with `args` (see [`traced`]).

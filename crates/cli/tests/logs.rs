@@ -566,6 +566,43 @@ fn log_unix_epoch_stamps_rows_with_the_time_of_day() {
     assert!(r.iter().all(|r| (before..=after).contains(&r.time)), "{before}..{after}: {r:?}");
 }
 
+#[test]
+fn log_alternate_epoch_counts_from_the_clocks_epoch_as_fio() {
+    // CLOCK_MONOTONIC (1) and CLOCK_BOOTTIME (7), with either option, as fio 3.33 reads them.
+    let fio = have("fio", &["--version"]);
+    for (flag, id) in [("--log_alternate_epoch=1", 1), ("--log_unix_epoch=1", 7)] {
+        let clock = format!("--log_alternate_epoch_clock_id={id}");
+        let args = null_job(&["--number_ios=500", "--write_lat_log=e", flag, &clock]);
+        let mut programs = vec!["iomark"];
+        if fio {
+            programs.push("fio");
+        }
+        for program in programs {
+            let dir = tempdir();
+            let before = iomark_engine::system::clock_ms(id).expect("the clock");
+            if program == "fio" {
+                fio_in(dir.path(), &args);
+            } else {
+                iomark_ok(dir.path(), &args, false);
+            }
+            let after = iomark_engine::system::clock_ms(id).expect("the clock");
+            let r = parse_rows(dir.path(), "e_clat.1.log");
+            assert_eq!(r.len(), 500, "{program}");
+            assert!(
+                r.iter().all(|r| (before..=after).contains(&r.time)),
+                "{program} {flag} {id}: {before}..{after}: {:?}",
+                &r[..3]
+            );
+        }
+    }
+    // A clock the system does not have is refused (fio 3.33 logs garbage).
+    let dir = tempdir();
+    let args = null_job(&["--log_alternate_epoch=1", "--log_alternate_epoch_clock_id=99"]);
+    let out = iomark_in(dir.path(), &args, false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("option 'log_alternate_epoch_clock_id'"));
+}
+
 // ---------------------------------------------------------------------------------------
 // write_iolog
 // ---------------------------------------------------------------------------------------

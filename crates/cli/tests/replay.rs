@@ -128,6 +128,33 @@ fn a_replay_logged_again_gives_the_same_log() {
     assert_eq!(strip(&again), strip(&text));
 }
 
+#[test]
+fn a_chunked_replay_is_the_whole_replay_under_both() {
+    // More than two of iomark's chunks (4096 I/Os each), reads and writes over 16 MiB.
+    let dir = tempdir();
+    std::fs::write(dir.path().join("data"), vec![3u8; 16 << 20]).expect("write file");
+    let mut text = String::from("fio version 3 iolog\n0 data add\n0 data open\n");
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for i in 0..10_000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let action = if x % 3 == 0 { "write" } else { "read" };
+        let len = 4096 * (1 + (x >> 8) % 4);
+        let offset = (x >> 16) % ((16 << 20) / 4096 - 4) * 4096;
+        text.push_str(&format!("{} data {action} {offset} {len}\n", i + 1));
+    }
+    text.push_str("10001 data close\n");
+    std::fs::write(dir.path().join("long.log"), &text).expect("write log");
+    let (want, _) = log_ios(&text);
+    for program in programs() {
+        let whole = replay(dir.path(), program, "long.log", &[]);
+        let chunked = replay(dir.path(), program, "long.log", &["--read_iolog_chunked=1"]);
+        assert_eq!(whole.0, want, "{program}: whole");
+        assert_eq!(chunked, whole, "{program}: chunked");
+    }
+}
+
 /// A version 2 log on two files, with a wait (milliseconds, as fio 3.33 reads them). (No
 /// `datasync`: fio 3.33 leaves those out of its sync count.)
 const V2: &str = "fio version 2 iolog\na add\nb add\na open\nb open\na write 0 4096\n\

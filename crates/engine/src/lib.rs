@@ -11,6 +11,7 @@
 
 pub mod file;
 pub mod libaio;
+pub mod locked;
 pub mod mem;
 pub mod mmap;
 pub mod null;
@@ -62,6 +63,15 @@ pub trait Engine: Send {
     /// files here, mmap maps the files.
     fn setup(&mut self, units: &mut [IoUnit], fds: &[RawFd]) -> Result<(), EngineError> {
         let _ = (units, fds);
+        Ok(())
+    }
+
+    /// The job's files were closed and opened again between loops (`unlink_each_loop`),
+    /// with no I/O in flight: `fds` are the new descriptors, in `setup`'s order. Engines
+    /// that take each unit's `fd` at `queue` have nothing to do; io_uring updates its
+    /// registered files.
+    fn reopen(&mut self, fds: &[RawFd]) -> Result<(), EngineError> {
+        let _ = fds;
         Ok(())
     }
 
@@ -129,6 +139,8 @@ pub struct EngineOptions {
     pub sync_writes: bool,
     /// `hipri` (pvsync2, io_uring): polled completion.
     pub hipri: bool,
+    /// `hipri_percentage` (pvsync2): the share of I/Os, in percent, that `hipri` applies to.
+    pub hipri_percentage: u32,
     /// `nowait` (pvsync2, io_uring, libaio): fail with `EAGAIN` instead of blocking.
     pub nowait: bool,
     /// `uncached` (pvsync2, io_uring): `RWF_DONTCACHE` (formerly `RWF_UNCACHED`) on buffered
@@ -166,6 +178,7 @@ impl Default for EngineOptions {
             direct: false,
             sync_writes: false,
             hipri: false,
+            hipri_percentage: 100,
             nowait: false,
             uncached: 0,
             fixedbufs: false,
@@ -238,5 +251,5 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
         "io_uring" => return Ok(Box::new(uring::UringEngine::new(options)?)),
         _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
     };
-    Ok(Box::new(SyncEngine::new(flavor)))
+    Ok(Box::new(SyncEngine::new(flavor).with_hipri_percentage(options.hipri_percentage)))
 }

@@ -4,7 +4,10 @@
 //! - `psync` (fio's default): `pread`/`pwrite`.
 //! - `vsync`: `lseek` then `readv`/`writev` with one vector.
 //! - `pvsync`: `preadv`/`pwritev`.
-//! - `pvsync2`: `preadv2`/`pwritev2`, with `RWF_HIPRI` (`hipri`) and `RWF_NOWAIT` (`nowait`).
+//! - `pvsync2`: `preadv2`/`pwritev2`, with `RWF_HIPRI` (`hipri`, on `hipri_percentage` of
+//!   the I/Os) and `RWF_NOWAIT` (`nowait`). Where the file cannot be polled (a file system,
+//!   a device without poll queues) the kernel ignores `RWF_HIPRI` and the I/O completes as
+//!   usual; fio 3.33 does nothing more there, nor does iomark.
 //!
 //! All of them trim with `fallocate(PUNCH_HOLE)` on files and `BLKDISCARD` on block devices,
 //! and sync with `fsync`/`fdatasync`.
@@ -38,12 +41,43 @@ pub enum SyncFlavor {
 #[derive(Debug)]
 pub struct SyncEngine {
     flavor: SyncFlavor,
+    /// pvsync2's `hipri_percentage`: the chance, in percent, that an I/O of a `hipri` job
+    /// asks for polling (100: every one).
+    hipri_percentage: u32,
+    /// Where the spread of `hipri_percentage` stands: the percent owed to the next I/Os.
+    owed: u32,
 }
 
 impl SyncEngine {
     /// An engine of the given flavor.
     pub fn new(flavor: SyncFlavor) -> Self {
-        SyncEngine { flavor }
+        SyncEngine { flavor, hipri_percentage: 100, owed: 0 }
+    }
+
+    /// pvsync2 with `hipri`: this share of the I/Os, in percent, asks for polling (fio's
+    /// `hipri_percentage`). fio draws each I/O at random; iomark spreads the share evenly,
+    /// so that any 100 consecutive I/Os hold exactly that many polled ones.
+    pub fn with_hipri_percentage(mut self, percentage: u32) -> Self {
+        self.hipri_percentage = percentage.min(100);
+        self
+    }
+
+    /// The flavor for the next I/O: pvsync2's `RWF_HIPRI` on its share of the I/Os.
+    #[inline]
+    fn flavor_for_io(&mut self) -> SyncFlavor {
+        match self.flavor {
+            SyncFlavor::Pvsync2 { hipri: true, nowait, uncached }
+                if self.hipri_percentage < 100 =>
+            {
+                self.owed += self.hipri_percentage;
+                let hipri = self.owed >= 100;
+                if hipri {
+                    self.owed -= 100;
+                }
+                SyncFlavor::Pvsync2 { hipri, nowait, uncached }
+            }
+            flavor => flavor,
+        }
     }
 }
 
@@ -183,12 +217,38 @@ impl Engine for SyncEngine {
 
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = match unit.ddir {
-            Ddir::Read => transfer(self.flavor, unit, false),
-            Ddir::Write => transfer(self.flavor, unit, true),
+            Ddir::Read => transfer(self.flavor_for_io(), unit, false),
+            Ddir::Write => transfer(self.flavor_for_io(), unit, true),
             Ddir::Trim => trim(unit.fd, unit.offset, unit.len as u64),
             Ddir::Sync => sync_file(unit.fd, false),
             Ddir::Datasync => sync_file(unit.fd, true),
         };
         Queued::Completed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn polled(percentage: u32, hipri: bool, n: usize) -> usize {
+        let flavor = SyncFlavor::Pvsync2 { hipri, nowait: false, uncached: false };
+        let mut engine = SyncEngine::new(flavor).with_hipri_percentage(percentage);
+        (0..n)
+            .filter(|_| matches!(engine.flavor_for_io(), SyncFlavor::Pvsync2 { hipri: true, .. }))
+            .count()
+    }
+
+    #[test]
+    fn hipri_percentage_draws_that_share_of_polled_ios() {
+        assert_eq!(polled(100, true, 1000), 1000);
+        assert_eq!(polled(0, true, 1000), 0);
+        assert_eq!(polled(50, false, 1000), 0);
+        assert_eq!(polled(30, true, 100), 30);
+        assert_eq!(polled(1, true, 1000), 10);
+        assert_eq!(polled(99, true, 200), 198);
+        // Other engines are left alone.
+        let mut psync = SyncEngine::new(SyncFlavor::Psync).with_hipri_percentage(10);
+        assert_eq!(psync.flavor_for_io(), SyncFlavor::Psync);
     }
 }

@@ -25,6 +25,19 @@ pub fn mb_memory() -> u64 {
     pages.saturating_mul(page_size()) / (1024 * 1024)
 }
 
+/// Milliseconds since the epoch of clock `clock_id` (`clock_gettime(2)`: 0 is
+/// `CLOCK_REALTIME`, the Unix epoch; 1 `CLOCK_MONOTONIC`, the boot…); an error for a clock
+/// this system does not have.
+pub fn clock_ms(clock_id: i32) -> std::io::Result<u64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec into `ts`, which we own; an unknown clock
+    // returns -1 with EINVAL and writes nothing.
+    if unsafe { libc::clock_gettime(clock_id as libc::clockid_t, &mut ts) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(ts.tv_sec.max(0) as u64 * 1000 + ts.tv_nsec.max(0) as u64 / 1_000_000)
+}
+
 /// Sets the calling thread's timer slack (`PR_SET_TIMERSLACK`): how much later than asked
 /// the kernel may end its sleeps, 50 µs by default. A rate-limited job lowers it so that
 /// its I/Os start close to their due times. Returns false where the kernel refuses.
@@ -71,5 +84,16 @@ mod tests {
         assert!(online_cpus() >= 1);
         assert!(page_size().is_power_of_two());
         assert!(mb_memory() > 0);
+    }
+
+    #[test]
+    fn clocks_answer_in_milliseconds_since_their_epoch() {
+        let unix =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
+                as u64;
+        let real = clock_ms(libc::CLOCK_REALTIME).unwrap();
+        assert!(real.abs_diff(unix) < 5_000, "{real} {unix}");
+        assert!(clock_ms(libc::CLOCK_MONOTONIC).unwrap() < real);
+        assert!(clock_ms(99).is_err());
     }
 }

@@ -208,6 +208,15 @@ impl Engine for UringEngine {
         Ok(())
     }
 
+    fn reopen(&mut self, fds: &[RawFd]) -> Result<(), EngineError> {
+        if self.prep.registered_files && !fds.is_empty() {
+            self.ring.submitter().register_files_update(0, fds).map_err(|e| {
+                EngineError::option("registerfiles", format!("updating the files: {e}"))
+            })?;
+        }
+        Ok(())
+    }
+
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         let entry = match unit.ddir {
             Ddir::Trim => {

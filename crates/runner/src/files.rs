@@ -79,7 +79,8 @@ pub fn lay_out(
             // Preallocation is advice: file systems without it still work.
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }
-        if job.reads() {
+        // `overwrite`: a job that writes gets its files written first too.
+        if job.reads() || job.overwrite {
             match fill(&mut file, size, needed, stop) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
                     if !exists {
@@ -181,31 +182,9 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
     if job.engine == "null" {
         return Ok(Vec::new());
     }
-    let mut flags = 0;
-    if job.direct {
-        flags |= libc::O_DIRECT;
-    }
-    match job.sync_mode {
-        SyncMode::None => {}
-        SyncMode::Sync => flags |= libc::O_SYNC,
-        SyncMode::Dsync => flags |= libc::O_DSYNC,
-    }
     let mut files = Vec::with_capacity(job.files.len());
     for plan in &job.files {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(job.writes())
-            .custom_flags(flags)
-            .open(&plan.path)
-            .map_err(|e| {
-                // iomark keeps every file of a job open (`openfiles` orders the service only).
-                let action = if e.raw_os_error() == Some(libc::EMFILE) {
-                    "cannot open (the job keeps all its files open; raise `ulimit -n`)"
-                } else {
-                    "cannot open"
-                };
-                fail(action, plan)(e)
-            })?;
+        let file = open_one(job, plan, false)?;
         if job.invalidate {
             invalidate(&file, plan);
         }
@@ -220,6 +199,62 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
         files.push(file);
     }
     Ok(files)
+}
+
+/// `unlink_each_loop`, between two loops: closes the job's files, removes the regular ones
+/// and opens them again, as fio 3.33 does. A job that writes creates them anew (empty: its
+/// writes fill them); one that only reads cannot open them and fails with `ENOENT`, as in
+/// fio. The error names the file as fio does (`open(PATH)`).
+pub fn unlink_and_reopen(job: &JobPlan, files: &mut Vec<File>) -> Result<(), FileError> {
+    files.clear();
+    unlink(job)?;
+    for plan in &job.files {
+        files.push(open_one(job, plan, job.writes())?);
+    }
+    Ok(())
+}
+
+/// Refuses `unlink_each_loop` with the mmap engine, which maps each file whole when the job
+/// starts: a file made anew between loops is empty (fio 3.33 dies of SIGBUS there).
+pub(crate) fn check_unlink_each_loop(
+    spec: &iomark_options::JobSpec,
+    engine: &str,
+) -> Result<(), String> {
+    if engine == "mmap" && crate::get::flag(spec, "unlink_each_loop") {
+        return Err("option 'unlink_each_loop': the mmap engine maps each file whole when the \
+                    job starts, and a file made anew between loops is empty (fio 3.33 dies \
+                    of SIGBUS there)"
+            .into());
+    }
+    Ok(())
+}
+
+/// Opens one file of the job with its flags; `create` makes a missing file.
+fn open_one(job: &JobPlan, plan: &FilePlan, create: bool) -> Result<File, FileError> {
+    let mut flags = 0;
+    if job.direct {
+        flags |= libc::O_DIRECT;
+    }
+    match job.sync_mode {
+        SyncMode::None => {}
+        SyncMode::Sync => flags |= libc::O_SYNC,
+        SyncMode::Dsync => flags |= libc::O_DSYNC,
+    }
+    OpenOptions::new()
+        .read(true)
+        .write(job.writes())
+        .create(create)
+        .custom_flags(flags)
+        .open(&plan.path)
+        .map_err(|e| {
+            // iomark keeps every file of a job open (`openfiles` orders the service only).
+            let action = if e.raw_os_error() == Some(libc::EMFILE) {
+                "cannot open (the job keeps all its files open; raise `ulimit -n`)"
+            } else {
+                "cannot open"
+            };
+            fail(action, plan)(e)
+        })
 }
 
 /// `pre_read`: reads the job's region of the file, so that its pages are in the cache

@@ -40,12 +40,14 @@ use iomark_engine::thread::ioprio_value;
 use iomark_engine::{Ddir, Engine, IoUnit};
 use iomark_stats::recorder::{Dir, JobRecorder};
 use iomark_workload::Workload;
+use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod controls;
 mod failed;
 mod hooks;
+mod loops;
 mod outcome;
 mod submit;
 mod sync;
@@ -71,6 +73,9 @@ pub fn run(
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
+    if plan.unlink_each_loop {
+        workload.pause_between_passes();
+    }
     let buf_len = plan.max_block_size() as usize;
     let mem = &plan.buffers.mem;
     let bufs = iomark_engine::mem::allocate(
@@ -109,6 +114,7 @@ pub fn run(
     let verify = JobVerify::new(plan).map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
+    let replay = replay.transpose().map_err(fail)?;
     let seed = plan.randseed ^ plan.thread_number;
     let prio = plan.cmdprio.as_ref().map(|p| crate::cmdprio::Picker::new(p, seed));
     let mut l = Loop {
@@ -120,6 +126,7 @@ pub fn run(
         engine,
         workload,
         units,
+        files,
         fds,
         clock,
         recorder,
@@ -169,6 +176,7 @@ pub fn run(
     l.recorder.settle();
     l.published.flush();
     progress.set_state(JobState::Fsync);
+    let files = std::mem::take(&mut l.files);
     l.finish(&files);
     progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
@@ -184,7 +192,7 @@ pub fn run(
     };
     let outcome = l.outcome(l.recorder.clone(), end, usage);
     drop(files);
-    if plan.unlink {
+    if plan.unlink || l.unlinks_at_end() {
         crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
     }
     Ok(outcome)
@@ -200,6 +208,8 @@ struct Loop<'a, 's> {
     engine: Box<dyn Engine>,
     workload: Workload,
     units: Vec<IoUnit>,
+    /// The job's open files (none on the null engine).
+    files: Vec<File>,
     fds: Vec<i32>,
     clock: JobClock,
     recorder: JobRecorder,
@@ -271,6 +281,7 @@ impl Loop<'_, '_> {
             || self.sync_state.every > 0
             || self.plan.fill_device
             || self.plan.number_ios > 0
+            || self.plan.unlink_each_loop
     }
 
     /// Runs the loop until the job (or its verify phase) is over.
@@ -315,10 +326,11 @@ impl Loop<'_, '_> {
                     continue;
                 }
             }
-            let limits = RICH
-                && ((self.plan.number_ios > 0 && self.ios_done >= self.plan.number_ios)
-                    || self.ended)
-                && !verifying;
+            // `number_ios` counts per loop, as the workload's budget does (fio 3.33:
+            // `size=8k bs=4k loops=3 number_ios=1` writes 3 blocks).
+            let enough_ios = self.plan.number_ios > 0
+                && self.ios_done >= self.plan.number_ios.saturating_mul(self.plan.loops);
+            let limits = RICH && (enough_ios || self.ended) && !verifying;
             if out_of_time || limits || self.error != 0 || stopping {
                 break;
             }
@@ -342,6 +354,9 @@ impl Loop<'_, '_> {
             };
             let Some((ddir, file, offset, len)) = self.next_request::<RICH>() else {
                 self.free.push(index);
+                if RICH && self.plan.unlink_each_loop && self.next_loop() {
+                    continue;
+                }
                 break;
             };
             if RICH && !self.before_issue(index, ddir, file, offset, len, stop) {

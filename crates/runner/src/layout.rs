@@ -15,6 +15,17 @@
 //! - `fill_device` without `size` makes the region of a file (not of a device) "really
 //!   large", as fio does: [`FILL_BYTES`] shared among the files; the job ends when the file
 //!   system is full.
+//! - When `offset` or `offset_increment` is a percentage, the clone's start (`offset +
+//!   offset_increment × N`) is rounded up to a multiple of `offset_align`, by default the
+//!   job's smallest block size (fio 3.33: `offset=10%` of 1000000 bytes with `bs=4k`
+//!   starts at 102400); offsets given in bytes only are taken as they are.
+//! - `opendir=DIR` adds every regular file under `DIR` (see `layout/opendir.rs`); `file_append`
+//!   starts each regular file's region at its end (see [`append`]).
+//! - An explicit `nrfiles` keeps only the first `nrfiles` of the files that `filename` and
+//!   `opendir` name, as fio 3.33 does (`filename=a:b:c nrfiles=2` uses `a` and `b`).
+
+pub mod append;
+mod opendir;
 
 /// The bytes a `fill_device` job without `size` may write, over all its files: far more
 /// than any file system holds (1 EiB).
@@ -74,7 +85,7 @@ impl FilePlan {
 /// Resolves the files of clone `jobnum` of `spec`; `align` is the job's smallest block
 /// size, to which `filesize` ranges are aligned.
 pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePlan>, String> {
-    let paths = paths(spec, jobnum);
+    let paths = paths(spec, jobnum)?;
     let mut kinds = Vec::with_capacity(paths.len());
     for path in &paths {
         kinds.push(probe(path)?);
@@ -88,24 +99,43 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
         Some(Value::RangePerDir(r)) => r[0],
         _ => None,
     };
+    // fio 3.33 takes an explicit `offset_align=0` for the default (the HOWTO's word; fio
+    // itself dies of a division by zero).
+    let offset_align = get::int(spec, "offset_align").filter(|&a| a > 0).unwrap_or(align).max(1);
+    let file_append = get::flag(spec, "file_append");
+    let from_opendir = spec.value("opendir").is_some();
     let mut plans = Vec::with_capacity(paths.len());
     for (filenum, (path, kind)) in paths.into_iter().zip(kinds).enumerate() {
         let own = match kind {
             FileKind::Regular(n) | FileKind::BlockDevice(n) => Some(n),
             FileKind::Missing | FileKind::CharDevice => None,
         };
+        let append = file_append && matches!(kind, FileKind::Regular(_) | FileKind::Missing);
+        // An appended file's region lies beyond its end, where the file has nothing yet: a
+        // percentage of it is nothing (fio 3.33 fails such a job too).
+        let own = if append { own.map(|_| 0) } else { own };
         let share = |p: f64| own.map(|n| (n as f64 * p / 100.0) as u64);
-        let offset = match get::size_or_percent(spec, "offset") {
+        let mut percent = false;
+        let mut bytes = |name| match get::size_or_percent(spec, name) {
             Some(SizeOrPercent::Bytes(n)) => n,
-            Some(SizeOrPercent::Percent(p)) => share(p).unwrap_or(0),
+            Some(SizeOrPercent::Percent(p)) => {
+                percent = true;
+                share(p).unwrap_or(0)
+            }
             None => 0,
         };
-        let increment = match get::size_or_percent(spec, "offset_increment") {
-            Some(SizeOrPercent::Bytes(n)) => n,
-            Some(SizeOrPercent::Percent(p)) => share(p).unwrap_or(0),
-            None => 0,
-        };
+        let (offset, increment) = (bytes("offset"), bytes("offset_increment"));
         let offset = offset.saturating_add(increment.saturating_mul(jobnum));
+        let offset = match kind {
+            // fio 3.33 ignores `offset` and `offset_increment` here: the region starts at
+            // the end of the file (see `append`).
+            FileKind::Regular(n) if append => n,
+            _ if append => 0,
+            // When either is a percentage, fio 3.33 rounds their sum up (`offset=1000
+            // offset_increment=1%` starts clone 1 at 12288, not 11000).
+            _ if percent => offset.div_ceil(offset_align).saturating_mul(offset_align),
+            _ => offset,
+        };
         let fill = get::flag(spec, "fill_device") && !matches!(kind, FileKind::BlockDevice(_));
         let len = match (filesize, size) {
             (None, None) if fill => FILL_BYTES / nfiles.max(1) / align.max(1) * align.max(1),
@@ -114,6 +144,10 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
                 format!("option 'size': {p}% of '{}', which does not exist yet", path.display())
             })?,
+            // opendir: a file too small for one block is left out below.
+            (None, None) if from_opendir && own.is_some() => {
+                own.unwrap_or(0).saturating_sub(offset)
+            }
             (None, None) => match own {
                 Some(n) if n > offset => n - offset,
                 _ => {
@@ -125,16 +159,26 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
                 }
             },
         };
+        if from_opendir && size.is_none() && filesize.is_none() && len < align {
+            // fio 3.33 opens and closes such a file without any I/O ("file … may be ignored").
+            continue;
+        }
         if len == 0 {
             return Err(format!("option 'size': the region in '{}' is empty", path.display()));
         }
         plans.push(FilePlan { path, kind, offset, len });
     }
+    if plans.is_empty() {
+        return Err(format!(
+            "option 'size' is needed: no file under opendir={} holds a block",
+            get::text(spec, "opendir").unwrap_or_default()
+        ));
+    }
     Ok(plans)
 }
 
 /// The paths of the job's files.
-fn paths(spec: &JobSpec, jobnum: u64) -> Vec<PathBuf> {
+fn paths(spec: &JobSpec, jobnum: u64) -> Result<Vec<PathBuf>, String> {
     let dirs = get::files(spec, "directory");
     let dir = (!dirs.is_empty()).then(|| PathBuf::from(&dirs[(jobnum as usize) % dirs.len()]));
     let place = |name: &str| match &dir {
@@ -142,15 +186,19 @@ fn paths(spec: &JobSpec, jobnum: u64) -> Vec<PathBuf> {
         _ => PathBuf::from(name),
     };
     let names = get::files(spec, "filename");
-    if !names.is_empty() {
-        return names.iter().map(|n| place(n)).collect();
+    let nrfiles = get::int(spec, "nrfiles").unwrap_or(1).max(1);
+    if !names.is_empty() || spec.value("opendir").is_some() {
+        let mut paths = opendir::with_named(spec, names.iter().map(|n| place(n)).collect())?;
+        if spec.value("nrfiles").is_some() {
+            paths.truncate(usize::try_from(nrfiles).unwrap_or(usize::MAX));
+        }
+        return Ok(paths);
     }
     let format =
         get::text(spec, "filename_format").unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
-    let nrfiles = get::int(spec, "nrfiles").unwrap_or(1).max(1);
-    (0..nrfiles)
+    Ok((0..nrfiles)
         .map(|filenum| place(&expand_filename_format(&format, &spec.name, jobnum, filenum)))
-        .collect()
+        .collect())
 }
 
 /// What is at `path` now.

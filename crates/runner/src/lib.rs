@@ -13,6 +13,7 @@ pub mod exec;
 pub mod files;
 pub mod flow;
 mod get;
+pub mod hints;
 pub mod iosched;
 pub mod job;
 pub mod layout;

@@ -7,7 +7,7 @@
 //! options. Errors name the job and the option, and make iomark exit with code 2.
 
 use crate::get;
-use crate::layout::{self, FilePlan};
+use crate::layout::{self, FileKind, FilePlan};
 use crate::timing::flag_after_gtod_reduce;
 use iomark_engine::file::Prealloc;
 use iomark_engine::EngineOptions;
@@ -191,6 +191,19 @@ pub struct JobPlan {
     pub sync_mode: SyncMode,
     /// Remove the files when the job is done (`unlink`).
     pub unlink: bool,
+    /// Remove the files between loops, and open them again (`unlink_each_loop`; see
+    /// [`crate::job`]).
+    pub unlink_each_loop: bool,
+    /// Start each regular file's region at its end (`file_append`; see
+    /// [`crate::layout::append`]).
+    pub file_append: bool,
+    /// Lay out (write) the files before a job that writes, as before one that reads
+    /// (`overwrite`).
+    pub overwrite: bool,
+    /// Bytes of memory to lock in RAM while the job runs (`lockmem`), 0 for none.
+    pub lockmem: u64,
+    /// The write life time hint of the job's files (`write_hint`, the kernel's value).
+    pub write_hint: Option<u64>,
     /// How new files are preallocated (`fallocate`).
     pub prealloc: Prealloc,
     /// Create missing files (`allow_file_create`).
@@ -206,7 +219,7 @@ pub struct JobPlan {
     pub create_fsync: bool,
     /// Lay out the files and do no I/O (`create_only`).
     pub create_only: bool,
-    /// Use a fixed random seed (`randrepeat`).
+    /// Use a fixed random seed (`randrepeat`, or `allrandrepeat`).
     pub randrepeat: bool,
     /// The random seed (`randseed`).
     pub randseed: u64,
@@ -311,6 +324,9 @@ impl JobPlan {
             None => layout::plan_files(spec, jobnum, align).map_err(fail)?,
         };
         let region_bytes: u64 = files.iter().map(|f| f.len).sum();
+        // An appending job makes one pass only, as in fio 3.33 (see crate::layout::append).
+        let one_pass = get::flag(spec, "file_append")
+            && files.iter().any(|f| matches!(f.kind, FileKind::Regular(_) | FileKind::Missing));
         // With `filesize`, `size` is only the default of `io_size` (fio's HOWTO); it caps
         // the I/O but, unlike `io_size`, starts no further pass (fio 3.33: `filesize=16k
         // size=40k` reads 16k).
@@ -336,6 +352,7 @@ impl JobPlan {
             _ => size_caps.unwrap_or(region_bytes),
         };
         let io_bytes = replay.as_ref().map_or(io_bytes, |r| r.bytes());
+        let io_bytes = if one_pass { io_bytes.min(region_bytes) } else { io_bytes };
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
         let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
@@ -380,6 +397,9 @@ impl JobPlan {
         if time_based && runtime.is_none() {
             return Err(fail("option 'time_based' needs 'runtime'".into()));
         }
+        let logs = crate::logs::LogPlan::of(spec);
+        logs.check().map_err(fail)?;
+        crate::files::check_unlink_each_loop(spec, &engine).map_err(fail)?;
         if get::flag(spec, "fill_device")
             && !matches!(rw_name, "write" | "randwrite" | "trimwrite" | "randtrimwrite")
         {
@@ -412,16 +432,16 @@ impl JobPlan {
             blockalign_given: spec.value("ba").is_some(),
             files,
             io_bytes,
-            io_size_given: spec.value("io_size").is_some(),
+            io_size_given: spec.value("io_size").is_some() && !one_pass,
             // fio 3.33 replays the whole log whatever number_ios says.
             number_ios: if replay.is_some() {
                 0
             } else {
                 get::int(spec, "number_ios").unwrap_or(0)
             },
-            loops: get::int(spec, "loops").unwrap_or(1).max(1),
+            loops: if one_pass { 1 } else { get::int(spec, "loops").unwrap_or(1).max(1) },
             runtime,
-            time_based,
+            time_based: time_based && !one_pass,
             ramp_time: get::time(spec, "ramp_time").unwrap_or_default(),
             startdelay: get::time(spec, "startdelay").unwrap_or_default(),
             direct,
@@ -449,6 +469,11 @@ impl JobPlan {
             fsync_on_close: get::flag(spec, "fsync_on_close"),
             sync_mode,
             unlink: get::flag(spec, "unlink"),
+            unlink_each_loop: get::flag(spec, "unlink_each_loop"),
+            file_append: get::flag(spec, "file_append"),
+            overwrite: get::flag(spec, "overwrite"),
+            lockmem: get::int(spec, "lockmem").unwrap_or(0),
+            write_hint: crate::hints::of(spec),
             prealloc,
             allow_file_create: get::flag(spec, "allow_file_create"),
             allow_mounted_write: get::flag(spec, "allow_mounted_write"),
@@ -456,7 +481,9 @@ impl JobPlan {
             create_serialize: get::flag(spec, "create_serialize"),
             create_fsync: get::flag(spec, "create_fsync"),
             create_only: get::flag(spec, "create_only"),
-            randrepeat: get::flag(spec, "randrepeat"),
+            // fio 3.33: `allrandrepeat=1` makes every stream repeatable even with
+            // `randrepeat=0` (iomark's streams all come from the one seed).
+            randrepeat: get::flag(spec, "randrepeat") || get::flag(spec, "allrandrepeat"),
             randseed: get::int(spec, "randseed").unwrap_or(0x89),
             norandommap: get::flag(spec, "norandommap"),
             serialize_overlap: get::flag(spec, "serialize_overlap"),
@@ -479,7 +506,7 @@ impl JobPlan {
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),
             thread_number: 0,
-            logs: crate::logs::LogPlan::of(spec),
+            logs,
             workload: crate::workload_config::WorkloadOptions::of(spec).map_err(fail)?,
             verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
             pace,
@@ -610,6 +637,7 @@ fn engine_options(spec: &JobSpec, iodepth: u32, direct: bool, sync_writes: bool)
         direct,
         sync_writes,
         hipri: get::flag(spec, "hipri"),
+        hipri_percentage: int("hipri_percentage").unwrap_or(100).min(100),
         nowait: get::flag(spec, "nowait"),
         uncached: int("uncached").unwrap_or(0),
         fixedbufs: get::flag(spec, "fixedbufs") || register_by_default,

@@ -31,6 +31,9 @@
 //! replay (fio drops it with "read iolog overrides write_iolog"), so a replay can be logged
 //! and compared with its log; a blktrace file is refused.
 //!
+//! `read_iolog_chunked` reads the log again during the job, a chunk at a time, instead of
+//! keeping its I/Os (see `replay/chunked.rs`); both readings go through one line parser.
+//!
 //! Waiting for an I/O's time is the one pause of the I/O loop that is not I/O: the loop
 //! reads the clock and sleeps (at most 10 ms at a time, so that a stop request is seen).
 
@@ -43,6 +46,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+mod chunked;
 
 /// One I/O of a log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,12 +71,49 @@ pub struct ReplayPlan {
     pub log: PathBuf,
     /// The files, in the order the log adds them (one with `replay_redirect`).
     pub files: Vec<PathBuf>,
-    /// The I/Os, shared by the plan's copies.
-    pub ios: Arc<[ReplayIo]>,
+    /// The I/Os, shared by the plan's copies; `None` with `read_iolog_chunked`, whose
+    /// replay reads the log again as it goes (see `replay/chunked.rs`).
+    pub ios: Option<Arc<[ReplayIo]>>,
+    /// What the whole log does, gathered as it was read.
+    pub summary: Summary,
+    /// How the log's offsets are changed (`replay_scale`, `replay_align`), and whether
+    /// every I/O goes to the one file of `replay_redirect`.
+    adjust: Adjust,
+    /// The log's own file names, in the order it adds them (what its lines refer to).
+    log_files: Vec<PathBuf>,
     /// Issue each I/O at its time (unless `replay_no_stall`).
     pub stall: bool,
     /// `replay_time_scale`, in percent.
     pub time_scale: u64,
+}
+
+/// What a whole log does: enough to lay out its files and size the job's buffers without
+/// keeping its I/Os.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// How far into each of the job's files the log's I/Os reach.
+    pub extents: Vec<u64>,
+    /// The data directions it performs: reads, writes, trims.
+    pub dirs: [bool; 3],
+    /// Its longest I/O.
+    pub max_len: u64,
+    /// The bytes of all its data I/Os.
+    pub bytes: u64,
+}
+
+impl Summary {
+    fn add(&mut self, io: &ReplayIo) {
+        let file = io.file as usize;
+        if self.extents.len() <= file {
+            self.extents.resize(file + 1, 0);
+        }
+        self.extents[file] = self.extents[file].max(io.offset.saturating_add(io.len));
+        if let Some(d) = io.ddir.data_index() {
+            self.dirs[d] = true;
+        }
+        self.max_len = self.max_len.max(io.len);
+        self.bytes += io.len;
+    }
 }
 
 impl ReplayPlan {
@@ -87,22 +129,46 @@ impl ReplayPlan {
                         not supported"
                 .into());
         }
-        let bytes = std::fs::read(&log)
-            .map_err(|e| format!("option 'read_iolog': cannot read '{}': {e}", log.display()))?;
-        let text = std::str::from_utf8(&bytes).map_err(|_| not_an_iolog(&log))?;
         let adjust = Adjust {
             scale: get::int(spec, "replay_scale").unwrap_or(1).max(1),
             align: get::int(spec, "replay_align").unwrap_or(0),
+            redirect: get::text(spec, "replay_redirect").is_some_and(|t| !t.is_empty()),
         };
         if adjust.align > 0 && !adjust.align.is_power_of_two() {
             return Err(format!("option 'replay_align': {} is not a power of 2", adjust.align));
         }
-        let mut parsed = parse(text, adjust)
-            .map_err(|e| format!("option 'read_iolog': '{}': {e}", log.display()))?;
-        if let Some(target) = get::text(spec, "replay_redirect").filter(|t| !t.is_empty()) {
-            parsed.files = vec![PathBuf::from(target)];
-            parsed.ios.iter_mut().for_each(|io| io.file = 0);
+        let chunked = get::flag(spec, "read_iolog_chunked");
+        if chunked && !std::fs::metadata(&log).is_ok_and(|m| m.is_file()) {
+            return Err(format!(
+                "option 'read_iolog_chunked': '{}' is not a regular file; iomark reads a \
+                 chunked log twice, first to lay out its files",
+                log.display()
+            ));
         }
+        let file = std::fs::File::open(&log)
+            .map_err(|e| format!("option 'read_iolog': cannot read '{}': {e}", log.display()))?;
+        let mut ios = (!chunked).then(Vec::new);
+        let mut summary = Summary::default();
+        let mut log_files = Vec::new();
+        let mut lines = Lines::new(file, &log)?;
+        let mut parser = LineParser::new(lines.first()?, adjust)
+            .map_err(|e| format!("option 'read_iolog': '{}': {e}", log.display()))?;
+        while let Some((no, line)) = lines.next()? {
+            let io = parser
+                .line(no, line, &mut log_files)
+                .map_err(|e| format!("option 'read_iolog': '{}': {e}", log.display()))?;
+            if let Some(io) = io {
+                summary.add(&io);
+                if let Some(ios) = &mut ios {
+                    ios.push(io);
+                }
+            }
+        }
+        let files = match get::text(spec, "replay_redirect").filter(|t| !t.is_empty()) {
+            Some(target) => vec![PathBuf::from(target)],
+            None => log_files.clone(),
+        };
+        summary.extents.resize(files.len(), 0);
         if get::text(spec, "replay_skip").is_some_and(|s| !s.is_empty()) {
             eprintln!(
                 "iomark: job '{}': replay_skip applies to blktrace replays only, as in fio \
@@ -113,8 +179,11 @@ impl ReplayPlan {
         }
         Ok(Some(ReplayPlan {
             log,
-            files: parsed.files,
-            ios: parsed.ios.into(),
+            files,
+            ios: ios.map(Into::into),
+            summary,
+            adjust,
+            log_files,
             stall: !get::flag(spec, "replay_no_stall"),
             time_scale: get::int(spec, "replay_time_scale").unwrap_or(100).max(1),
         }))
@@ -123,15 +192,10 @@ impl ReplayPlan {
     /// The job's files: the log's, each covering what the log uses of it (at least
     /// `min_len` bytes, the job's largest block, so that the workload has a region).
     pub fn file_plans(&self, min_len: u64) -> Result<Vec<FilePlan>, String> {
-        let mut extent = vec![0u64; self.files.len()];
-        for io in self.ios.iter() {
-            let end = io.offset.saturating_add(io.len);
-            extent[io.file as usize] = extent[io.file as usize].max(end);
-        }
         self.files
             .iter()
-            .zip(extent)
-            .map(|(path, len)| {
+            .zip(&self.summary.extents)
+            .map(|(path, &len)| {
                 let kind = layout::probe(path)?;
                 Ok(FilePlan { path: path.clone(), kind, offset: 0, len: len.max(min_len) })
             })
@@ -140,23 +204,17 @@ impl ReplayPlan {
 
     /// The data directions the log performs: reads, writes, trims.
     pub fn dirs(&self) -> [bool; 3] {
-        let mut dirs = [false; 3];
-        for io in self.ios.iter() {
-            if let Some(d) = io.ddir.data_index() {
-                dirs[d] = true;
-            }
-        }
-        dirs
+        self.summary.dirs
     }
 
     /// The longest I/O of the log.
     pub fn max_len(&self) -> u64 {
-        self.ios.iter().map(|io| io.len).max().unwrap_or(0)
+        self.summary.max_len
     }
 
     /// The bytes of all the log's data I/Os.
     pub fn bytes(&self) -> u64 {
-        self.ios.iter().map(|io| io.len).sum()
+        self.summary.bytes
     }
 }
 
@@ -188,11 +246,13 @@ fn not_an_iolog(log: &std::path::Path) -> String {
     )
 }
 
-/// `replay_scale` and `replay_align`.
-#[derive(Debug, Clone, Copy)]
+/// `replay_scale`, `replay_align` and `replay_redirect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Adjust {
     scale: u64,
     align: u64,
+    /// Every I/O goes to the job's one file.
+    redirect: bool,
 }
 
 impl Adjust {
@@ -206,62 +266,111 @@ impl Adjust {
     }
 }
 
-/// A parsed log.
-#[derive(Debug, PartialEq)]
-struct Parsed {
-    files: Vec<PathBuf>,
-    ios: Vec<ReplayIo>,
+/// A log read line by line, through one buffer (no allocation per line once the buffer
+/// holds the longest line).
+struct Lines {
+    reader: std::io::BufReader<std::fs::File>,
+    line: String,
+    /// The number of the line in `line`, from 1.
+    no: usize,
+    log: PathBuf,
 }
 
-/// Parses the text of a version 2 or 3 log.
-fn parse(text: &str, adjust: Adjust) -> Result<Parsed, String> {
-    let mut lines = text.lines().enumerate();
-    let version = match lines.next().map(|(_, l)| l.trim()) {
-        Some("fio version 2 iolog") => 2,
-        Some("fio version 3 iolog") => 3,
-        _ => {
-            return Err("not a fio iolog (version 2 or 3); blktrace replay is not supported".into())
+impl Lines {
+    fn new(file: std::fs::File, log: &std::path::Path) -> Result<Lines, String> {
+        let reader = std::io::BufReader::with_capacity(1 << 16, file);
+        Ok(Lines { reader, line: String::with_capacity(256), no: 0, log: log.to_path_buf() })
+    }
+
+    /// The first line, which names the format.
+    fn first(&mut self) -> Result<&str, String> {
+        Ok(self.next()?.map_or("", |(_, l)| l).trim())
+    }
+
+    /// The next line and its number; `None` at the end of the log.
+    fn next(&mut self) -> Result<Option<(usize, &str)>, String> {
+        use std::io::BufRead;
+        self.line.clear();
+        match self.reader.read_line(&mut self.line) {
+            Ok(0) => Ok(None),
+            Ok(_) => {
+                self.no += 1;
+                Ok(Some((self.no, self.line.trim_end_matches(['\n', '\r']))))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Err(not_an_iolog(&self.log)),
+            Err(e) => {
+                Err(format!("option 'read_iolog': cannot read '{}': {e}", self.log.display()))
+            }
         }
-    };
-    let mut out = Parsed { files: Vec::new(), ios: Vec::new() };
-    // Version 2: the sum of the waits so far, in microseconds.
-    let mut waited_us = 0u64;
-    for (i, line) in lines {
-        let at = |why: String| format!("line {}: {why}: '{line}'", i + 1);
-        let mut fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
-        }
-        let time_us = if version == 3 {
-            let t = fields.remove(0);
-            t.parse::<u64>().map_err(|_| at(format!("bad time '{t}'")))?
-        } else {
-            waited_us
+    }
+}
+
+/// Turns the lines of a version 2 or 3 log into I/Os, one line at a time, without
+/// allocating (but for the name of a file the log adds).
+#[derive(Debug, Clone)]
+struct LineParser {
+    version: u8,
+    adjust: Adjust,
+    /// Version 2: the sum of the waits so far, in microseconds.
+    waited_us: u64,
+}
+
+impl LineParser {
+    /// The parser of a log whose first line is `first`.
+    fn new(first: &str, adjust: Adjust) -> Result<LineParser, String> {
+        let version = match first {
+            "fio version 2 iolog" => 2,
+            "fio version 3 iolog" => 3,
+            _ => {
+                return Err(
+                    "not a fio iolog (version 2 or 3); blktrace replay is not supported".into()
+                )
+            }
         };
-        let (name, action, rest) = match fields.as_slice() {
-            [name, action, rest @ ..] => (*name, *action, rest),
-            _ => return Err(at("expected a file and an action".into())),
-        };
-        let file = out.files.iter().position(|f| f.as_os_str() == name);
+        Ok(LineParser { version, adjust, waited_us: 0 })
+    }
+
+    /// Line `no`: its I/O, if it is one. `files` are the log's files so far, in the order
+    /// it adds them; an `add` of a new name adds to them.
+    fn line(
+        &mut self,
+        no: usize,
+        line: &str,
+        files: &mut Vec<PathBuf>,
+    ) -> Result<Option<ReplayIo>, String> {
+        let at = |why: String| format!("line {no}: {why}: '{line}'");
+        let mut fields = line.split_whitespace();
+        let Some(first) = fields.next() else { return Ok(None) };
         let number = |s: &str, what: &str| -> Result<u64, String> {
             s.parse::<u64>().map_err(|_| at(format!("bad {what} '{s}'")))
         };
+        let (time_us, name) = if self.version == 3 {
+            let t = first.parse::<u64>().map_err(|_| at(format!("bad time '{first}'")))?;
+            (t, fields.next())
+        } else {
+            (self.waited_us, Some(first))
+        };
+        let (Some(name), Some(action)) = (name, fields.next()) else {
+            return Err(at("expected a file and an action".into()));
+        };
+        let file = files.iter().position(|f| f.as_os_str() == name);
         let ddir = match action {
             "add" => {
                 if file.is_none() {
-                    out.files.push(PathBuf::from(name));
+                    files.push(PathBuf::from(name));
                 }
-                continue;
+                return Ok(None);
             }
             "open" | "close" => {
                 file.ok_or_else(|| at(format!("file '{name}' was not added")))?;
-                continue;
+                return Ok(None);
             }
-            "wait" if version == 2 => {
-                let [ms, ..] = rest else { return Err(at("wait needs a time".into())) };
+            "wait" if self.version == 2 => {
+                let Some(ms) = fields.next() else { return Err(at("wait needs a time".into())) };
                 // fio 3.33 waits milliseconds here (see the module doc).
-                waited_us = waited_us.saturating_add(number(ms, "wait")?.saturating_mul(1000));
-                continue;
+                let us = number(ms, "wait")?.saturating_mul(1000);
+                self.waited_us = self.waited_us.saturating_add(us);
+                return Ok(None);
             }
             "read" => Ddir::Read,
             "write" => Ddir::Write,
@@ -271,24 +380,26 @@ fn parse(text: &str, adjust: Adjust) -> Result<Parsed, String> {
             other => return Err(at(format!("unknown action '{other}'"))),
         };
         let file = file.ok_or_else(|| at(format!("file '{name}' was not added")))?;
-        let (offset, len) = match (ddir, rest) {
-            (Ddir::Sync | Ddir::Datasync, _) => (0, 0),
-            (_, [offset, len, ..]) => (number(offset, "offset")?, number(len, "length")?),
+        let (offset, len) = match (ddir, fields.next(), fields.next()) {
+            (Ddir::Sync | Ddir::Datasync, _, _) => (0, 0),
+            (_, Some(offset), Some(len)) => (number(offset, "offset")?, number(len, "length")?),
             _ => return Err(at("expected an offset and a length".into())),
         };
         if len == 0 && ddir.data_index().is_some() {
             return Err(at("an I/O of length 0".into()));
         }
-        let offset = adjust.offset(offset);
-        out.ios.push(ReplayIo { time_us, file: file as u32, ddir, offset, len });
+        let file = if self.adjust.redirect { 0 } else { file as u32 };
+        let offset = self.adjust.offset(offset);
+        Ok(Some(ReplayIo { time_us, file, ddir, offset, len }))
     }
-    Ok(out)
 }
 
 /// Where a running job stands in its replay.
 pub struct Cursor<'a> {
     plan: &'a ReplayPlan,
     next: usize,
+    /// The log being read, with `read_iolog_chunked`.
+    chunks: Option<chunked::Chunks>,
     /// The clock reading the log's times count from (the first I/O's request).
     start_ns: Option<u64>,
     /// Whether to wait for each I/O's time (not with `replay_no_stall`, nor under the
@@ -298,15 +409,28 @@ pub struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    /// The start of `plan`; `fake` says the fake clock runs (no waiting then).
-    pub fn new(plan: &'a ReplayPlan, fake: bool, stop: &'a AtomicBool) -> Cursor<'a> {
-        Cursor { plan, next: 0, start_ns: None, stall: plan.stall && !fake, stop }
+    /// The start of `plan`; `fake` says the fake clock runs (no waiting then). A chunked
+    /// replay opens its log again here.
+    pub fn new(
+        plan: &'a ReplayPlan,
+        fake: bool,
+        stop: &'a AtomicBool,
+    ) -> Result<Cursor<'a>, String> {
+        let chunks = match plan.ios {
+            Some(_) => None,
+            None => Some(chunked::Chunks::open(plan)?),
+        };
+        Ok(Cursor { plan, next: 0, chunks, start_ns: None, stall: plan.stall && !fake, stop })
     }
 
     /// The next I/O (direction, file, offset, length) once its time has come; `None` at
     /// the end of the log or on a stop request.
     pub fn next(&mut self, clock: &mut JobClock) -> Option<(Ddir, usize, u64, usize)> {
-        let io = *self.plan.ios.get(self.next)?;
+        let io = match (&mut self.chunks, &self.plan.ios) {
+            (Some(chunks), _) => chunks.next()?,
+            (None, Some(ios)) => *ios.get(self.next)?,
+            (None, None) => return None,
+        };
         self.next += 1;
         if self.stall {
             let start = *self.start_ns.get_or_insert_with(|| clock.now_ns());
@@ -331,7 +455,25 @@ impl<'a> Cursor<'a> {
 mod tests {
     use super::*;
 
-    const PLAIN: Adjust = Adjust { scale: 1, align: 0 };
+    const PLAIN: Adjust = Adjust { scale: 1, align: 0, redirect: false };
+
+    /// A parsed log.
+    #[derive(Debug, PartialEq)]
+    struct Parsed {
+        files: Vec<PathBuf>,
+        ios: Vec<ReplayIo>,
+    }
+
+    /// Parses the text of a log, line by line as the replay does.
+    fn parse(text: &str, adjust: Adjust) -> Result<Parsed, String> {
+        let mut lines = text.lines();
+        let mut parser = LineParser::new(lines.next().unwrap_or("").trim(), adjust)?;
+        let mut out = Parsed { files: Vec::new(), ios: Vec::new() };
+        for (i, line) in lines.enumerate() {
+            out.ios.extend(parser.line(i + 2, line, &mut out.files)?);
+        }
+        Ok(out)
+    }
 
     fn io(time_us: u64, ddir: Ddir, offset: u64, len: u64) -> ReplayIo {
         ReplayIo { time_us, file: 0, ddir, offset, len }
@@ -369,9 +511,10 @@ mod tests {
     #[test]
     fn scale_then_align_as_fio_does() {
         let log = "fio version 3 iolog\n0 /d add\n1 /d read 192512 4096\n";
-        let adjust = Adjust { scale: 2, align: 16384 };
+        let adjust = Adjust { scale: 2, align: 16384, redirect: false };
         assert_eq!(parse(log, adjust).unwrap().ios[0].offset, 81920);
-        assert_eq!(parse(log, Adjust { scale: 2, align: 0 }).unwrap().ios[0].offset, 96256);
+        let adjust = Adjust { scale: 2, align: 0, redirect: false };
+        assert_eq!(parse(log, adjust).unwrap().ios[0].offset, 96256);
     }
 
     #[test]
@@ -392,22 +535,70 @@ mod tests {
         assert_eq!(split_names("one"), ["one"]);
     }
 
+    /// The plan of a log written to a file in `dir`, whole or chunked.
+    fn plan_of(dir: &std::path::Path, text: &str, chunked: bool) -> ReplayPlan {
+        let log = dir.join("x.log");
+        std::fs::write(&log, text).unwrap();
+        let mut args = vec![format!("read_iolog={}", log.display()), "replay_no_stall=1".into()];
+        if chunked {
+            args.push("read_iolog_chunked=1".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let spec = crate::get::test_spec(&args).unwrap();
+        ReplayPlan::of(&spec, 0).unwrap().unwrap()
+    }
+
     #[test]
     fn the_cursor_hands_out_the_log_in_order() {
-        let plan = ReplayPlan {
-            log: PathBuf::from("x"),
-            files: vec![PathBuf::from("/d")],
-            ios: vec![io(5, Ddir::Read, 0, 512), io(9, Ddir::Sync, 0, 0)].into(),
-            stall: true,
-            time_scale: 100,
-        };
+        let dir = tempfile::tempdir().unwrap();
+        let plan = plan_of(
+            dir.path(),
+            "fio version 3 iolog\n0 /d add\n5 /d read 0 512\n9 /d sync 0 0\n",
+            false,
+        );
         let stop = AtomicBool::new(false);
         let mut clock = JobClock::monotonic();
-        let mut cursor = Cursor::new(&plan, false, &stop);
+        let mut cursor = Cursor::new(&plan, false, &stop).unwrap();
         assert_eq!(cursor.next(&mut clock), Some((Ddir::Read, 0, 0, 512)));
         assert_eq!(cursor.next(&mut clock), Some((Ddir::Sync, 0, 0, 0)));
         assert_eq!(cursor.next(&mut clock), None);
         assert_eq!(plan.dirs(), [true, false, false]);
         assert_eq!((plan.max_len(), plan.bytes()), (512, 512));
+    }
+
+    #[test]
+    fn a_chunked_replay_is_the_whole_replay() {
+        // More I/Os than a chunk, on two files added at different places, and waits.
+        let mut text = String::from("fio version 2 iolog\n/a add\n/a open\n");
+        for i in 0..(2 * chunked::CHUNK + 17) as u64 {
+            if i == 100 {
+                text.push_str("/b add\n/b open\n");
+            }
+            let (file, action) = match i % 5 {
+                0 => ("/a", "write"),
+                1 if i > 100 => ("/b", "read"),
+                2 => ("/a", "trim"),
+                3 => ("/a", "sync"),
+                _ => ("/a", "read"),
+            };
+            text.push_str(&format!("{file} {action} {} {}\n", i * 512, 512 * (1 + i % 8)));
+            if i % 1000 == 0 {
+                text.push_str("/a wait 3 0\n");
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let whole = plan_of(dir.path(), &text, false);
+        let chunked = plan_of(dir.path(), &text, true);
+        assert!(chunked.ios.is_none());
+        assert_eq!((&whole.summary, &whole.files), (&chunked.summary, &chunked.files));
+        let stop = AtomicBool::new(false);
+        let mut clock = JobClock::monotonic();
+        let ios = |plan: &ReplayPlan, clock: &mut JobClock| {
+            let mut cursor = Cursor::new(plan, true, &stop).unwrap();
+            std::iter::from_fn(|| cursor.next(clock)).collect::<Vec<_>>()
+        };
+        let a = ios(&whole, &mut clock);
+        assert_eq!(a.len(), 2 * chunked::CHUNK + 17);
+        assert_eq!(a, ios(&chunked, &mut clock));
     }
 }

@@ -93,6 +93,7 @@ pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
             plans.push(plan);
         }
     }
+    crate::layout::append::chain(&mut plans);
     crate::flow::link(&mut plans);
     Ok(plans)
 }
@@ -272,12 +273,22 @@ fn job_thread(
         return Ok(());
     }
     crate::iosched::apply(plan).map_err(fail)?;
+    if let Err((errno, text)) = crate::hints::apply(plan) {
+        // The job fails before any I/O, and is reported so, as in fio 3.33.
+        let mut outcome = not_started(plan).map_err(|e| fail(e.to_string()))?;
+        (outcome.error, outcome.error_text) = (errno, text);
+        links.job_ended(i, plan, true);
+        slot.done(outcome);
+        return Ok(());
+    }
     if let Some(command) = &plan.exec_prerun {
         if !crate::exec::run(&plan.name, Stage::Prerun, command).map_err(fail)? {
             return Ok(());
         }
     }
+    let locked = lock_memory(plan);
     let result = job::run(plan, clock, stop, links.job(i, plan), progress, &mut slot);
+    drop(locked);
     let errored = result.as_ref().map_or(true, |o| o.error != 0);
     links.job_ended(i, plan, errored);
     let mut outcome = result?;
@@ -287,6 +298,22 @@ fn job_thread(
         crate::exec::run(&plan.name, Stage::Postrun, command).map_err(fail)?;
     }
     Ok(())
+}
+
+/// `lockmem`: the memory locked for the job's duration, if it asks for some and the kernel
+/// grants it; otherwise the job runs anyway, after a message, as in fio 3.33 (see
+/// [`iomark_engine::locked`]).
+fn lock_memory(plan: &JobPlan) -> Option<iomark_engine::locked::LockedMemory> {
+    if plan.lockmem == 0 {
+        return None;
+    }
+    let limit = iomark_engine::locked::limit();
+    if plan.lockmem > limit {
+        eprintln!("iomark: job '{}': limiting mlocked memory to {}MiB", plan.name, limit >> 20);
+    }
+    iomark_engine::locked::LockedMemory::lock(plan.lockmem.min(limit))
+        .map_err(|e| eprintln!("iomark: job '{}': mlock: {e}", plan.name))
+        .ok()
 }
 
 /// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.

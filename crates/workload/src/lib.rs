@@ -179,6 +179,8 @@ pub struct Workload {
     counted_ios: u64,
     total_bytes: u64,
     finished: bool,
+    /// `next` answers `None` at the end of each pass, until [`Workload::next_pass`].
+    pause_between_passes: bool,
     buffers: BufferFiller,
 }
 
@@ -262,6 +264,7 @@ impl Workload {
             counted_ios: 0,
             total_bytes: 0,
             finished: false,
+            pause_between_passes: false,
             buffers: BufferFiller::new(cfg.buffers, cfg.seed),
         })
     }
@@ -274,6 +277,33 @@ impl Workload {
     /// Bytes issued so far, all directions.
     pub fn bytes_issued(&self) -> u64 {
         self.total_bytes
+    }
+
+    /// Makes `next` answer `None` at the end of each pass (every file's pass over), so that
+    /// the runner can act between passes (`unlink_each_loop`); [`Workload::next_pass`]
+    /// then goes on.
+    pub fn pause_between_passes(&mut self) {
+        self.pause_between_passes = true;
+    }
+
+    /// After `next` paused at the end of a pass: starts the next pass if fio would (see
+    /// the crate note); false when the job's I/O is over (and always when `next` ended for
+    /// another reason).
+    pub fn next_pass(&mut self) -> bool {
+        if self.finished || self.files_done < self.files.len() {
+            return false;
+        }
+        if self.budget_spent() || !self.start_next_pass() {
+            self.finished = true;
+            return false;
+        }
+        true
+    }
+
+    /// Whether the pass under way is not the last of `loops` (always, with `time_based`).
+    /// Passes beyond `loops` that only complete `io_size` are not loops.
+    pub fn loops_left(&self) -> bool {
+        self.time_based || self.pass < self.loops
     }
 
     /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).
@@ -504,6 +534,9 @@ impl Iterator for Workload {
                 return None;
             }
             if self.files_done == self.files.len() {
+                if self.pause_between_passes {
+                    return None;
+                }
                 if !self.start_next_pass() {
                     self.finished = true;
                 }
@@ -591,5 +624,34 @@ mod tests {
             assert_eq!(a, b, "configuration {i}: {cfg:?}");
         }
         assert!(shortcuts > 1000, "only {shortcuts} configurations took the shortcut");
+    }
+
+    #[test]
+    fn pausing_between_passes_splits_the_same_sequence() {
+        let mut rng = Rng::from_seed(0xc0ffee);
+        for i in 0..300 {
+            let cfg = config(&mut rng);
+            let Ok(plain) = Workload::new(&cfg) else { continue };
+            let mut paused = plain.clone();
+            paused.pause_between_passes();
+            let whole: Vec<IoRequest> = plain.take(20_000).collect();
+            let mut parts = Vec::new();
+            let mut pauses = 0;
+            loop {
+                parts.extend(paused.by_ref().take(20_000 - parts.len()));
+                if parts.len() >= 20_000 {
+                    break;
+                }
+                // The loops left are known before the pass count moves on.
+                let left = paused.loops_left();
+                if !paused.next_pass() {
+                    break;
+                }
+                pauses += 1;
+                assert!(left || cfg.io_size_given, "configuration {i}: a pass beyond loops");
+            }
+            assert_eq!(whole, parts, "configuration {i}: {cfg:?}");
+            assert!(pauses < 20_000);
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Running iomark and fio 3.33 alike, for the test binaries that compare them (`sched`,
-//! `errors`, `replay`): each uses what it needs.
+//! `errors`, `replay`, `files_zones`, `file_options`, `job_options`): each uses what it
+//! needs.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -50,4 +51,30 @@ pub fn report_json(program: &str, out: &Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);
     let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];
     serde_json::from_str(json).unwrap_or_else(|e| panic!("{program}: not JSON ({e}): {text}"))
+}
+
+/// The lines strace writes for the system calls `calls` of `program` run with `args` in
+/// `dir` (file descriptors shown with their paths); `None` when strace cannot trace here.
+pub fn traced(
+    dir: &Path,
+    program: impl AsRef<std::ffi::OsStr>,
+    args: &[&str],
+    calls: &str,
+) -> Option<Vec<String>> {
+    let trace = dir.join("strace.out");
+    let status = Command::new("strace")
+        .current_dir(dir)
+        .args(["-f", "-y", "-qq", "-e", &format!("trace={calls}"), "-o"])
+        .arg(&trace)
+        .arg(program)
+        .args(args)
+        .env_remove("IOMARK_FAKE_CLOCK_NS")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    Some(std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect())
 }

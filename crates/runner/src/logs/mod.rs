@@ -58,8 +58,10 @@ pub struct LogPlan {
     pub offset: bool,
     /// `log_prio`: the priority column in hex, as fio 3.33 writes it then.
     pub prio: bool,
-    /// `log_unix_epoch`: times in milliseconds since the Unix epoch.
-    pub unix_epoch: bool,
+    /// `log_unix_epoch` or `log_alternate_epoch`: times in milliseconds since the epoch of
+    /// this clock (`log_alternate_epoch_clock_id`, default 0, `CLOCK_REALTIME`: the Unix
+    /// epoch), as fio 3.33 counts them with either option.
+    pub epoch_clock: Option<i32>,
     /// `log_entries`: rows held before a log is written out.
     pub entries: usize,
 }
@@ -85,9 +87,23 @@ impl LogPlan {
             hist_coarseness: get::int(spec, "log_hist_coarseness").unwrap_or(0).min(31) as u32,
             offset: get::flag(spec, "log_offset"),
             prio: get::flag(spec, "log_prio"),
-            unix_epoch: get::flag(spec, "log_unix_epoch"),
+            epoch_clock: (get::flag(spec, "log_unix_epoch")
+                || get::flag(spec, "log_alternate_epoch"))
+            .then(|| {
+                let id = get::int(spec, "log_alternate_epoch_clock_id").unwrap_or(0);
+                i32::try_from(id).unwrap_or(i32::MAX)
+            }),
             entries: get::int(spec, "log_entries").unwrap_or(1024).clamp(1, 1 << 20) as usize,
         }
+    }
+
+    /// Refuses an epoch clock the system does not have (fio 3.33 logs garbage times).
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(id) = self.epoch_clock {
+            iomark_engine::system::clock_ms(id)
+                .map_err(|e| format!("option 'log_alternate_epoch_clock_id': clock {id}: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Whether the job writes any log.
@@ -152,10 +168,11 @@ pub struct JobLogs {
     ramping: bool,
     /// The clock reading that the log times count from.
     origin_ns: u64,
-    /// Milliseconds added to every time (the origin's Unix time, with `log_unix_epoch`).
+    /// Milliseconds added to every time (the origin's time on the epoch clock, if any).
     epoch_ms: u64,
     fake: bool,
-    unix_epoch: bool,
+    /// The clock whose epoch the times count from, if not the job's start.
+    epoch_clock: Option<i32>,
     columns: format::Columns,
     /// The text of a chunk, reused.
     text: String,
@@ -232,7 +249,7 @@ impl JobLogs {
             origin_ns: now_ns,
             epoch_ms: 0,
             fake,
-            unix_epoch: p.unix_epoch,
+            epoch_clock: p.epoch_clock,
             columns: format::Columns { offset: p.offset, prio_hex: p.prio },
             text: String::with_capacity(text_capacity),
             error: None,
@@ -241,11 +258,12 @@ impl JobLogs {
         Ok(Some(logs))
     }
 
-    /// Log times count from `now_ns`; with `log_unix_epoch`, from that moment's Unix time.
+    /// Log times count from `now_ns`; with an epoch clock, from that moment's time on it
+    /// (0 under the fake clock). The plan has checked that the clock exists.
     fn set_origin(&mut self, now_ns: u64) {
         self.origin_ns = now_ns;
-        if self.unix_epoch {
-            self.epoch_ms = crate::clock::wall_ms(self.fake);
+        if let Some(id) = self.epoch_clock.filter(|_| !self.fake) {
+            self.epoch_ms = iomark_engine::system::clock_ms(id).unwrap_or(0);
         }
     }
 

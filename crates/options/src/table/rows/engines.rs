@@ -22,7 +22,14 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Probabilistically set RWF_HIPRI for pwritev2/preadv2",
     )
     .default("100")
-    .engines(&["pvsync2"]),
+    .engines(&["pvsync2"])
+    .supported(
+        "With `hipri`, the share in percent of the I/Os that ask for polled completion \
+         (`RWF_HIPRI`), spread evenly (fio draws each I/O at random); the others complete \
+         by interrupt. Where the file cannot be polled \
+         (a file system, a device without poll queues) the kernel ignores the flag, as \
+         fio 3.33 lets it. Default 100.",
+    ),
     opt(
         "userspace_reap",
         Kind::Flag,

@@ -160,7 +160,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Store logs in a compressed format",
     ),
     opt("log_unix_epoch", Kind::Bool, Category::Reporting, "Use Unix time in log files").supported(
-        "Log times in milliseconds since the Unix epoch instead of since the job's start.",
+        "Log times in milliseconds since the Unix epoch instead of since the job's start \
+         (since the epoch of `log_alternate_epoch_clock_id` when that is set, as in fio \
+         3.33).",
     ),
     opt(
         "log_alternate_epoch",
@@ -168,6 +170,10 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Use alternate epoch time in log files. Uses the same epoch as that \
          is used by clock_gettime with specified log_alternate_epoch_clock_id.",
+    )
+    .supported(
+        "Log times in milliseconds since the epoch of the clock that \
+         `log_alternate_epoch_clock_id` names, instead of since the job's start.",
     ),
     opt(
         "log_alternate_epoch_clock_id",
@@ -177,6 +183,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          specifies the clock_id from clock_gettime whose epoch should be used. If neither \
          of those is true, this option has no effect. Default value is 0, or \
          CLOCK_REALTIME",
+    )
+    .supported(
+        "The `clock_gettime(2)` clock whose epoch log times count from with \
+         `log_alternate_epoch` or `log_unix_epoch`: 0 `CLOCK_REALTIME` (the Unix epoch, the \
+         default), 1 `CLOCK_MONOTONIC`, 7 `CLOCK_BOOTTIME`… A clock the system does not \
+         have is refused (fio 3.33 logs garbage).",
     ),
     opt(
         "block_error_percentiles",

@@ -256,6 +256,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::IoType,
         "Set expected write life time",
+    )
+    .supported(
+        "Tell the kernel how long the data written to the job's files is expected to \
+         live (`fcntl` `F_SET_RW_HINT`, Linux 4.13 and later), for every regular file and \
+         block device of the job when it starts. When the kernel refuses, the job fails \
+         before any I/O, as in fio.",
     ),
     opt("create_serialize", Kind::Bool, Category::Target, "Serialize creation of job files")
         .default("1")
@@ -363,7 +369,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Target,
         "Unlink created files after each loop in a job has completed",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Between loops, close the job's files, delete them and open them again (a job \
+         that writes creates them anew and fills them; one that only reads fails, as in \
+         fio). A job that ends before its last loop, or runs `time_based`, deletes its \
+         files at the end too. Not with `ioengine=mmap`. Default false.",
+    ),
     opt("exitall", Kind::Flag, Category::Threads, "Terminate all jobs when one exits").supported(
         "When a job ends, stop the jobs of its reporting group (or those its \
          `exit_what` names). As in fio 3.33, setting it on any job turns it on for the whole \

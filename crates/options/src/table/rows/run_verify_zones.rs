@@ -281,7 +281,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          refused. See docs/job-files.md.",
     ),
     opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Read the replayed log as the job goes, 4096 I/Os at a time, instead of holding \
+         it all in memory; the replay is the same I/O for I/O. The log must be a regular \
+         file: iomark reads it once before the job to lay out its files and size the \
+         buffers. Default false.",
+        ),
     opt(
         "replay_no_stall",
         Kind::Bool,
@@ -429,5 +435,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Zoned block device zone reset frequency in HZ",
     ),
     opt("lockmem", Kind::Size, Category::Buffers, "Lock down this amount of memory (per worker)")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Lock this much anonymous memory in RAM (mlock) while the job runs, per job, \
+         to leave the page cache that much less room. At most the machine's memory less \
+         128 MiB, as in fio. When the kernel refuses (`ulimit -l` for an unprivileged \
+         user), the job runs anyway after a message, as in fio. Default 0: none.",
+        ),
 ];

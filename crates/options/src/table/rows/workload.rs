@@ -79,6 +79,13 @@ pub(super) const ROWS: &[OptionDef] = &[
         Kind::Str,
         Category::Target,
         "Recursively add files from this directory and down",
+    )
+    .supported(
+        "Use every regular file under this directory, and under its subdirectories, as \
+         one of the job's files (hidden files too; symbolic links are not followed), in \
+         the order the directories list them, beside the files of `filename`. The path is \
+         relative to the working directory, not to `directory`. Without `size`, each file \
+         is used whole, and files too small for one block are left out.",
     ),
     opt(
         "rw",
@@ -355,7 +362,14 @@ pub(super) const ROWS: &[OptionDef] = &[
          the default of `io_size`.",
     ),
     opt("file_append", Kind::Bool, Category::IoSize, "IO will start at the end of the file(s)")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Start the job's region in each regular file at the file's end, so that the \
+         job extends the file, whatever `offset` says (devices are left as they are). Jobs \
+         that append to one file follow each other. As in fio 3.33, such a job makes one \
+         pass only: `loops`, `time_based` and an `io_size` beyond `size` do not repeat it. \
+         Default false.",
+        ),
     opt("offset", Kind::SizeOrPercent, Category::IoType, "Start IO from this offset")
         .alias(&["fileoffset"])
         .default("0")
@@ -376,7 +390,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          regions. Accepts a percentage. Default 0.",
     ),
     opt("offset_align", Kind::Size, Category::IoType, "Start IO from this offset alignment")
-        .default("0"),
+        .default("0")
+        .supported(
+            "When `offset` or `offset_increment` is a percentage, round the start of each \
+         clone's region up to a multiple of this. 0 (the default) means the job's smallest \
+         block size. Offsets given in bytes only are not rounded.",
+        ),
     opt(
         "number_ios",
         int(0, NOLIMIT),
@@ -450,7 +469,14 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "Use repeatable random numbers for everything",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Make every random choice of the job (offsets, directions, block sizes, buffer \
+         contents) repeat from run to run, even with `randrepeat=0`, as in fio 3.33. \
+         iomark draws all of them from the one seed that `randrepeat` fixes, so \
+         `randrepeat=1` already repeats everything, and adding this changes nothing \
+         (fio then draws other values). Default false.",
+    ),
     opt(
         "nrfiles",
         int(0, NOLIMIT),
@@ -461,7 +487,8 @@ pub(super) const ROWS: &[OptionDef] = &[
     .default("1")
     .supported(
         "The number of files that the job divides its `size` among when file \
-         names are generated. Default 1.",
+         names are generated. Given with `filename` or `opendir`, the job keeps only the \
+         first this many of the files they name, as fio does. Default 1.",
     ),
     opt(
         "file_service_type",
@@ -584,5 +611,10 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::IoType,
         "When writing, set whether to overwrite current data",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Write a job's files before a job that writes them, as before one that reads, so \
+         that its writes overwrite data rather than fill holes or extend the file. Files \
+         already large enough are left as they are. Default false.",
+    ),
 ];

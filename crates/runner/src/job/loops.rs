@@ -1,0 +1,55 @@
+//! `unlink_each_loop`: between two loops the job's files are closed, removed and opened
+//! again, off the I/O path (see [`crate::files::unlink_and_reopen`]).
+//!
+//! What fio 3.33 does (checked with `strace`): after each loop but the last, once the
+//! loop's I/Os have completed, it closes the files, removes them and opens them again
+//! (a job that writes creates them anew, empty; a job that only reads fails with `ENOENT`).
+//! A job that ends before its last loop (`runtime`, `number_ios`, a stop) removes its files
+//! at the end, and so does every `time_based` job; one that completes its last loop leaves
+//! them. Passes that only complete an `io_size` beyond `size` are not loops: nothing is
+//! removed between them.
+
+use super::Loop;
+
+impl Loop<'_, '_> {
+    /// The workload paused at the end of a pass (it does with `unlink_each_loop`): waits for
+    /// the I/Os in flight, removes and reopens the files if a loop ends here, and starts
+    /// the next pass. False when the job is over (its I/O done, or the files could not be
+    /// opened again).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn next_loop(&mut self) -> bool {
+        self.commit();
+        while self.in_flight > 0 && self.error == 0 {
+            self.reap::<true>(self.in_flight as usize, self.in_flight as usize);
+        }
+        // Known before the pass count moves on.
+        let loop_ends = self.workload.loops_left();
+        if self.error != 0 || !self.workload.next_pass() {
+            return false;
+        }
+        if !loop_ends || self.files.is_empty() {
+            return true;
+        }
+        if let Err(e) = crate::files::unlink_and_reopen(self.plan, &mut self.files) {
+            let errno = e.source.raw_os_error().unwrap_or(libc::EIO);
+            let text = std::io::Error::from_raw_os_error(errno);
+            let call = if e.action == "cannot remove" { "unlink" } else { "open" };
+            self.set_error_text(errno, format!("{call}({}): {text}", e.path));
+            return false;
+        }
+        self.fds.clear();
+        self.fds.extend(self.files.iter().map(std::os::fd::AsRawFd::as_raw_fd));
+        if let Err(e) = self.engine.reopen(&self.fds) {
+            self.set_error_text(libc::EIO, e.to_string());
+            return false;
+        }
+        true
+    }
+
+    /// Whether the job removes its files when it ends (`unlink_each_loop`): when it ends
+    /// before its last loop, or runs `time_based`.
+    pub(super) fn unlinks_at_end(&self) -> bool {
+        self.plan.unlink_each_loop && self.workload.loops_left()
+    }
+}
