@@ -43,6 +43,15 @@ pub struct Written {
     pub trimmed: Trimmed,
 }
 
+impl Written {
+    /// Whether `other` touches any of the same bytes.
+    fn overlaps(&self, other: &Written) -> bool {
+        self.file == other.file
+            && self.offset < other.offset + u64::from(other.len)
+            && other.offset < self.offset + u64::from(self.len)
+    }
+}
+
 /// The most write log entries reserved up front (32 bytes each).
 const MAX_RESERVED: u64 = 1 << 22;
 
@@ -284,17 +293,24 @@ impl JobVerify {
 
     /// The next trim of a written block (file, offset, length), if `trim_backlog` says one
     /// is due (see [`trim`]); it is marked in the log at once, as fio marks it when it
-    /// issues the trim. A write that a newer one has overwritten since is not trimmed
-    /// (checked when `verify_backlog` keeps the table of the newest writes; otherwise the
-    /// verify phase sorts out the order of writes and trims).
+    /// issues the trim. A write that a newer one overwrites is not trimmed: one in flight
+    /// (the trim would wait for it, then zero it), or with `verify_backlog` (whose table
+    /// knows the newest write of every place) one that completed; without it the verify
+    /// phase orders completed writes and trims (see `newest_wins`).
     #[inline]
     pub fn next_trim(&mut self) -> Option<(usize, u64, usize)> {
         let t = self.trims.as_mut()?;
         if self.reading {
             return None;
         }
-        let (log, newest) = (&self.log, &self.newest);
-        let superseded = |at: usize| newest.as_ref().is_some_and(|n| !n.holds(&log[at]));
+        let (log, newest, units) = (&self.log, &self.newest, &self.units);
+        let superseded = |at: usize| {
+            let w = &log[at];
+            match newest {
+                Some(n) => !n.holds(w),
+                None => units.iter().flatten().any(|u| u.numberio != w.numberio && u.overlaps(w)),
+            }
+        };
         let at = t.next(self.unverified, self.next, superseded)?;
         let now = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
         let w = &mut self.log[at];
