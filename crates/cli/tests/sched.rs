@@ -11,7 +11,7 @@
 
 mod both;
 
-use both::{programs, report_json, run_in, tempdir, IOMARK};
+use both::{programs, report_json, run_in, tempdir, LoopDevice, IOMARK};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -369,31 +369,17 @@ fn a_failing_prerun_skips_the_jobs_io_and_its_postrun_as_in_fio() {
 // ioscheduler (root and a loop device)
 // ---------------------------------------------------------------------------------------
 
-/// A loop device over a file of a temporary directory, detached when dropped.
-struct LoopDevice {
-    dev: String,
-    _dir: tempfile::TempDir,
+/// A loop device whose I/O scheduler is set back to `none` before it is detached.
+struct SchedDisk(LoopDevice);
+
+impl std::ops::Deref for SchedDisk {
+    type Target = LoopDevice;
+    fn deref(&self) -> &LoopDevice {
+        &self.0
+    }
 }
 
-impl LoopDevice {
-    /// A 16 MiB loop device, or `None` (with the skip message) without root or `losetup`.
-    fn new() -> Option<LoopDevice> {
-        let dir = tempdir();
-        let image = dir.path().join("disk.img");
-        std::fs::write(&image, vec![0u8; 16 << 20]).expect("write image");
-        let out = Command::new("losetup").args(["-f", "--show"]).arg(&image).output();
-        match out {
-            Ok(o) if o.status.success() => {
-                let dev = String::from_utf8_lossy(&o.stdout).trim().to_string();
-                Some(LoopDevice { dev, _dir: dir })
-            }
-            _ => {
-                eprintln!("skipped: cannot set up a loop device (needs root and losetup)");
-                None
-            }
-        }
-    }
-
+impl SchedDisk {
     /// The device's `queue/scheduler` file.
     fn scheduler_file(&self) -> String {
         let name = Path::new(&self.dev).file_name().expect("name").to_string_lossy().into_owned();
@@ -409,16 +395,15 @@ impl LoopDevice {
     }
 }
 
-impl Drop for LoopDevice {
+impl Drop for SchedDisk {
     fn drop(&mut self) {
         let _ = std::fs::write(self.scheduler_file(), "none");
-        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
     }
 }
 
 #[test]
 fn ioscheduler_switches_the_disk_and_leaves_it_so_as_fio_does() {
-    let Some(disk) = LoopDevice::new() else { return };
+    let Some(disk) = LoopDevice::new().map(SchedDisk) else { return };
     let (offered, _) = disk.schedulers();
     let wanted: Vec<&str> = ["mq-deadline", "kyber", "bfq"]
         .into_iter()

@@ -401,8 +401,8 @@ fn cmdhelp_one_prints_fio_block_and_iomark_additions() {
     assert!(!bs.contains("not supported yet"));
     let verify = help::cmdhelp_one("verify").expect("verify");
     assert!(verify.contains("        valid values: 0          Don't do IO verification\n"));
-    let trim = help::cmdhelp_one("trim_percentage").expect("trim_percentage");
-    assert!(trim.contains("             support: not supported yet\n"));
+    let refused = help::cmdhelp_one("gtod_cpu").expect("gtod_cpu");
+    assert!(refused.contains("             support: not supported yet\n"));
     assert_eq!(help::cmdhelp_one("no_such_option"), None);
 }
 

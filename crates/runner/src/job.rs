@@ -477,6 +477,9 @@ impl Loop<'_, '_> {
                 if v.reading() {
                     return None;
                 }
+                if let Some((file, offset, len)) = v.next_trim() {
+                    return Some((Ddir::Trim, file, offset, len));
+                }
             }
             if let Some(replay) = &mut self.replay {
                 return replay.next(&mut self.clock);

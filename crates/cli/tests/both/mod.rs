@@ -1,6 +1,6 @@
 //! Running iomark and fio 3.33 alike, for the test binaries that compare them (`sched`,
-//! `errors`, `replay`, `files_zones`, `file_options`, `job_options`): each uses what it
-//! needs.
+//! `errors`, `replay`, `files_zones`, `file_options`, `job_options`, `trim_verify`): each
+//! uses what it needs.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -77,4 +77,38 @@ pub fn traced(
         return None;
     }
     Some(std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect())
+}
+
+/// A loop device over a 16 MiB file of zeros in a temporary directory, detached when
+/// dropped.
+pub struct LoopDevice {
+    /// The device's path (`/dev/loopN`).
+    pub dev: String,
+    _dir: tempfile::TempDir,
+}
+
+impl LoopDevice {
+    /// A new loop device, or `None` (with the skip message) without root or `losetup`.
+    pub fn new() -> Option<LoopDevice> {
+        let dir = tempdir();
+        let image = dir.path().join("disk.img");
+        std::fs::write(&image, vec![0u8; 16 << 20]).expect("write image");
+        let out = Command::new("losetup").args(["-f", "--show"]).arg(&image).output();
+        match out {
+            Ok(o) if o.status.success() => {
+                let dev = String::from_utf8_lossy(&o.stdout).trim().to_string();
+                Some(LoopDevice { dev, _dir: dir })
+            }
+            _ => {
+                eprintln!("skipped: cannot set up a loop device (needs root and losetup)");
+                None
+            }
+        }
+    }
+}
+
+impl Drop for LoopDevice {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+    }
 }

@@ -30,11 +30,10 @@
 //! waits for its helpers (at the end of the write phase and of the verify phase), so the
 //! text and the counts are the same whichever helper checked what.
 
-use super::{report, VerifyPlan, Written};
+use super::{Bad, VerifyPlan, Written};
 use crossbeam_queue::ArrayQueue;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread as sys;
-use iomark_workload::verify::{Expect, Mismatch};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread::{JoinHandle, Thread};
@@ -104,9 +103,9 @@ impl Sleeper {
 struct Found {
     /// With `continue_on_error`: every bad block's report, with its number.
     reports: Vec<(u64, String)>,
-    /// Otherwise: the bad block with the lowest number (number, write, block, first bad
-    /// chunk), reported when the job waits for its helpers.
-    first: Option<(u64, Written, Vec<u8>, Mismatch)>,
+    /// Otherwise: the bad block with the lowest number (number, write, block, what is
+    /// wrong), reported when the job waits for its helpers.
+    first: Option<(u64, Written, Vec<u8>, Bad)>,
 }
 
 /// What the job's thread and its helpers share.
@@ -160,9 +159,8 @@ impl Shared {
         let Task { seq, w, mut buf } = task;
         if seq < self.first_bad.load(SeqCst) {
             self.verified.fetch_add(1, SeqCst);
-            let expect = super::expect(&self.plan, self.seed, &w);
-            if let Err(first) = self.plan.format.check(&mut buf, w.offset, &expect) {
-                self.failed(seq, w, &buf, first, &expect);
+            if let Err(bad) = super::check_block(&self.plan, self.seed, &w, &mut buf) {
+                self.failed(seq, w, &buf, bad);
             }
         }
         // Cannot fail: there is a slot for every spare buffer.
@@ -174,17 +172,17 @@ impl Shared {
 
     /// The uncommon path: block `seq` is bad.
     #[cold]
-    fn failed(&self, seq: u64, w: Written, buf: &[u8], first: Mismatch, expect: &Expect) {
+    fn failed(&self, seq: u64, w: Written, buf: &[u8], bad: Bad) {
         if self.plan.continue_on_error {
             let name = &self.file_names[w.file as usize];
-            let text = report::failure(&self.plan, name, &w, buf, first, expect);
+            let text = super::bad_report(&self.plan, self.seed, name, &w, buf, bad);
             self.found.lock().unwrap_or_else(PoisonError::into_inner).reports.push((seq, text));
             return;
         }
         self.first_bad.fetch_min(seq, SeqCst);
         let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         if found.first.as_ref().is_none_or(|f| seq < f.0) {
-            found.first = Some((seq, w, buf.to_vec(), first));
+            found.first = Some((seq, w, buf.to_vec(), bad));
         }
     }
 }
@@ -319,10 +317,9 @@ impl Helpers {
         reports.sort_unstable_by_key(|r| r.0);
         settled.failures = reports.len() as u64;
         settled.report = reports.into_iter().map(|r| r.1).collect();
-        if let Some((_, w, buf, first)) = found.first.take() {
-            let expect = super::expect(&shared.plan, shared.seed, &w);
+        if let Some((_, w, buf, bad)) = found.first.take() {
             let name = &shared.file_names[w.file as usize];
-            settled.report = report::failure(&shared.plan, name, &w, &buf, first, &expect);
+            settled.report = super::bad_report(&shared.plan, shared.seed, name, &w, &buf, bad);
             settled.failures = 1;
         }
         settled
@@ -421,6 +418,7 @@ mod tests {
             async_threads: threads,
             async_cpus: None,
             reads_only: false,
+            trim: None,
         }
     }
 
@@ -431,7 +429,7 @@ mod tests {
         let mut ended = false;
         let mut buf = vec![0u8; BS];
         for i in 0..n {
-            let w = Written { file: 0, len: BS as u32, offset: i * BS as u64, numberio: i };
+            let w = super::super::tests::w(i * BS as u64, BS as u32, i);
             buf.fill(i as u8);
             p.format.stamp(&mut buf, w.offset, &Stamp { seed: 7, thread: 1, numberio: i });
             if bad.contains(&i) {

@@ -2,10 +2,10 @@
 //! (after the writes, or every `verify_backlog` writes), the checks of the blocks read
 //! back, the failure reports and the state file.
 //!
-//! The job loop calls in at four points: [`JobVerify::stamp`] when it prepares a write's
-//! buffer, [`JobVerify::written`] when a write completes, [`JobVerify::next_read`] before
-//! it asks the workload for the next I/O, and [`JobVerify::check`] when a verify read
-//! completes. The log of writes is allocated when the job starts, with room for every
+//! The job loop calls in at five points: [`JobVerify::stamp`] when it prepares a write's
+//! buffer, [`JobVerify::written`] when a write completes, [`JobVerify::next_read`] and then
+//! [`JobVerify::next_trim`] (`trim_percentage`, see [`trim`]) before it asks the workload
+//! for the next I/O, and [`JobVerify::check`] when a verify read completes. The log of writes is allocated when the job starts, with room for every
 //! write of `io_size × loops`; only a job that writes more than that (`time_based`) grows
 //! it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
 //! the uncommon path and ends the job).
@@ -19,11 +19,13 @@ mod asynchronous;
 mod newest;
 mod plan;
 mod report;
+pub mod trim;
 
-pub use plan::VerifyPlan;
+pub use plan::{TrimPlan, VerifyPlan};
+pub use trim::Trimmed;
 
 use iomark_engine::file::ThreadUsage;
-use iomark_workload::verify::{Expect, Stamp};
+use iomark_workload::verify::{Expect, Mismatch, Stamp};
 use std::collections::BTreeMap;
 
 /// One completed write.
@@ -37,9 +39,20 @@ pub struct Written {
     pub offset: u64,
     /// The write's number in the job.
     pub numberio: u64,
+    /// Whether, and when, `trim_percentage` trimmed it.
+    pub trimmed: Trimmed,
 }
 
-/// The most write log entries reserved up front (24 bytes each).
+impl Written {
+    /// Whether `other` touches any of the same bytes.
+    fn overlaps(&self, other: &Written) -> bool {
+        self.file == other.file
+            && self.offset < other.offset + u64::from(other.len)
+            && other.offset < self.offset + u64::from(self.len)
+    }
+}
+
+/// The most write log entries reserved up front (32 bytes each).
 const MAX_RESERVED: u64 = 1 << 22;
 
 /// The verify state of one running job.
@@ -58,6 +71,10 @@ pub struct JobVerify {
     backlog_due: u64,
     /// Writes since the last backlog verification.
     since_backlog: u64,
+    /// Logged writes still to verify (fio's count of its history), which paces trims.
+    unverified: u64,
+    /// What `trim_percentage` chose and when it trims, if the job trims.
+    trims: Option<trim::Trims>,
     /// With `verify_backlog`: the newest write of each place, to drop overwritten ones.
     newest: Option<newest::Newest>,
     /// With `verify_async`: the helper threads that check the blocks read back.
@@ -96,6 +113,10 @@ impl JobVerify {
             thread: (p.thread_number + 1) as u16,
             numberio: 0,
         };
+        let trims = plan
+            .trim
+            .filter(|_| plan.do_verify)
+            .map(|t| trim::Trims::new(t, stamp.seed, reserve as usize));
         let file_names: Vec<String> =
             p.files.iter().map(|f| f.path.display().to_string()).collect();
         let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
@@ -114,6 +135,8 @@ impl JobVerify {
             pending: None,
             backlog_due: 0,
             since_backlog: 0,
+            unverified: 0,
+            trims,
             newest,
             helpers,
             units: vec![None; p.iodepth as usize],
@@ -141,7 +164,8 @@ impl JobVerify {
         let numberio = self.issued;
         self.issued += 1;
         self.plan.format.stamp(buf, offset, &Stamp { numberio, ..self.stamp });
-        let w = Written { file: file as u32, len: buf.len() as u32, offset, numberio };
+        let (len, trimmed) = (buf.len() as u32, Trimmed::No);
+        let w = Written { file: file as u32, len, offset, numberio, trimmed };
         if let Some(newest) = &mut self.newest {
             newest.issued(&w);
         }
@@ -155,11 +179,22 @@ impl JobVerify {
         if self.limit.is_some_and(|l| numberio >= l) {
             return;
         }
-        let w = Written { file: file as u32, len: len as u32, offset, numberio };
+        let (len, trimmed) = (len as u32, Trimmed::No);
+        let w = Written { file: file as u32, len, offset, numberio, trimmed };
         if let Some(newest) = &mut self.newest {
             newest.issued(&w);
         }
         self.log.push(w);
+        self.logged();
+    }
+
+    /// The write just pushed to the log is one more to verify, and perhaps to trim.
+    #[inline]
+    fn logged(&mut self) {
+        self.unverified += 1;
+        if let Some(t) = &mut self.trims {
+            t.logged(self.log.len() - 1);
+        }
     }
 
     /// The write in unit `unit` completed with `ok`. `Err` (with an empty report: it
@@ -170,6 +205,7 @@ impl JobVerify {
         if let Some(w) = self.units[unit as usize].take() {
             if ok {
                 self.log.push(w);
+                self.logged();
                 self.since_backlog += 1;
                 if self.plan.backlog > 0 && self.since_backlog >= self.plan.backlog {
                     self.since_backlog = 0;
@@ -189,7 +225,7 @@ impl JobVerify {
         if !self.plan.do_verify {
             return false;
         }
-        self.queue = newest_wins(&self.log[self.next.min(self.log.len())..]);
+        self.queue = newest_wins(&self.log, self.next.min(self.log.len()));
         self.log.clear();
         if let Some(newest) = &mut self.newest {
             newest.clear();
@@ -224,10 +260,16 @@ impl JobVerify {
                 let w = self.log[self.next];
                 self.next += 1;
                 if self.next == self.log.len() {
-                    // Everything logged so far is drawn: start the log over (no allocation).
-                    self.log.clear();
-                    self.next = 0;
+                    self.restart_log();
                 }
+                if !w.trimmed.verified() {
+                    // A trim took it off the list (trim_verify_zero=0): its grains go.
+                    if let Some(newest) = &mut self.newest {
+                        newest.take(&w);
+                    }
+                    continue;
+                }
+                self.unverified -= 1;
                 if self.newest.as_mut().is_none_or(|n| n.take(&w)) {
                     self.backlog_due -= 1;
                     break w;
@@ -240,6 +282,49 @@ impl JobVerify {
         Some((w.file as usize, w.offset, w.len as usize))
     }
 
+    /// Everything logged so far is drawn: start the log over (no allocation).
+    fn restart_log(&mut self) {
+        self.log.clear();
+        self.next = 0;
+        if let Some(t) = &mut self.trims {
+            t.clear();
+        }
+    }
+
+    /// The next trim of a written block (file, offset, length), if `trim_backlog` says one
+    /// is due (see [`trim`]); it is marked in the log at once, as fio marks it when it
+    /// issues the trim. A write that a newer one overwrites is not trimmed: one in flight
+    /// (the trim would wait for it, then zero it), or with `verify_backlog` (whose table
+    /// knows the newest write of every place) one that completed; without it the verify
+    /// phase orders completed writes and trims (see `newest_wins`).
+    #[inline]
+    pub fn next_trim(&mut self) -> Option<(usize, u64, usize)> {
+        let t = self.trims.as_mut()?;
+        if self.reading {
+            return None;
+        }
+        let (log, newest, units) = (&self.log, &self.newest, &self.units);
+        let superseded = |at: usize| {
+            let w = &log[at];
+            match newest {
+                Some(n) => !n.holds(w),
+                None => units.iter().flatten().any(|u| u.numberio != w.numberio && u.overlaps(w)),
+            }
+        };
+        let at = t.next(self.unverified, self.next, superseded)?;
+        let now = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
+        let w = &mut self.log[at];
+        if t.verify_zero() {
+            w.trimmed = Trimmed::Zeros(now);
+        } else {
+            // No longer to verify: one write fewer waits, for the trims and the backlog.
+            w.trimmed = Trimmed::Unchecked(now);
+            self.unverified -= 1;
+            self.since_backlog = self.since_backlog.saturating_sub(1);
+        }
+        Some((w.file as usize, w.offset, w.len as usize))
+    }
+
     /// Unit `unit` issues a read of `len` bytes at `offset` of `file`: the verify read
     /// drawn last, if any, or in a job that only reads, the workload's read, which is
     /// checked too (`false`: a read of the workload's own, not checked).
@@ -247,7 +332,8 @@ impl JobVerify {
     pub fn bind_read(&mut self, unit: u32, file: usize, offset: u64, len: usize) -> bool {
         let bound = self.pending.take().or_else(|| {
             let (file, len) = (file as u32, len as u32);
-            self.plan.reads_only.then_some(Written { file, len, offset, numberio: 0 })
+            let trimmed = Trimmed::No;
+            self.plan.reads_only.then_some(Written { file, len, offset, numberio: 0, trimmed })
         });
         self.units[unit as usize] = bound;
         bound.is_some()
@@ -272,12 +358,11 @@ impl JobVerify {
             return if helpers.hand_over(w, buf) { Ok(()) } else { Err(String::new()) };
         }
         self.verified += 1;
-        let expect = expect(&self.plan, self.plan.knows_writes().then_some(self.stamp.seed), &w);
-        let format = self.plan.format;
-        let Err(first) = format.check(buf, w.offset, &expect) else { return Ok(()) };
+        let seed = self.plan.knows_writes().then_some(self.stamp.seed);
+        let Err(bad) = check_block(&self.plan, seed, &w, buf) else { return Ok(()) };
         self.failures += 1;
         let name = &self.file_names[w.file as usize];
-        Err(report::failure(&self.plan, name, &w, buf, first, &expect))
+        Err(bad_report(&self.plan, seed, name, &w, buf, bad))
     }
 
     /// Waits for the `verify_async` helpers to check every block handed to them, counts
@@ -306,6 +391,44 @@ impl JobVerify {
     }
 }
 
+/// What is wrong with a block read back.
+#[derive(Debug, Clone)]
+enum Bad {
+    /// A chunk does not check (the first bad one; boxed, as only a failure builds it).
+    Chunk(Box<Mismatch>),
+    /// A trimmed block is not all zeros: the offset of its first other byte.
+    NotZero(usize),
+}
+
+/// Checks block `buf` read back for write `w` (`seed`: the writes' seed, when checked).
+#[inline]
+fn check_block(
+    plan: &VerifyPlan,
+    seed: Option<u64>,
+    w: &Written,
+    buf: &mut [u8],
+) -> Result<(), Bad> {
+    if w.trimmed != Trimmed::No {
+        return trim::first_nonzero(buf).map_or(Ok(()), |at| Err(Bad::NotZero(at)));
+    }
+    plan.format.check(buf, w.offset, &expect(plan, seed, w)).map_err(|m| Bad::Chunk(Box::new(m)))
+}
+
+/// The report of bad block `buf`, read back for write `w` of file `name`.
+fn bad_report(
+    plan: &VerifyPlan,
+    seed: Option<u64>,
+    name: &str,
+    w: &Written,
+    buf: &[u8],
+    bad: Bad,
+) -> String {
+    match bad {
+        Bad::Chunk(first) => report::failure(plan, name, w, buf, *first, &expect(plan, seed, w)),
+        Bad::NotZero(at) => trim::failure(name, w, at),
+    }
+}
+
 /// What a read back of write `w` must find: the writes' seed (`None` when not checked)
 /// and, with `verify_write_sequence`, its number.
 fn expect(plan: &VerifyPlan, seed: Option<u64>, w: &Written) -> Expect {
@@ -321,12 +444,19 @@ fn min_block(p: &crate::plan::JobPlan) -> u64 {
     p.bsrange[d].map_or(p.bs[d], |(lo, _)| lo)
 }
 
-/// The writes to read back: the newest write of each place, in file and offset order; an
-/// older write overlapped (even in part) by a newer one is dropped.
-fn newest_wins(log: &[Written]) -> Vec<Written> {
+/// The writes to read back, from position `first` of the log: the newest write of each
+/// place, in file and offset order; an older write overlapped (even in part) by a newer
+/// one is dropped. A trimmed write counts from the time of its trim: it hides the older
+/// writes its trim zeroed, and it is not read back itself if `trim_verify_zero=0`.
+fn newest_wins(log: &[Written], first: usize) -> Vec<Written> {
+    // Newest change first: the log's order, unless trims changed blocks later.
+    let mut order: Vec<usize> = (first..log.len()).rev().collect();
+    if log[first..].iter().any(|w| w.trimmed != Trimmed::No) {
+        order.sort_by_key(|&i| std::cmp::Reverse(log[i].trimmed.changed_at(i)));
+    }
     let mut covered: Vec<BTreeMap<u64, u64>> = Vec::new();
-    let mut keep = Vec::with_capacity(log.len());
-    for w in log.iter().rev() {
+    let mut keep = Vec::with_capacity(order.len());
+    for w in order.iter().map(|&i| &log[i]) {
         let f = w.file as usize;
         if covered.len() <= f {
             covered.resize_with(f + 1, BTreeMap::new);
@@ -337,7 +467,7 @@ fn newest_wins(log: &[Written]) -> Vec<Written> {
         // dropped write still overwrote what is older), so the extent starting last before
         // `end` is the only one that can overlap.
         let overlaps = map.range(..end).next_back().is_some_and(|(_, &e)| e > start);
-        if !overlaps {
+        if !overlaps && w.trimmed.verified() {
             keep.push(*w);
         }
         let (mut lo, mut hi) = (start, end);
@@ -358,19 +488,37 @@ pub(crate) mod tests {
 
     /// A write of file 0.
     pub(crate) fn w(offset: u64, len: u32, numberio: u64) -> Written {
-        Written { file: 0, len, offset, numberio }
+        Written { file: 0, len, offset, numberio, trimmed: Trimmed::No }
     }
 
     #[test]
     fn the_newest_write_wins_and_partly_overwritten_ones_are_dropped() {
         let log = [w(0, 4096, 0), w(8192, 8192, 1), w(0, 4096, 2), w(12288, 4096, 3)];
-        assert_eq!(newest_wins(&log), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
+        assert_eq!(newest_wins(&log, 0), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
     }
 
     #[test]
     fn a_dropped_write_still_hides_what_it_overwrote() {
         // 1 overwrites part of 0 and is itself cut by 2: 0 must not be read back.
         let log = [w(16384, 4096, 0), w(12288, 12288, 1), w(8192, 8192, 2)];
-        assert_eq!(newest_wins(&log), vec![w(8192, 8192, 2)]);
+        assert_eq!(newest_wins(&log, 0), vec![w(8192, 8192, 2)]);
+    }
+
+    #[test]
+    fn a_trim_counts_from_its_own_time() {
+        // 0 is trimmed after 1 overwrote it: the block is zeros, 1 is not read back.
+        let zeros = Written { trimmed: Trimmed::Zeros(2), ..w(0, 4096, 0) };
+        assert_eq!(newest_wins(&[zeros, w(0, 4096, 1)], 0), vec![zeros]);
+        // 0 is trimmed, then 1 overwrites it: 1's data is read back.
+        let early = Written { trimmed: Trimmed::Zeros(1), ..w(0, 4096, 0) };
+        assert_eq!(newest_wins(&[early, w(0, 4096, 1)], 0), vec![w(0, 4096, 1)]);
+        // Not verified (trim_verify_zero=0), but still hiding what it zeroed.
+        let gone = Written { trimmed: Trimmed::Unchecked(2), ..w(0, 4096, 0) };
+        let log = [gone, w(0, 4096, 1), w(4096, 4096, 2)];
+        assert_eq!(newest_wins(&log, 0), vec![w(4096, 4096, 2)]);
+        // From a later position of the log, a trim keeps its time.
+        let late = Written { trimmed: Trimmed::Zeros(3), ..w(0, 4096, 1) };
+        let log = [w(0, 4096, 0), late, w(0, 4096, 2)];
+        assert_eq!(newest_wins(&log, 1), vec![late]);
     }
 }

@@ -114,6 +114,15 @@ impl Newest {
         newest
     }
 
+    /// Whether nothing newer than write `w` was issued over any of its bytes (as
+    /// [`Newest::take`], but forgetting nothing).
+    pub(super) fn holds(&self, w: &Written) -> bool {
+        self.grains(w).all(|grain| {
+            let n = self.slots[self.find(w.file, grain)].numberio;
+            n == EMPTY || n == w.numberio
+        })
+    }
+
     /// Write `w` failed: the grains it is the newest of are forgotten.
     pub(super) fn forget(&mut self, w: &Written) {
         for grain in self.grains(w) {

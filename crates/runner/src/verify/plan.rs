@@ -45,6 +45,43 @@ pub struct VerifyPlan {
     /// completes, whatever `do_verify` says, as fio 3.33 does. The blocks were written
     /// by another run, so their seed and write number are not checked.
     pub reads_only: bool,
+    /// `trim_percentage` and its companions, when the job trims some of its writes.
+    pub trim: Option<TrimPlan>,
+}
+
+/// Which written blocks a verifying job trims, and when (`trim_percentage`, `trim_backlog`,
+/// `trim_backlog_batch`, `trim_verify_zero`; see [`super::trim`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrimPlan {
+    /// `trim_percentage`: the share of logged writes chosen for trimming, 1 to 100.
+    pub percentage: u32,
+    /// `trim_backlog`: trim when the count of writes not yet verified is a multiple of this.
+    pub backlog: u64,
+    /// `trim_backlog_batch` (default `trim_backlog`): the trims of a batch after its first.
+    pub batch: u64,
+    /// `trim_verify_zero`: verify trimmed blocks as zeros (otherwise they are not read back).
+    pub verify_zero: bool,
+}
+
+impl TrimPlan {
+    /// The trim plan of `spec`: `None` unless both `trim_percentage` and `trim_backlog` are
+    /// set, since fio 3.33 trims nothing otherwise.
+    fn of(spec: &JobSpec) -> Option<TrimPlan> {
+        let percentage = get::int(spec, "trim_percentage").unwrap_or(0).min(100) as u32;
+        let backlog = get::int(spec, "trim_backlog").unwrap_or(0);
+        if percentage == 0 || backlog == 0 {
+            return None;
+        }
+        Some(TrimPlan {
+            percentage,
+            backlog,
+            batch: match get::int(spec, "trim_backlog_batch") {
+                Some(n) if n > 0 => n,
+                _ => backlog,
+            },
+            verify_zero: get::flag(spec, "trim_verify_zero"),
+        })
+    }
 }
 
 impl VerifyPlan {
@@ -52,9 +89,13 @@ impl VerifyPlan {
     pub fn knows_writes(&self) -> bool {
         !self.verify_only && !self.reads_only
     }
-}
 
-impl VerifyPlan {
+    /// Whether the job issues trims of its written blocks (`trim_percentage`); under
+    /// `verify_only` they are only marked, as its writes are only logged.
+    pub fn trims(&self) -> bool {
+        self.trim.is_some() && self.do_verify && !self.verify_only
+    }
+
     /// The verify plan of `spec` (`None` when the job does not verify), for blocks of at
     /// least `min_bs` bytes. Errors name the option.
     pub fn of(spec: &JobSpec, min_bs: u64) -> Result<Option<VerifyPlan>, String> {
@@ -141,6 +182,7 @@ impl VerifyPlan {
             async_threads: async_threads as u32,
             async_cpus,
             reads_only,
+            trim: TrimPlan::of(spec),
         }))
     }
 }

@@ -255,21 +255,40 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Verify,
         "Number of verify blocks to trim (i.e., discard)",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Trim this percentage of the writes logged for verification (each one chosen at \
+         random when it completes), at the pace of `trim_backlog`; trimmed blocks are then \
+         verified as zeros (`trim_verify_zero`). Needs `verify` with `do_verify` and \
+         `trim_backlog` (without them nothing is trimmed, as in fio 3.33). See docs/verify.md.",
+    ),
     opt(
         "trim_verify_zero",
         Kind::Bool,
         Category::Verify,
         "Verify that trimmed (i.e., discarded) blocks are returned as zeroes",
     )
-    .default("1"),
+    .default("1")
+    .supported(
+        "Verify the blocks that `trim_percentage` trimmed as zeros (a non-zero byte fails \
+         with `trim: verify failed`); with 0 they are not read back at all.",
+    ),
     opt(
         "trim_backlog",
         int(0, NOLIMIT),
         Category::Verify,
         "Trim after this number of blocks are written",
+    )
+    .supported(
+        "Trim the blocks `trim_percentage` chose whenever the count of written blocks not \
+         yet verified is a multiple of N, a batch of `trim_backlog_batch` at a time \
+         (fio 3.33's pacing, see docs/verify.md).",
     ),
-    opt("trim_backlog_batch", int(0, NOLIMIT), Category::Verify, "Trim this number of IO blocks"),
+    opt("trim_backlog_batch", int(0, NOLIMIT), Category::Verify, "Trim this number of IO blocks")
+        .supported(
+            "The size of a `trim_backlog` batch (default, and 0: `trim_backlog`); as in \
+             fio 3.33 a batch trims one block more than this, when that many are chosen.",
+        ),
     opt("write_iolog", Kind::Str, Category::IoReplay, "Store IO pattern to file").supported(
         "Log every I/O the job issues to this file, in fio 3.33's trace format \
          (`fio version 3 iolog`), appending to it. See docs/logs.md.",
