@@ -18,7 +18,7 @@
 pub mod abi;
 mod ring;
 
-use crate::sync::{sync_file, trim};
+use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::{Ddir, IoUnit};
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use abi::{AioContext, IoEvent, Iocb};
@@ -257,6 +257,12 @@ impl Engine for LibaioEngine {
         match unit.ddir {
             Ddir::Read => self.enqueue(unit, abi::IOCB_CMD_PREAD),
             Ddir::Write => self.enqueue(unit, abi::IOCB_CMD_PWRITE),
+            // Linux AIO has no sync_file_range: fio 3.33 calls it here and now, without
+            // waiting for the I/Os in flight (it syncs only the writes that completed).
+            Ddir::SyncFileRange => {
+                unit.result = sync_range(unit.fd, unit.offset, unit.len as u64, unit.sync_flags);
+                Queued::Completed
+            }
             // Trims, and syncs, wait until everything before them has completed.
             _ if self.busy() => Queued::Busy,
             Ddir::Trim => {

@@ -218,7 +218,8 @@ impl Engine for MmapEngine {
             Some(m) => match unit.ddir {
                 Ddir::Read => self.transfer(m, unit, false),
                 Ddir::Write => self.transfer(m, unit, true),
-                Ddir::Sync | Ddir::Datasync => self.msync(m, 0, m.len),
+                // fio 3.33 msyncs the whole mapping for sync_file_range too.
+                Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => self.msync(m, 0, m.len),
                 Ddir::Trim => {
                     let end = unit.offset.checked_add(unit.len as u64);
                     if end.is_some_and(|end| end <= m.len as u64) {

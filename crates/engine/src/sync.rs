@@ -10,7 +10,7 @@
 //!   usual; fio 3.33 does nothing more there, nor does iomark.
 //!
 //! All of them trim with `fallocate(PUNCH_HOLE)` on files and `BLKDISCARD` on block devices,
-//! and sync with `fsync`/`fdatasync`.
+//! and sync with `fsync`/`fdatasync` and `sync_file_range`.
 
 use crate::unit::{Ddir, IoUnit};
 use crate::{Engine, Queued};
@@ -200,6 +200,23 @@ pub fn sync_file(fd: libc::c_int, data_only: bool) -> i64 {
     }
 }
 
+/// `sync_file_range(fd, offset, len, flags)`; no call for a length of 0 (see
+/// [`Ddir::SyncFileRange`]). Returns 0 or a negated errno.
+pub fn sync_range(fd: libc::c_int, offset: u64, len: u64, flags: u32) -> i64 {
+    if len == 0 {
+        return 0;
+    }
+    let (offset, len) = (offset as libc::off64_t, len as libc::off64_t);
+    // SAFETY: sync_file_range takes only the descriptor, a range and flags; bad arguments
+    // return -1.
+    let r = unsafe { libc::sync_file_range(fd, offset, len, flags) };
+    if r < 0 {
+        ret(-1)
+    } else {
+        0
+    }
+}
+
 impl Engine for SyncEngine {
     fn name(&self) -> &'static str {
         match self.flavor {
@@ -222,6 +239,9 @@ impl Engine for SyncEngine {
             Ddir::Trim => trim(unit.fd, unit.offset, unit.len as u64),
             Ddir::Sync => sync_file(unit.fd, false),
             Ddir::Datasync => sync_file(unit.fd, true),
+            Ddir::SyncFileRange => {
+                sync_range(unit.fd, unit.offset, unit.len as u64, unit.sync_flags)
+            }
         };
         Queued::Completed
     }

@@ -31,7 +31,7 @@ mod pool;
 pub use pool::BeforeIo;
 
 use crate::file::ThreadUsage;
-use crate::unit::IoUnit;
+use crate::unit::{Ddir, IoUnit};
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use pool::{BufPtr, Request, Shared};
 use std::sync::Arc;
@@ -170,7 +170,11 @@ impl Engine for ThreadPoolEngine {
             ddir: unit.ddir,
             fd: unit.fd,
             offset: unit.offset,
-            len: unit.len.min(unit.buf.len()),
+            len: match unit.ddir {
+                Ddir::Read | Ddir::Write => unit.len.min(unit.buf.len()),
+                _ => unit.len,
+            },
+            sync_flags: unit.sync_flags,
             buf: BufPtr(unit.buf.as_mut_ptr()),
         });
         self.in_flight += 1;

@@ -24,6 +24,11 @@ pub enum Ddir {
     Sync,
     /// `fdatasync` the file.
     Datasync,
+    /// `sync_file_range(2)` of `len` bytes at `offset` with the unit's `sync_flags`. A
+    /// length of 0 means that nothing was written since the file's last sync: the engines
+    /// that sync a range make no call then (to the kernel, 0 would mean "to the end of the
+    /// file"), as fio 3.33 does; those that sync the whole file (posixaio, mmap) sync it.
+    SyncFileRange,
 }
 
 impl Ddir {
@@ -34,7 +39,7 @@ impl Ddir {
             Ddir::Read => Some(0),
             Ddir::Write => Some(1),
             Ddir::Trim => Some(2),
-            Ddir::Sync | Ddir::Datasync => None,
+            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => None,
         }
     }
 }
@@ -142,6 +147,9 @@ pub struct IoUnit {
     /// [`crate::thread::ioprio_value`]), 0 for the thread's: fio's `cmdprio_*`. Only the
     /// libaio and io_uring engines pass it on.
     pub ioprio: u16,
+    /// The flags of a [`Ddir::SyncFileRange`]: `SYNC_FILE_RANGE_*` bits (fio's
+    /// `sync_file_range`, the same for every sync of a job). Other I/Os ignore them.
+    pub sync_flags: u32,
     /// Bytes transferred, or a negated errno, once the I/O completed.
     pub result: i64,
     /// Whether the buffer holds data a read brought in, so that a write must refill it
@@ -167,6 +175,7 @@ impl IoUnit {
             len: 0,
             buf,
             ioprio: 0,
+            sync_flags: 0,
             result: 0,
             holds_read_data: false,
         }
@@ -193,5 +202,6 @@ mod tests {
         assert_eq!(Ddir::Read.data_index(), Some(0));
         assert_eq!(Ddir::Trim.data_index(), Some(2));
         assert_eq!(Ddir::Sync.data_index(), None);
+        assert_eq!(Ddir::SyncFileRange.data_index(), None);
     }
 }

@@ -21,7 +21,7 @@
 mod prep;
 mod setup;
 
-use crate::sync::{sync_file, trim};
+use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::{Ddir, IoUnit};
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
@@ -228,7 +228,13 @@ impl Engine for UringEngine {
                 unit.result = sync_file(unit.fd, unit.ddir == Ddir::Datasync);
                 return Queued::Completed;
             }
+            // Nothing to sync (see `Ddir::SyncFileRange`), or a polled ring.
+            Ddir::SyncFileRange if self.iopoll || unit.len == 0 => {
+                unit.result = sync_range(unit.fd, unit.offset, unit.len as u64, unit.sync_flags);
+                return Queued::Completed;
+            }
             Ddir::Sync | Ddir::Datasync => self.prep.sync(unit),
+            Ddir::SyncFileRange => self.prep.sync_range(unit),
             Ddir::Read | Ddir::Write => self.prep.rw(unit),
         };
         let mut entry = entry.user_data(u64::from(unit.index));

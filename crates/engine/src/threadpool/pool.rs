@@ -20,7 +20,7 @@
 //! Every atomic access in these two hand-offs is `SeqCst`, so the order of "announce, then
 //! check" on one side and "publish, then look for sleepers" on the other is one total order.
 
-use crate::sync::{ret, sync_file, trim};
+use crate::sync::{ret, sync_file, sync_range, trim};
 use crate::unit::Ddir;
 use crossbeam_queue::ArrayQueue;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
@@ -52,8 +52,10 @@ pub(crate) struct Request {
     pub(crate) fd: libc::c_int,
     /// Where.
     pub(crate) offset: u64,
-    /// How many bytes (already capped to the buffer's length).
+    /// How many bytes (for a read or write already capped to the buffer's length).
     pub(crate) len: usize,
+    /// The flags of a `sync_file_range`.
+    pub(crate) sync_flags: u32,
     /// The unit's buffer.
     pub(crate) buf: BufPtr,
 }
@@ -210,6 +212,7 @@ fn execute(request: &Request) -> i64 {
         Ddir::Trim => trim(fd, offset, len as u64),
         Ddir::Sync => sync_file(fd, false),
         Ddir::Datasync => sync_file(fd, true),
+        Ddir::SyncFileRange => sync_range(fd, offset, len as u64, request.sync_flags),
     }
 }
 

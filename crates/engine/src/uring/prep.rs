@@ -145,6 +145,25 @@ impl Prep {
         }
     }
 
+    /// The submission entry of a `sync_file_range`. The request's length is 32 bits; a
+    /// longer range is sent as length 0, which the kernel takes to the end of the file.
+    pub fn sync_range(&self, unit: &IoUnit) -> squeue::Entry {
+        let len = u32::try_from(unit.len).unwrap_or(0);
+        macro_rules! op {
+            ($fd:expr) => {
+                opcode::SyncFileRange::new($fd, len)
+                    .offset(unit.offset)
+                    .flags(unit.sync_flags)
+                    .build()
+            };
+        }
+        if self.registered_files {
+            op!(types::Fixed(unit.file))
+        } else {
+            op!(types::Fd(unit.fd))
+        }
+    }
+
     /// The submission entry of an `fsync`/`fdatasync`.
     pub fn sync(&self, unit: &IoUnit) -> squeue::Entry {
         let flags = if unit.ddir == Ddir::Datasync {

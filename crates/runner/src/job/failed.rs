@@ -55,5 +55,6 @@ pub(super) fn ddir_name(d: Ddir) -> &'static str {
         Ddir::Trim => "trim",
         Ddir::Sync => "fsync",
         Ddir::Datasync => "fdatasync",
+        Ddir::SyncFileRange => "sync_file_range",
     }
 }

@@ -80,7 +80,7 @@ impl IoLog {
         len: u64,
     ) -> bool {
         let offset = match ddir {
-            Ddir::Sync | Ddir::Datasync => self.last_offset[file],
+            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => self.last_offset[file],
             _ => {
                 self.last_offset[file] = offset;
                 offset
@@ -99,6 +99,7 @@ impl IoLog {
                 Ddir::Trim => "trim",
                 Ddir::Sync => "sync",
                 Ddir::Datasync => "datasync",
+                Ddir::SyncFileRange => "sync_file_range",
             };
             let name = &self.names[l.file as usize];
             let _ = writeln!(self.text, "{} {name} {action} {} {}", l.time_us, l.offset, l.len);
