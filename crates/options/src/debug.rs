@@ -51,5 +51,7 @@ pub fn canonical(value: &Value) -> String {
         Value::Floats(v) => v.iter().map(f64::to_string).collect::<Vec<_>>().join(":"),
         Value::Cpus(v) => v.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
         Value::Distribution(v) => dirs(v, ToString::to_string),
+        Value::ChoiceSet { names, count: Some(n) } => format!("{}:{n}", names.join(",")),
+        Value::ChoiceSet { names, count: None } => names.join(","),
     }
 }

@@ -129,7 +129,7 @@ fn option_entry(out: &mut String, def: &OptionDef, help: &str) {
     if !def.long_help.is_empty() {
         let _ = writeln!(out, "\n{}", def.long_help);
     }
-    if let Kind::Enum(choices) | Kind::Distribution(choices) = def.kind {
+    if let Kind::Enum(choices) | Kind::Distribution(choices) | Kind::ChoiceSet(choices) = def.kind {
         out.push_str("\nValues:\n\n");
         for c in choices {
             let _ = writeln!(out, "- `{}`: {}{}", c.name, c.help, arg_words(c.arg));
@@ -174,6 +174,11 @@ fn kind_words(kind: &Kind) -> String {
         Kind::BsSplit => "`size/percent` pairs separated by `:`, per direction".to_string(),
         Kind::FloatList => "numbers separated by `:`".to_string(),
         Kind::CpuList => "CPU numbers and ranges separated by `,` (`0-3,6`)".to_string(),
+        Kind::ChoiceSet(_) => {
+            "one or more of the values below joined by `,`, then optionally `:` and a whole \
+             number"
+                .to_string()
+        }
         Kind::Distribution(_) => {
             "one of the values below with its numbers or zones, or up to three for \
              reads,writes,trims"

@@ -233,7 +233,7 @@ fn detail(def: &OptionDef, help: &str) -> String {
     if let Some(range) = range_words(def) {
         label(&mut out, "range", &range);
     }
-    if let Kind::Enum(choices) | Kind::Distribution(choices) = def.kind {
+    if let Kind::Enum(choices) | Kind::Distribution(choices) | Kind::ChoiceSet(choices) = def.kind {
         for (i, c) in choices.iter().enumerate() {
             let head = if i == 0 { "valid values" } else { "" };
             label(&mut out, head, &format!("{:<10} {}", c.name, c.help));
@@ -257,7 +257,10 @@ fn type_words(kind: &Kind) -> &'static str {
         Kind::Float { .. } | Kind::FloatList => {
             "list of floating point values separated by ':' (opt=5.9:7.8)"
         }
-        Kind::Size | Kind::SizeOrPercent => "string with possible k/m/g postfix (opt=4k)",
+        // fio 3.33 calls `sync_file_range` a size, although it reads the count with atoi.
+        Kind::Size | Kind::SizeOrPercent | Kind::ChoiceSet(_) => {
+            "string with possible k/m/g postfix (opt=4k)"
+        }
         Kind::Time { .. } | Kind::TimeRange { .. } => "string with time postfix (opt=10s)",
         Kind::RangePerDir => "one to three ranges (opt=1k-4k[,4k-8k[,1k-8k]])",
         Kind::SizeRange => "integer value (opt=100) or range (opt=100-200)",

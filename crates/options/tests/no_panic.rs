@@ -249,6 +249,7 @@ fn kinds() -> Vec<Kind> {
         Kind::FloatList,
         Kind::CpuList,
         Kind::Distribution(&[]),
+        Kind::ChoiceSet(&[]),
     ]);
     kinds
 }

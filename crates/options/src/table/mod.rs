@@ -176,6 +176,9 @@ pub enum Kind {
     /// `random_distribution`: a distribution with its numbers or zones, per direction
     /// (`zipf:1.2`, `zoned:60/10:40/90`); the choices are listed for help.
     Distribution(&'static [Choice]),
+    /// One or more of a fixed set of names joined by `,`, optionally followed by `:N`, a
+    /// count (`sync_file_range=wait_before,write:8`); the choices are listed for help.
+    ChoiceSet(&'static [Choice]),
 }
 
 /// One accepted value of an [`Kind::Enum`] option.

@@ -101,6 +101,14 @@ pub enum Value {
     /// Random offset distributions per direction: reads, writes, trims; as
     /// [`Value::SizePerDir`].
     Distribution([Option<distribution::Distribution>; 3]),
+    /// A set of enum values and the count after `:`, if one was given
+    /// (`sync_file_range=wait_before,write:8`).
+    ChoiceSet {
+        /// The canonical names, in the order written, without repeats.
+        names: Vec<&'static str>,
+        /// The number after `:`.
+        count: Option<u64>,
+    },
 }
 
 /// A size given either in bytes or as a share of the target.
@@ -238,6 +246,7 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
         Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
         Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),
         Kind::Distribution(_) => Value::Distribution(distribution::parse_distribution(raw, ctx)?),
+        Kind::ChoiceSet(choices) => scalar::parse_choice_set(raw, choices)?,
     })
 }
 

@@ -9,6 +9,11 @@
 //!
 //! Enum choices are matched exactly and case-sensitively (`rw=RandRead` is refused); what
 //! follows the first `:` is the choice's argument (`rw=randread:8`).
+//!
+//! A set of choices (`sync_file_range=wait_before,write:8`) joins names with `,` and may end
+//! in `:N`, a whole number. fio 3.33 drops unknown names after the first, ignores empty ones
+//! and reads N with `atoi` (`write:4k` is 4, `write:abc` and `write:0x10` are 0, which turns
+//! the option off); iomark refuses all of these. Without `:N` fio counts 1.
 
 use super::{Value, ValueError};
 use crate::table::{Choice, ChoiceArg};
@@ -69,6 +74,44 @@ pub fn parse_choice(
         _ => {}
     }
     Ok(Value::Choice { name: choice.name, arg: arg.map(str::to_string) })
+}
+
+/// Parses a set of `choices` joined by `,`, with an optional `:N` count of decimal digits
+/// (see the module note). Repeated names count once.
+pub fn parse_choice_set(raw: &str, choices: &'static [Choice]) -> Result<Value, ValueError> {
+    let text = raw.trim();
+    let (set, count) = match text.split_once(':') {
+        Some((set, count)) => (set, Some(count)),
+        None => (text, None),
+    };
+    let valid = || choices.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+    let mut names = Vec::new();
+    for item in set.split(',') {
+        let choice = choices.iter().find(|c| c.name == item).ok_or_else(|| {
+            let value = if item.is_empty() { raw } else { item };
+            ValueError::Choice { value: value.to_string(), valid: valid() }
+        })?;
+        if !names.contains(&choice.name) {
+            names.push(choice.name);
+        }
+    }
+    let count = match count.map(str::trim) {
+        None => None,
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(n.parse().map_err(|_| ValueError::Number(n.to_string()))?)
+        }
+        Some(n) => {
+            return Err(ValueError::Explained {
+                what: "count",
+                value: n.to_string(),
+                why: "after ':' comes a whole number of writes, in decimal digits only (fio \
+                      3.33 reads the leading digits and ignores the rest, so that '4k' means \
+                      4 and 'abc' means 0, off)"
+                    .to_string(),
+            })
+        }
+    };
+    Ok(Value::ChoiceSet { names, count })
 }
 
 #[cfg(test)]
@@ -133,6 +176,49 @@ mod tests {
         );
         assert!(choice("rand").is_err());
         assert!(choice("randreads").is_err());
+    }
+
+    const FLAGS: &[Choice] = &[
+        Choice { name: "wait_before", help: "", arg: ChoiceArg::None },
+        Choice { name: "write", help: "", arg: ChoiceArg::None },
+        Choice { name: "wait_after", help: "", arg: ChoiceArg::None },
+    ];
+
+    fn set(names: &[&'static str], count: Option<u64>) -> Result<Value, ValueError> {
+        Ok(Value::ChoiceSet { names: names.to_vec(), count })
+    }
+
+    #[test]
+    fn choice_sets_with_and_without_a_count() {
+        let parse = |raw| parse_choice_set(raw, FLAGS);
+        assert_eq!(parse("write:8"), set(&["write"], Some(8)));
+        assert_eq!(parse("wait_before,write,wait_after:32"), set(FLAGS_NAMES, Some(32)));
+        assert_eq!(parse("wait_after,write,write:2"), set(&["wait_after", "write"], Some(2)));
+        assert_eq!(parse(" write "), set(&["write"], None));
+        assert_eq!(parse("write:0"), set(&["write"], Some(0)));
+        assert_eq!(parse("write: 2"), set(&["write"], Some(2)));
+    }
+
+    const FLAGS_NAMES: &[&str] = &["wait_before", "write", "wait_after"];
+
+    #[test]
+    fn choice_sets_refuse_what_fio_misreads() {
+        let parse = |raw| parse_choice_set(raw, FLAGS);
+        let err = parse("foo:4").unwrap_err();
+        assert_eq!(
+            err,
+            ValueError::Choice {
+                value: "foo".into(),
+                valid: "wait_before, write, wait_after".into()
+            }
+        );
+        for bad in ["WRITE:2", ",write:2", "write,:2", "write, wait_after:2", ":4", "write;x:1"] {
+            assert!(matches!(parse(bad), Err(ValueError::Choice { .. })), "{bad}");
+        }
+        for bad in ["write:", "write:4k", "write:abc", "write:-1", "write:0x10", "write:2:3"] {
+            assert!(matches!(parse(bad), Err(ValueError::Explained { .. })), "{bad}");
+        }
+        assert!(parse("write:99999999999999999999999").is_err());
     }
 
     #[test]
