@@ -67,7 +67,6 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("log_compression_cpus", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("log_store_compressed", "compressed log chunks are a format only fio's --inflate-log reads; iomark writes plain logs, which every tool reads"),
     refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
-    refuse("sync_file_range", "planned, not done yet: sync_file_range(2) every N writes, which needs a new request kind in every engine"),
     refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_iters", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),

@@ -24,9 +24,10 @@
 
 //!
 //! A plain job (no verification, `lockfile`, serializing, replay, rate or other controls,
-//! logs, per-I/O priorities, `fsync=N`, `fill_device` or `number_ios`) runs the loop
-//! compiled without the tests for those features (`RICH = false`, see `Loop::needs_rich`): the
-//! one-block path of the commonest jobs stays as short as it can be.
+//! logs, per-I/O priorities, syncs (`fsync=N`, `sync_file_range`), `fill_device` or
+//! `number_ios`) runs the loop compiled without the tests for those features (`RICH =
+//! false`, see `Loop::needs_rich`): the one-block path of the commonest jobs stays as short
+//! as it can be.
 
 use crate::clock::JobClock;
 use crate::logs::JobLogs;
@@ -38,7 +39,7 @@ use crate::workload_config;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
 use iomark_engine::{Ddir, Engine, IoUnit};
-use iomark_stats::recorder::{Dir, JobRecorder};
+use iomark_stats::recorder::{Dir, JobRecorder, SyncKind};
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -89,6 +90,7 @@ pub fn run(
     let mut units = Vec::with_capacity(plan.iodepth as usize);
     for (index, buf) in (0..plan.iodepth).zip(bufs) {
         let mut unit = IoUnit::with_buf(index, buf);
+        unit.sync_flags = plan.sync_range.flags;
         workload.initial_fill(unit.buf.as_mut_slice());
         units.push(unit);
     }
@@ -218,7 +220,7 @@ struct Loop<'a, 's> {
     /// Room for the indexes `reap` returns.
     done: Vec<u32>,
     in_flight: u32,
-    /// Where `fsync=N`/`fdatasync=N` stand.
+    /// Where `fsync=N`, `fdatasync=N` and `sync_file_range` stand.
     sync_state: SyncState,
     error: i32,
     error_text: String,
@@ -278,7 +280,7 @@ impl Loop<'_, '_> {
             || self.ctl.is_some()
             || self.logs.is_some()
             || self.prio.is_some()
-            || self.sync_state.every > 0
+            || self.sync_state.any()
             || self.plan.fill_device
             || self.plan.number_ios > 0
             || self.plan.unlink_each_loop
@@ -384,8 +386,7 @@ impl Loop<'_, '_> {
     ) -> bool {
         if let Some(sync) = self.sync_due() {
             self.sync_state.held = Some((ddir, file, offset, len));
-            self.sync_state.last_was_sync = true;
-            self.issue::<true>(index, sync, self.sync_state.last_write_file, 0, 0);
+            self.issue_sync(index, sync);
             return false;
         }
         if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
@@ -518,7 +519,12 @@ impl Loop<'_, '_> {
             return None;
         }
         let Some(d) = unit.ddir.data_index() else {
-            self.recorder.record_sync(now - start, unit.ddir == Ddir::Datasync);
+            let kind = match unit.ddir {
+                Ddir::Sync => SyncKind::Fsync,
+                Ddir::Datasync => SyncKind::Fdatasync,
+                _ => SyncKind::FileRange,
+            };
+            self.recorder.record_sync(now - start, kind);
             return None;
         };
         self.ios_done += 1;
@@ -547,7 +553,11 @@ impl Loop<'_, '_> {
     ) {
         let unit = &self.units[index as usize];
         self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
+        if dir == Dir::Write {
+            self.sync_state.written(unit.file as usize, unit.offset, unit.len);
+        }
         if let Some(logs) = &mut self.logs {
+            logs.done(unit.file as usize, unit.offset);
             let io = iomark_stats::log::LoggedIo {
                 dir,
                 bytes: unit.result as u64,

@@ -30,6 +30,7 @@ pub mod safety;
 pub mod schedule;
 pub mod status;
 pub mod steady;
+pub mod sync_range;
 pub mod target;
 pub mod think;
 pub mod timing;

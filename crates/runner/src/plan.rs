@@ -183,6 +183,9 @@ pub struct JobPlan {
     pub fsync_every: u64,
     /// `fdatasync` after this many writes, 0 for never.
     pub fdatasync_every: u64,
+    /// `sync_file_range=flags:N`: sync_file_range(2) after every N writes (0 for never)
+    /// with these `SYNC_FILE_RANGE_*` flags.
+    pub sync_range: crate::sync_range::SyncRange,
     /// `fsync` each file when the job's writes are done (`end_fsync`).
     pub end_fsync: bool,
     /// `fsync` each file when it is closed (`fsync_on_close`).
@@ -465,6 +468,7 @@ impl JobPlan {
             buffer_align,
             fsync_every: get::int(spec, "fsync").unwrap_or(0),
             fdatasync_every: get::int(spec, "fdatasync").unwrap_or(0),
+            sync_range: crate::sync_range::SyncRange::of(spec),
             end_fsync: get::flag(spec, "end_fsync"),
             fsync_on_close: get::flag(spec, "fsync_on_close"),
             sync_mode,

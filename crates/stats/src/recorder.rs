@@ -27,6 +27,17 @@ impl Dir {
     pub const ALL: [Dir; 3] = [Dir::Read, Dir::Write, Dir::Trim];
 }
 
+/// The kind of a sync I/O, which decides how fio 3.33 counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncKind {
+    /// `fsync=N`: in the sync latency and in the syncs issued.
+    Fsync,
+    /// `fdatasync=N`: in the sync latency only, and counted as a short read.
+    Fdatasync,
+    /// `sync_file_range`: in the sync latency only, and counted as a short write.
+    FileRange,
+}
+
 /// Which statistics a job keeps; decides what [`JobRecorder::new`] allocates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecorderConfig {
@@ -257,12 +268,12 @@ pub struct JobRecorder {
     config: RecorderConfig,
     /// Reads, writes, trims.
     pub dirs: [DirRecorder; 3],
-    /// `fsync`/`fdatasync` calls: their latency (fio's `sync` section).
+    /// `fsync`/`fdatasync`/`sync_file_range` calls: their latency (fio's `sync` section).
     pub sync: LatRecorder,
-    /// How many of the syncs were `fdatasync`s: fio 3.33 counts them in the sync
-    /// latency but not in the sync I/Os issued (JSON `sync.total_ios`, the fourth
-    /// `issued rwts`).
-    pub datasyncs: u64,
+    /// How many of the syncs were `fdatasync`s or `sync_file_range`s: fio 3.33 counts
+    /// them in the sync latency but not in the sync I/Os issued (JSON `sync.total_ios`,
+    /// the fourth `issued rwts`).
+    pub uncounted_syncs: u64,
     /// I/Os per issue depth ([`dist::depth_bucket`]).
     pub depth: Buckets<MAP_BUCKETS>,
     /// Submit calls per batch size ([`dist::batch_bucket`]).
@@ -294,7 +305,7 @@ impl JobRecorder {
             config,
             dirs,
             sync: LatRecorder::new(sync_hist),
-            datasyncs: 0,
+            uncounted_syncs: 0,
             depth: Buckets::new(),
             submit: Buckets::new(),
             complete: Buckets::new(),
@@ -425,11 +436,21 @@ impl JobRecorder {
         self.dirs[dir as usize].dropped += 1;
     }
 
-    /// Records one completed `fsync` (`datasync` false) or `fdatasync` and its latency.
+    /// Records one completed sync and its latency, counted as fio 3.33 counts its
+    /// [`SyncKind`]: an `fdatasync` also adds one to the short reads and a
+    /// `sync_file_range` one to the short writes (the `short=` counts and JSON `short_ios`;
+    /// 16 writes with `fdatasync=4` give `short=3,0,0,0`, with `sync_file_range=write:4`
+    /// `short=0,3,0,0`).
     #[inline]
-    pub fn record_sync(&mut self, lat_ns: u64, datasync: bool) {
+    pub fn record_sync(&mut self, lat_ns: u64, kind: SyncKind) {
         self.sync.record(lat_ns);
-        self.datasyncs += u64::from(datasync);
+        let short = match kind {
+            SyncKind::Fsync => return,
+            SyncKind::Fdatasync => Dir::Read,
+            SyncKind::FileRange => Dir::Write,
+        };
+        self.uncounted_syncs += 1;
+        self.dirs[short as usize].short += 1;
     }
 
     /// Records `ios` I/Os issued while `depth` I/Os were in flight (them included). fio
@@ -471,7 +492,7 @@ impl JobRecorder {
     pub fn clear(&mut self, now_ns: u64) {
         self.dirs.iter_mut().for_each(DirRecorder::clear);
         self.sync.clear();
-        self.datasyncs = 0;
+        self.uncounted_syncs = 0;
         self.depth.clear();
         self.submit.clear();
         self.complete.clear();
@@ -494,7 +515,7 @@ impl JobRecorder {
             a.merge(b);
         }
         self.sync.merge(&other.sync);
-        self.datasyncs += other.datasyncs;
+        self.uncounted_syncs += other.uncounted_syncs;
         self.depth.merge(&other.depth);
         self.submit.merge(&other.submit);
         self.complete.merge(&other.complete);
@@ -702,7 +723,8 @@ mod tests {
     fn clear_forgets_everything_and_restarts_windows() {
         let mut r = JobRecorder::new(rw_config(), 0).unwrap();
         r.record_io(Dir::Read, 10, 10, Some(1), Some(2), Some(3));
-        r.record_sync(5, false);
+        r.record_sync(5, SyncKind::Fsync);
+        r.record_sync(6, SyncKind::FileRange);
         r.tick(600_000_000);
         r.clear(1_000_000_000);
         let fresh = {

@@ -288,7 +288,7 @@ pub fn job_report(
         unified_rw: meta.unified_rw,
         mixed,
         sync: SyncReport {
-            total_ios: rec.sync.moments.count() - rec.datasyncs,
+            total_ios: rec.sync.moments.count() - rec.uncounted_syncs,
             lat: lat_stats(&rec.sync, pcts),
         },
         runtime_ms: times.total_run_ms,

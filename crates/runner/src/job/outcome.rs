@@ -63,7 +63,7 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         clat_percentiles: plan.stats.clat_percentiles,
         lat_percentiles: plan.stats.lat_percentiles,
         slat_percentiles: plan.stats.slat_percentiles,
-        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0,
+        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.sync_range.every > 0,
         bw_avg_ms: plan.stats.bw_avg_ms,
         iops_avg_ms: plan.stats.iops_avg_ms,
         // A synchronous engine's reads and trims start and issue at one clock reading, so

@@ -1,5 +1,5 @@
-//! The syncs a job issues: `fsync=N`/`fdatasync=N` inside the loop, `end_fsync` and
-//! `fsync_on_close` after it.
+//! The syncs a job issues: `fsync=N`, `fdatasync=N` and `sync_file_range` inside the
+//! loop, `end_fsync` and `fsync_on_close` after it.
 
 use super::Loop;
 use crate::plan::JobPlan;
@@ -7,7 +7,12 @@ use iomark_engine::Ddir;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 
-/// The state of `fsync=N`/`fdatasync=N` in the loop (see [`Loop::sync_due`]).
+/// The syncs `fsync=N`, `fdatasync=N` and `sync_file_range=flags:N` issue, in the order
+/// fio 3.33 prefers them when more than one is due after the same write (`fsync=4
+/// fdatasync=3` syncs the 12th write with an fsync only).
+const KINDS: [Ddir; 3] = [Ddir::Sync, Ddir::Datasync, Ddir::SyncFileRange];
+
+/// The state of the syncs in the loop (see [`Loop::sync_due`]).
 pub(super) struct SyncState {
     /// Writes issued so far.
     pub(super) writes: u64,
@@ -15,45 +20,90 @@ pub(super) struct SyncState {
     pub(super) last_write_file: usize,
     /// Whether the last I/O issued was a sync.
     pub(super) last_was_sync: bool,
-    /// N of `fsync=N` or `fdatasync=N`, 0 for neither.
-    pub(super) every: u64,
-    /// The sync they issue.
-    ddir: Ddir,
+    /// N of `fsync=N`, `fdatasync=N` and `sync_file_range`, in [`KINDS`]' order; 0 for
+    /// the ones not set.
+    every: [u64; 3],
     /// The request drawn from the workload that a sync went before.
     pub(super) held: Option<(Ddir, usize, u64, usize)>,
+    /// With `sync_file_range`, per file: `(first, end)` of the range that the writes which
+    /// completed since the file's last sync cover (`end` 0: none did). Empty without it.
+    ranges: Vec<(u64, u64)>,
 }
 
 impl SyncState {
-    /// Nothing issued yet, with the job's `fsync=N`/`fdatasync=N`.
+    /// Nothing issued yet, with the job's sync options.
     pub(super) fn of(plan: &JobPlan) -> SyncState {
-        let (every, ddir) = match (plan.fsync_every, plan.fdatasync_every) {
-            (n, _) if n > 0 => (n, Ddir::Sync),
-            (_, n) => (n, Ddir::Datasync),
-        };
-        SyncState { writes: 0, last_write_file: 0, last_was_sync: false, every, ddir, held: None }
+        let every = [plan.fsync_every, plan.fdatasync_every, plan.sync_range.every];
+        // Before a file's first sync fio 3.33's range starts at offset 0, whatever the
+        // writes (`offset=16k`, `sync_file_range=write:2`: the first is 0 to 24k); after
+        // one, at the lowest offset written.
+        let ranges = if every[2] > 0 { vec![(0, 0); plan.files.len()] } else { Vec::new() };
+        SyncState { writes: 0, last_write_file: 0, last_was_sync: false, every, held: None, ranges }
+    }
+
+    /// Whether the job issues syncs in the loop at all.
+    pub(super) fn any(&self) -> bool {
+        self.every != [0; 3]
+    }
+
+    /// A write of `len` bytes at `offset` of `file` completed: its range is to sync.
+    #[inline]
+    pub(super) fn written(&mut self, file: usize, offset: u64, len: usize) {
+        if let Some((first, end)) = self.ranges.get_mut(file) {
+            *first = (*first).min(offset);
+            *end = (*end).max(offset + len as u64);
+        }
+    }
+
+    /// A sync of `file` is issued: the offset and length to sync (`0, 0` when no write
+    /// completed since the file's last sync), and from now on the range starts afresh.
+    /// Every sync starts it afresh, also an fsync and an fdatasync (measured under fio
+    /// 3.33 with `fsync=3 sync_file_range=write:2`: the sync_file_range after the 4th
+    /// write covers the 4th only).
+    fn take_range(&mut self, file: usize) -> (u64, usize) {
+        match self.ranges.get_mut(file).map(|r| std::mem::replace(r, (u64::MAX, 0))) {
+            Some((first, end)) if end > 0 => (first, (end - first) as usize),
+            _ => (0, 0),
+        }
     }
 }
 
 impl Loop<'_, '_> {
-    /// The sync to issue before the next I/O, if `fsync=N` or `fdatasync=N` asks for one.
+    /// The sync to issue before the next I/O, if `fsync=N`, `fdatasync=N` or
+    /// `sync_file_range` asks for one.
     ///
     /// fio 3.33's rule, read off `--write_iolog`: whenever the count of writes issued is a
     /// non-zero multiple of N and the previous I/O was not a sync, the next I/O is a sync.
     /// So a sync follows every Nth write, but only when another I/O follows it (64 writes
     /// with `fsync=8` give 7 syncs), and in a mixed job a sync follows every read issued
-    /// until the next write (`W S R S R S W`).
+    /// until the next write (`W S R S R S W`). With more than one option, each counts on
+    /// its own and the first of [`KINDS`] that is due is issued.
     #[inline]
     pub(super) fn sync_due(&self) -> Option<Ddir> {
         let s = &self.sync_state;
-        if s.every == 0 {
+        if s.writes == 0 || s.last_was_sync {
             return None;
         }
-        (s.writes > 0 && s.writes % s.every == 0 && !s.last_was_sync).then_some(s.ddir)
+        let due = s.every.iter().position(|&n| n > 0 && s.writes % n == 0)?;
+        Some(KINDS[due])
+    }
+
+    /// Issues `sync` on unit `index`, to the file of the last write; a `sync_file_range`
+    /// syncs the range the file's completed writes cover (fio 3.33, under strace: with
+    /// `iodepth=4` the writes still in flight are left to the next one).
+    pub(super) fn issue_sync(&mut self, index: u32, sync: Ddir) {
+        let file = self.sync_state.last_write_file;
+        let (offset, len) = match self.sync_state.take_range(file) {
+            range if sync == Ddir::SyncFileRange => range,
+            _ => (0, 0),
+        };
+        self.sync_state.last_was_sync = true;
+        self.issue::<true>(index, sync, file, offset, len);
     }
 
     /// `end_fsync` and `fsync_on_close`: an fsync of each file after the I/O loop. As in
-    /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`
-    /// and `fdatasync=N`), and not in the job's runtime.
+    /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`,
+    /// `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
     pub(super) fn finish(&mut self, files: &[File]) {
         if self.plan.end_fsync || (self.plan.fsync_on_close && self.plan.writes()) {
             for f in files {

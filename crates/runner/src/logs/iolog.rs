@@ -79,15 +79,20 @@ impl IoLog {
         offset: u64,
         len: u64,
     ) -> bool {
-        let offset = match ddir {
-            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => self.last_offset[file],
-            _ => {
-                self.last_offset[file] = offset;
-                offset
-            }
+        let (offset, len) = match ddir {
+            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => (self.last_offset[file], 0),
+            _ => (offset, len),
         };
         self.lines.push(Line { time_us: now_ns / 1000, file: file as u32, ddir, offset, len });
         self.lines.len() >= self.chunk
+    }
+
+    /// An I/O at `offset` of `file` completed. A sync's line carries the offset of the last
+    /// I/O completed on its file, as fio 3.33's does (with `iodepth=4` and `fsync=2`, the
+    /// sync after the 4th write names the 1st, which alone had completed).
+    #[inline]
+    pub(crate) fn done(&mut self, file: usize, offset: u64) {
+        self.last_offset[file] = offset;
     }
 
     /// Writes the text held and the lines recorded so far.

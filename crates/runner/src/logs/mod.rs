@@ -285,6 +285,14 @@ impl JobLogs {
         }
     }
 
+    /// A data I/O at `offset` of `file` completed (the iolog's syncs name it).
+    #[inline]
+    pub fn done(&mut self, file: usize, offset: u64) {
+        if let Some(iolog) = &mut self.iolog {
+            iolog.done(file, offset);
+        }
+    }
+
     /// A data I/O completed at `now_ns`; writes a chunk out when a log is full.
     #[inline]
     pub fn complete(&mut self, now_ns: u64, io: &LoggedIo) {

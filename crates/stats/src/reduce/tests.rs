@@ -1,7 +1,7 @@
 //! Tests of the reduction, with numbers from real fio 3.33 runs where fio's rules matter.
 
 use super::*;
-use crate::recorder::{Dir, RecorderConfig};
+use crate::recorder::{Dir, RecorderConfig, SyncKind};
 
 fn meta(groupid: u32) -> JobMeta {
     JobMeta {
@@ -197,12 +197,15 @@ fn the_percentile_list_is_kept_while_clat_or_lat_percentiles_are_on() {
 fn sync_latency_is_reported() {
     let cfg = RecorderConfig { syncs: true, ..RecorderConfig::default() };
     let mut rec = JobRecorder::new(cfg, 0).unwrap();
-    rec.record_sync(1_000, false);
-    rec.record_sync(3_000, true);
+    rec.record_sync(1_000, SyncKind::Fsync);
+    rec.record_sync(3_000, SyncKind::Fdatasync);
+    rec.record_sync(2_000, SyncKind::FileRange);
     let r = job_report(&rec, meta(0), &JobTimes::default(), &PercentileList::default());
-    // An fdatasync counts in the latency, not in the syncs issued, as in fio 3.33.
+    // An fdatasync or a sync_file_range counts in the latency, not in the syncs issued,
+    // and as a short read or write, as in fio 3.33.
     assert_eq!((r.sync.total_ios, r.sync.lat.mean), (1, 2_000.0));
     assert_eq!(r.sync.lat.percentiles.as_ref().map(|p| p[0]), Some((1.0, 1_000)));
+    assert_eq!((r.dirs[0].short_ios, r.dirs[1].short_ios), (1, 1));
 }
 
 #[test]

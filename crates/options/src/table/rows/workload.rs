@@ -589,7 +589,23 @@ pub(super) const ROWS: &[OptionDef] = &[
     ),
     opt("write_barrier", int(0, NOLIMIT), Category::IoType, "Make every Nth write a barrier write")
         .default("0"),
-    opt("sync_file_range", Kind::Str, Category::IoType, "Use sync_file_range()"),
+    opt(
+        "sync_file_range",
+        Kind::ChoiceSet(&[
+            ch("wait_before", "SYNC_FILE_RANGE_WAIT_BEFORE"),
+            ch("write", "SYNC_FILE_RANGE_WRITE"),
+            ch("wait_after", "SYNC_FILE_RANGE_WAIT_AFTER"),
+        ]),
+        Category::IoType,
+        "Use sync_file_range()",
+    )
+    .supported(
+        "`flags:N`: after every N writes, call sync_file_range(2) with the flags joined by \
+         `,` (`wait_before,write,wait_after:8`) on the range the file's writes completed \
+         since its last sync covered; without `:N`, after every write. It is a sync like \
+         `fsync=N`: in the sync latency, after `fsync` and `fdatasync` when more than one \
+         is due. No default. See docs/running.md for the details fio 3.33 shows.",
+    ),
     opt("direct", Kind::Bool, Category::IoType, "Use O_DIRECT IO (negates buffered)")
         .default("0")
         .supported(
