@@ -208,8 +208,9 @@ fn counts(program: &str, extra: &[&str]) -> [u64; 5] {
 
 #[test]
 fn syncs_count_as_in_fio() {
-    // A sync_file_range counts in the sync latency, not in the syncs issued, and as a
-    // short write (fio 3.33's `short=0,N,0,0`); an fdatasync likewise as a short read.
+    // A sync_file_range counts in the sync latency, not in the syncs issued; fio 3.33 also
+    // counts it as a short write (`short=0,N,0,0`) and an fdatasync as a short read, its
+    // count of syncs spilling into the next count: iomark counts no short I/O there.
     for (extra, want) in [
         (&["--rw=write", "--sync_file_range=write:4"][..], [0, 3, 3, 0, 16]),
         (&["--rw=write", "--sync_file_range=write"][..], [0, 15, 15, 0, 16]),
@@ -227,6 +228,7 @@ fn syncs_count_as_in_fio() {
         (&["--rw=read", "--sync_file_range=write:1"][..], [0, 0, 0, 0, 0]),
     ] {
         for program in programs() {
+            let want = if program == "fio" { want } else { [want[0], want[1], 0, 0, want[4]] };
             assert_eq!(counts(program, extra), want, "{program} {extra:?}");
         }
     }
@@ -240,7 +242,7 @@ fn io_uring_and_threadpool_sync_as_the_sync_engines() {
     for engine in ["--ioengine=io_uring", "--ioengine=threadpool"] {
         for depth in ["--iodepth=1", "--iodepth=4"] {
             let extra = ["--rw=write", "--sync_file_range=write:2", engine, depth];
-            assert_eq!(counts(IOMARK, &extra), [0, 7, 7, 0, 16], "{extra:?}");
+            assert_eq!(counts(IOMARK, &extra), [0, 7, 0, 0, 16], "{extra:?}");
         }
     }
 }
