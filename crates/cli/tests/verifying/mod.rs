@@ -5,6 +5,7 @@
 
 #[path = "../both/mod.rs"]
 mod both;
+pub mod iolog;
 
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -75,6 +75,9 @@ impl Loop<'_, '_> {
     ) -> bool {
         let Some(v) = &mut self.verify else { return true };
         let verify_read = ddir == Ddir::Read && v.bind_read(index, file, offset, len);
+        if ddir == Ddir::Trim {
+            v.bind_trim(index, file, offset, len);
+        }
         if v.verify_only() && !verify_read {
             if ddir == Ddir::Write {
                 v.pretend_write(file, offset, len);
@@ -91,6 +94,10 @@ impl Loop<'_, '_> {
         let unit = &mut self.units[index as usize];
         let checked = match unit.ddir {
             Ddir::Write => v.written(index, true),
+            Ddir::Trim => {
+                v.trimmed(index);
+                Ok(())
+            }
             Ddir::Read => {
                 // A short read is checked with zeros for what did not come (so it fails).
                 let got = (unit.result.max(0) as usize).min(unit.len);

@@ -5,9 +5,11 @@
 //! The job loop calls in at five points: [`JobVerify::stamp`] when it prepares a write's
 //! buffer, [`JobVerify::written`] when a write completes, [`JobVerify::next_read`] and then
 //! [`JobVerify::next_trim`] (`trim_percentage`, see [`trim`]) before it asks the workload
-//! for the next I/O, and [`JobVerify::check`] when a verify read completes. The log of writes is allocated when the job starts, with room for every
-//! write of `io_size × loops`; only a job that writes more than that (`time_based`) grows
-//! it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
+//! for the next I/O, and [`JobVerify::check`] when a verify read completes; a trim is
+//! told of when it is issued and when it completes (see `workload_trims`). The log of
+//! writes is allocated when the job starts, with room for every write of `io_size × loops`
+//! (and the trims of `trimwrite`); only a job that writes more than that (`time_based`)
+//! grows it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
 //! the uncommon path and ends the job).
 //!
 //! Which blocks are read back: every logged write once, newest first wins. With the random
@@ -20,6 +22,7 @@ mod newest;
 mod plan;
 mod report;
 pub mod trim;
+mod workload_trims;
 
 pub use plan::{TrimPlan, VerifyPlan};
 pub use trim::Trimmed;
@@ -67,6 +70,11 @@ pub struct JobVerify {
     next: usize,
     /// The verify read drawn and not yet issued.
     pending: Option<Written>,
+    /// A trim of `trim_percentage` drawn and not yet issued (any other trim is the
+    /// workload's, see `workload_trims`).
+    trim_drawn: bool,
+    /// The workload's trims issued (numbered apart from the writes).
+    workload_trims: u64,
     /// Reads the backlog still owes.
     backlog_due: u64,
     /// Writes since the last backlog verification.
@@ -101,7 +109,10 @@ impl JobVerify {
     pub fn new(p: &crate::plan::JobPlan) -> Result<Option<JobVerify>, String> {
         let Some(plan) = p.verify.clone() else { return Ok(None) };
         let min_bs = min_block(p).max(1);
-        let reserve = (p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1).min(MAX_RESERVED);
+        // `trimwrite` logs its trims too: one before each write.
+        let per_write = if p.rw.0.ends_with("trimwrite") { 2 } else { 1 };
+        let writes = p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1;
+        let reserve = (writes * per_write).min(MAX_RESERVED);
         let limit =
             if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
         let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
@@ -116,7 +127,7 @@ impl JobVerify {
         let trims = plan
             .trim
             .filter(|_| plan.do_verify)
-            .map(|t| trim::Trims::new(t, stamp.seed, reserve as usize));
+            .map(|t| trim::Trims::new(t, stamp.seed, writes.min(MAX_RESERVED) as usize));
         let file_names: Vec<String> =
             p.files.iter().map(|f| f.path.display().to_string()).collect();
         let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
@@ -133,6 +144,8 @@ impl JobVerify {
             queue: Vec::new(),
             next: 0,
             pending: None,
+            trim_drawn: false,
+            workload_trims: 0,
             backlog_due: 0,
             since_backlog: 0,
             unverified: 0,
@@ -313,6 +326,7 @@ impl JobVerify {
         };
         let at = t.next(self.unverified, self.next, superseded)?;
         let now = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
+        self.trim_drawn = true;
         let w = &mut self.log[at];
         if t.verify_zero() {
             w.trimmed = Trimmed::Zeros(now);

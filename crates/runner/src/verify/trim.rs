@@ -41,20 +41,24 @@ pub enum Trimmed {
     Zeros(u32),
     /// Trimmed when the log held this many writes; not verified (`trim_verify_zero=0`).
     Unchecked(u32),
+    /// Not a write: a trim of the workload's own (`trimwrite`), logged when it completed
+    /// (see `workload_trims`). It changed its place as a write does; nothing is read back
+    /// for it.
+    Workload,
 }
 
 impl Trimmed {
     /// Whether the write is still to be read back.
     #[inline]
     pub fn verified(self) -> bool {
-        !matches!(self, Trimmed::Unchecked(_))
+        !matches!(self, Trimmed::Unchecked(_) | Trimmed::Workload)
     }
 
-    /// When the block last changed, for the write at log position `at`: the write itself
-    /// (`2 × at`), or its trim, after the writes logged before it (`2 × n − 1`).
+    /// When the block last changed, for the write at log position `at`: the write (or the
+    /// workload's trim) itself (`2 × at`), or its trim, after the writes logged before it (`2 × n − 1`).
     pub(super) fn changed_at(self, at: usize) -> u64 {
         match self {
-            Trimmed::No => 2 * at as u64,
+            Trimmed::No | Trimmed::Workload => 2 * at as u64,
             Trimmed::Zeros(n) | Trimmed::Unchecked(n) => (2 * u64::from(n)).saturating_sub(1),
         }
     }
