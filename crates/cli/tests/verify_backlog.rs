@@ -68,6 +68,26 @@ fn trims_of_the_workload_and_of_trim_percentage_together() {
     assert!(on_every_engine(TRIMWRITE_PERCENT_JOBS, 1..=4, true) >= 8, "no engine ran");
 }
 
+/// Rate-limited `time_based` jobs: the I/O due after the end of the runtime (a write, a
+/// backlog read, a trim) is drawn and held, and must not be issued in the verify phase,
+/// where a write would overwrite a block the phase checks.
+const HELD_JOBS: &str = "\
+    [write]\nwrite_iolog=write.log\nrw=randwrite\nnorandommap=1\nsize=16k\nbs=4k\n\
+    rate_iops=300\ntime_based\nruntime=60ms\n\n\
+    [read]\nwrite_iolog=read.log\nrw=randwrite\nnorandommap=1\nsize=16k\nbs=4k\n\
+    rate_iops=300\ntime_based\nruntime=60ms\nverify_backlog=1\n";
+
+/// As `HELD_JOBS`, for a trim of `trim_percentage`.
+const HELD_TRIM_JOBS: &str = "\
+    [trim]\nwrite_iolog=trim.log\nrw=randwrite\nnorandommap=1\nsize=16k\nbs=4k\n\
+    rate_iops=300\ntime_based\nruntime=60ms\ntrim_percentage=100\ntrim_backlog=1\n";
+
+#[test]
+fn requests_held_when_the_writes_end_are_not_issued_in_the_verify_phase() {
+    assert!(on_every_engine(HELD_JOBS, 1..=3, false) >= 8, "no engine ran");
+    assert!(on_every_engine(HELD_TRIM_JOBS, 1..=3, true) >= 8, "no engine ran");
+}
+
 /// Runs the sections `jobs` (each with its `write_iolog`) on every engine at depths 1 and
 /// 8 with each of `seeds` (the last two with two `verify_async` helpers), checks that all
 /// pass and that each log's reads are right (see `check_reads`); returns the runs.

@@ -119,6 +119,10 @@ impl Loop<'_, '_> {
     /// After the writes, with none in flight: the verify phase (see [`crate::verify`]),
     /// with the `verify_async` helpers waited for before and after it.
     pub(super) fn run_verify(&mut self, stop: &AtomicBool) {
+        // A request drawn and held for a sync or the rate was not issued in the write
+        // phase; it is not issued at all (a write issued now would not be verified, and
+        // could overwrite a block the verify phase checks).
+        self.sync_state.held = None;
         self.settle_verify();
         if self.error == 0
             && !stop.load(Ordering::Relaxed)

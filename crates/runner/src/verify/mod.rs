@@ -70,9 +70,9 @@ pub struct JobVerify {
     next: usize,
     /// The verify read drawn and not yet issued.
     pending: Option<Written>,
-    /// A trim of `trim_percentage` drawn and not yet issued (any other trim is the
-    /// workload's, see `workload_trims`).
-    trim_drawn: bool,
+    /// The log position of the write whose `trim_percentage` trim is drawn and not yet
+    /// issued (any other trim is the workload's, see `workload_trims`).
+    trim_drawn: Option<usize>,
     /// The workload's trims issued (numbered apart from the writes).
     workload_trims: u64,
     /// Reads the backlog still owes.
@@ -144,7 +144,7 @@ impl JobVerify {
             queue: Vec::new(),
             next: 0,
             pending: None,
-            trim_drawn: false,
+            trim_drawn: None,
             workload_trims: 0,
             backlog_due: 0,
             since_backlog: 0,
@@ -239,6 +239,15 @@ impl JobVerify {
             return false;
         }
         self.queue = newest_wins(&self.log, self.next.min(self.log.len()));
+        // A backlog read or a trim drawn but not issued: the write phase ended while it
+        // waited (for a sync, or for the rate). The trim's write still holds its data; the
+        // read's write, taken off the log, is read back now (nothing was issued over it
+        // since it was drawn: it was the newest of its place).
+        self.trim_drawn = None;
+        if let Some(w) = self.pending.take() {
+            self.queue.push(w);
+            self.queue.sort_unstable_by_key(|w| (w.file, w.offset));
+        }
         self.log.clear();
         if let Some(newest) = &mut self.newest {
             newest.clear();
@@ -305,8 +314,8 @@ impl JobVerify {
     }
 
     /// The next trim of a written block (file, offset, length), if `trim_backlog` says one
-    /// is due (see [`trim`]); it is marked in the log at once, as fio marks it when it
-    /// issues the trim. A write that a newer one overwrites is not trimmed: one in flight
+    /// is due (see [`trim`]); it is marked in the log when the unit that issues it claims
+    /// it ([`JobVerify::bind_trim`]), as fio marks it when it issues the trim. A write that a newer one overwrites is not trimmed: one in flight
     /// (the trim would wait for it, then zero it), or with `verify_backlog` (whose table
     /// knows the newest write of every place) one that completed; without it the verify
     /// phase orders completed writes and trims (see `newest_wins`).
@@ -325,10 +334,18 @@ impl JobVerify {
             }
         };
         let at = t.next(self.unverified, self.next, superseded)?;
+        self.trim_drawn = Some(at);
+        let w = &self.log[at];
+        Some((w.file as usize, w.offset, w.len as usize))
+    }
+
+    /// The trim of the write at log position `at` is issued: from now on its block holds
+    /// zeros.
+    fn mark_trimmed(&mut self, at: usize) {
         let now = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
-        self.trim_drawn = true;
+        let verify_zero = self.trims.as_ref().is_some_and(trim::Trims::verify_zero);
         let w = &mut self.log[at];
-        if t.verify_zero() {
+        if verify_zero {
             w.trimmed = Trimmed::Zeros(now);
         } else {
             // No longer to verify: one write fewer waits, for the trims and the backlog.
@@ -336,7 +353,6 @@ impl JobVerify {
             self.unverified -= 1;
             self.since_backlog = self.since_backlog.saturating_sub(1);
         }
-        Some((w.file as usize, w.offset, w.len as usize))
     }
 
     /// Unit `unit` issues a read of `len` bytes at `offset` of `file`: the verify read

@@ -24,13 +24,14 @@ const FIRST_TRIM: u64 = 1 << 62;
 
 impl JobVerify {
     /// Unit `unit` issues a trim of `len` bytes at `offset` of `file`: one of
-    /// `trim_percentage` (drawn last by [`JobVerify::next_trim`], already marked in the
-    /// log), or else the workload's own, which now supersedes what it overlaps. Under
+    /// `trim_percentage` (drawn last by [`JobVerify::next_trim`], now marked in the log),
+    /// or else the workload's own, which now supersedes what it overlaps. Under
     /// `verify_only` nothing is issued: the workload's trim is logged at once, as its
     /// writes are.
     #[inline]
     pub fn bind_trim(&mut self, unit: u32, file: usize, offset: u64, len: usize) {
-        if std::mem::take(&mut self.trim_drawn) {
+        if let Some(at) = self.trim_drawn.take() {
+            self.mark_trimmed(at);
             return;
         }
         let numberio = FIRST_TRIM + self.workload_trims;
