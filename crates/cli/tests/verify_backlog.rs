@@ -12,10 +12,11 @@
 
 mod verifying;
 
-use verifying::iolog::{check_reads, read_iolog};
+use verifying::both::{fio_installed, report_json, run_in, tempdir, IOMARK};
+use verifying::iolog::{check_reads, read_iolog, Kind};
 use verifying::{available, run_json, stderr};
 
-/// The jobs: overwrites of one block size, of mixed sizes with a lagging backlog
+/// The jobs: overwrites of one block size, of mixed sizes with a batch below the backlog
 /// (`verify_backlog_batch` below `verify_backlog`), a batch larger than the backlog, and
 /// sequential passes over a small file.
 const JOBS: &str = "\
@@ -35,8 +36,8 @@ fn backlog_reads_skip_overwritten_writes_and_verify_every_newest_one_once() {
 /// `trimwrite` jobs: the workload trims each block before it writes it. A verify read of
 /// an older write of a place that a trim has zeroed since (done or in flight) would fail
 /// for no fault of the storage: the trim supersedes the older write as a write does, and
-/// the rewrite is verified in its turn. With `verify_backlog` (lagging or not, batches
-/// larger than it), without it, over mixed block sizes, `:N` runs, sequential passes and
+/// the rewrite is verified in its turn. With `verify_backlog` (batches below, at and
+/// above it), without it, over mixed block sizes, `:N` runs, sequential passes and
 /// with `trim_percentage` trimming some of the writes too.
 const TRIMWRITE_JOBS: &str = "\
     [rtw]\nwrite_iolog=rtw.log\nrw=randtrimwrite\nnorandommap=1\nbs=4k\nloops=8\nverify_backlog=4\n\n\
@@ -129,4 +130,107 @@ fn on_every_engine(jobs: &str, seeds: std::ops::RangeInclusive<u64>, zeros_read:
         }
     }
     ran
+}
+
+/// (`verify_backlog`, `verify_backlog_batch`) pairs: batches below, at and above the
+/// backlog, 0 (the default: the backlog).
+const PAIRS: &[(u64, u64)] = &[
+    (8, 3),
+    (8, 8),
+    (8, 1),
+    (4, 2),
+    (5, 3),
+    (6, 4),
+    (3, 1),
+    (1, 1),
+    (3, 5),
+    (4, 9),
+    (2, 7),
+    (7, 0),
+];
+
+/// fio 3.33's backlog as read off its `write_iolog` (`W3` a write of block 3, `R3` its
+/// verify read), for `writes` sequential blocks: whenever `backlog` writes wait
+/// unverified, a batch of `batch` reads begins, oldest write first; a batch that owes
+/// more reads than writes wait reads each next write as soon as it is written. What
+/// waits when the writes end is read after them.
+fn fio_backlog(writes: u64, backlog: u64, batch: u64) -> Vec<String> {
+    let batch = if batch == 0 { backlog } else { batch };
+    let (mut ios, mut next_read, mut left) = (Vec::new(), 0, 0);
+    for w in 0..writes {
+        ios.push(format!("W{w}"));
+        loop {
+            let waiting = w + 1 - next_read;
+            if left == 0 && waiting >= backlog {
+                left = batch;
+            }
+            if left == 0 || waiting == 0 {
+                break;
+            }
+            ios.push(format!("R{next_read}"));
+            next_read += 1;
+            left -= 1;
+        }
+    }
+    ios.extend((next_read..writes).map(|r| format!("R{r}")));
+    ios
+}
+
+/// Runs `program` writing 64 blocks of 4 KiB with `verify_backlog` and
+/// `verify_backlog_batch` on psync: its I/Os (as in [`fio_backlog`]) and its JSON counts
+/// of reads and writes.
+fn backlog_run(program: &str, backlog: u64, batch: u64) -> (Vec<String>, [u64; 2]) {
+    let dir = tempdir();
+    let args = [
+        "--name=j".to_string(),
+        "--filename=f.dat".into(),
+        "--size=256k".into(),
+        "--bs=4k".into(),
+        "--rw=write".into(),
+        "--ioengine=psync".into(),
+        "--verify=crc32c".into(),
+        format!("--verify_backlog={backlog}"),
+        format!("--verify_backlog_batch={batch}"),
+        "--verify_state_save=0".into(),
+        "--write_iolog=io.log".into(),
+        "--output-format=json".into(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_in(dir.path(), program, &args);
+    let json = report_json(program, &out);
+    let job = &json["jobs"][0];
+    assert_eq!(job["error"], 0, "{program}: {}", stderr(&out));
+    let ios = read_iolog(&dir.path().join("io.log"))
+        .iter()
+        .map(|(kind, _, offset, _)| {
+            let letter = if *kind == Kind::Write { 'W' } else { 'R' };
+            format!("{letter}{}", offset / 4096)
+        })
+        .collect();
+    let count = |d: &str| job[d]["total_ios"].as_u64().expect("total_ios");
+    (ios, [count("read"), count("write")])
+}
+
+#[test]
+fn backlog_batches_come_in_fio_3_33_order() {
+    for &(backlog, batch) in PAIRS {
+        let what = format!("verify_backlog={backlog} verify_backlog_batch={batch}");
+        let ours = backlog_run(IOMARK, backlog, batch);
+        assert_eq!(ours, (fio_backlog(64, backlog, batch), [64, 64]), "{what}");
+    }
+}
+
+#[test]
+fn backlog_batches_match_fio_3_33_live() {
+    if !fio_installed() {
+        return;
+    }
+    for &(backlog, batch) in PAIRS {
+        let what = format!("verify_backlog={backlog} verify_backlog_batch={batch}");
+        assert_eq!(
+            backlog_run(IOMARK, backlog, batch),
+            backlog_run("fio", backlog, batch),
+            "{what}"
+        );
+    }
 }

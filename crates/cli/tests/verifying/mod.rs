@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 #[path = "../both/mod.rs"]
-mod both;
+pub mod both;
 pub mod iolog;
 
 use serde_json::Value;

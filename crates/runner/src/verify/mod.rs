@@ -75,11 +75,12 @@ pub struct JobVerify {
     trim_drawn: Option<usize>,
     /// The workload's trims issued (numbered apart from the writes).
     workload_trims: u64,
-    /// Reads the backlog still owes.
-    backlog_due: u64,
-    /// Writes since the last backlog verification.
-    since_backlog: u64,
-    /// Logged writes still to verify (fio's count of its history), which paces trims.
+    /// Reads the `verify_backlog` batch under way still owes (0 between batches).
+    batch_left: u64,
+    /// Whether the last verify read drawn was one of `verify_backlog` (and no trim was
+    /// considered since): a trim batch does not begin right after one.
+    after_backlog_read: bool,
+    /// Logged writes still to verify (fio's count of its history), which paces the backlog and the trims.
     unverified: u64,
     /// What `trim_percentage` chose and when it trims, if the job trims.
     trims: Option<trim::Trims>,
@@ -146,8 +147,8 @@ impl JobVerify {
             pending: None,
             trim_drawn: None,
             workload_trims: 0,
-            backlog_due: 0,
-            since_backlog: 0,
+            batch_left: 0,
+            after_backlog_read: false,
             unverified: 0,
             trims,
             newest,
@@ -219,11 +220,6 @@ impl JobVerify {
             if ok {
                 self.log.push(w);
                 self.logged();
-                self.since_backlog += 1;
-                if self.plan.backlog > 0 && self.since_backlog >= self.plan.backlog {
-                    self.since_backlog = 0;
-                    self.backlog_due += self.plan.backlog_batch;
-                }
             }
         }
         match &self.helpers {
@@ -265,18 +261,31 @@ impl JobVerify {
     /// The next verify read (file, offset, length), if one is due: in the verify phase the
     /// next block, else a backlog block (oldest write first). The unit that issues it
     /// claims it with [`JobVerify::bind_read`].
+    ///
+    /// The backlog is fio 3.33's (read off its `write_iolog`): whenever `verify_backlog`
+    /// logged writes wait unverified, a batch of `verify_backlog_batch` reads begins; it
+    /// reads the waiting writes, oldest first, and when it owes more reads than writes
+    /// wait, it reads each next write as soon as it completes, until the batch is done.
+    /// So with a batch below the backlog, the job verifies again after every batch-many
+    /// writes, and the backlog never lags further behind.
     #[inline]
     pub fn next_read(&mut self) -> Option<(usize, u64, usize)> {
         let w = if self.reading {
             let w = *self.queue.get(self.next)?;
             self.next += 1;
             w
-        } else if self.backlog_due > 0 && self.plan.do_verify {
+        } else if self.plan.backlog > 0 && self.plan.do_verify && !self.plan.verify_only {
+            if self.batch_left == 0 {
+                if self.unverified < self.plan.backlog {
+                    return None;
+                }
+                self.batch_left = self.plan.backlog_batch;
+            }
             // The oldest logged write that no newer one has overwritten since (a newer one
             // that completed or is in flight: the place holds, or will hold, its data).
             loop {
                 if self.next >= self.log.len() {
-                    self.backlog_due = 0;
+                    // The batch goes on with the next writes, as they complete.
                     return None;
                 }
                 let w = self.log[self.next];
@@ -293,7 +302,8 @@ impl JobVerify {
                 }
                 self.unverified -= 1;
                 if self.newest.as_mut().is_none_or(|n| n.take(&w)) {
-                    self.backlog_due -= 1;
+                    self.batch_left -= 1;
+                    self.after_backlog_read = true;
                     break w;
                 }
             }
@@ -333,7 +343,8 @@ impl JobVerify {
                 None => units.iter().flatten().any(|u| u.numberio != w.numberio && u.overlaps(w)),
             }
         };
-        let at = t.next(self.unverified, self.next, superseded)?;
+        let may_begin = !std::mem::take(&mut self.after_backlog_read);
+        let at = t.next(self.unverified, self.next, may_begin, superseded)?;
         self.trim_drawn = Some(at);
         let w = &self.log[at];
         Some((w.file as usize, w.offset, w.len as usize))
@@ -351,7 +362,6 @@ impl JobVerify {
             // No longer to verify: one write fewer waits, for the trims and the backlog.
             w.trimmed = Trimmed::Unchecked(now);
             self.unverified -= 1;
-            self.since_backlog = self.since_backlog.saturating_sub(1);
         }
     }
 
