@@ -12,9 +12,9 @@
 
 mod verifying;
 
-use verifying::both::{fio_installed, report_json, run_in, tempdir, IOMARK};
-use verifying::iolog::{check_reads, read_iolog, Kind};
-use verifying::{available, run_json, stderr};
+use verifying::both::{fio_installed, IOMARK};
+use verifying::iolog::{check_reads, read_iolog};
+use verifying::{available, logged_run, run_json, stderr};
 
 /// The jobs: overwrites of one block size, of mixed sizes with a batch below the backlog
 /// (`verify_backlog_batch` below `verify_backlog`), a batch larger than the backlog, and
@@ -177,38 +177,11 @@ fn fio_backlog(writes: u64, backlog: u64, batch: u64) -> Vec<String> {
 }
 
 /// Runs `program` writing 64 blocks of 4 KiB with `verify_backlog` and
-/// `verify_backlog_batch` on psync: its I/Os (as in [`fio_backlog`]) and its JSON counts
-/// of reads and writes.
+/// `verify_backlog_batch`: its I/Os (as in [`fio_backlog`]) and its counts.
 fn backlog_run(program: &str, backlog: u64, batch: u64) -> (Vec<String>, [u64; 2]) {
-    let dir = tempdir();
-    let args = [
-        "--name=j".to_string(),
-        "--filename=f.dat".into(),
-        "--size=256k".into(),
-        "--bs=4k".into(),
-        "--rw=write".into(),
-        "--ioengine=psync".into(),
-        "--verify=crc32c".into(),
-        format!("--verify_backlog={backlog}"),
-        format!("--verify_backlog_batch={batch}"),
-        "--verify_state_save=0".into(),
-        "--write_iolog=io.log".into(),
-        "--output-format=json".into(),
-    ];
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = run_in(dir.path(), program, &args);
-    let json = report_json(program, &out);
-    let job = &json["jobs"][0];
-    assert_eq!(job["error"], 0, "{program}: {}", stderr(&out));
-    let ios = read_iolog(&dir.path().join("io.log"))
-        .iter()
-        .map(|(kind, _, offset, _)| {
-            let letter = if *kind == Kind::Write { 'W' } else { 'R' };
-            format!("{letter}{}", offset / 4096)
-        })
-        .collect();
-    let count = |d: &str| job[d]["total_ios"].as_u64().expect("total_ios");
-    (ios, [count("read"), count("write")])
+    let (backlog, batch) =
+        (format!("--verify_backlog={backlog}"), format!("--verify_backlog_batch={batch}"));
+    logged_run(program, &["--size=256k", "--rw=write", &backlog, &batch])
 }
 
 #[test]

@@ -73,7 +73,7 @@ pub fn run(
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
-    if plan.unlink_each_loop {
+    if plan.unlink_each_loop || crate::verify::each_pass(plan) {
         workload.pause_between_passes();
     }
     let buf_len = plan.max_block_size() as usize;
@@ -166,7 +166,10 @@ pub fn run(
     l.counts_batches = l.engine.counts_batches();
     l.status.start();
     l.run(stop);
-    l.run_verify(stop);
+    while l.verify_phase(stop) {
+        l.run(stop);
+    }
+    l.count_verify_failures();
     let end = l.last_now;
     if let Some(Err(e)) = l.logs.as_mut().map(|logs| logs.finish(end)) {
         l.set_error_text(libc::EIO, e);

@@ -19,11 +19,13 @@
 
 mod asynchronous;
 mod newest;
+mod passes;
 mod plan;
 mod report;
 pub mod trim;
 mod workload_trims;
 
+pub use passes::each_pass;
 pub use plan::{TrimPlan, VerifyPlan};
 pub use trim::Trimmed;
 
@@ -94,6 +96,9 @@ pub struct JobVerify {
     reading: bool,
     /// Writes issued (numbered from 0).
     issued: u64,
+    /// Bytes of the I/Os issued (writes, trims, verify reads), for `io_size` between
+    /// passes (see `passes`).
+    issued_bytes: u64,
     /// With `verify_state_load`: the writes the earlier run completed.
     limit: Option<u64>,
     /// Bad blocks found.
@@ -156,6 +161,7 @@ impl JobVerify {
             units: vec![None; p.iodepth as usize],
             reading: false,
             issued: 0,
+            issued_bytes: 0,
             limit,
             failures: 0,
             verified: 0,

@@ -114,6 +114,12 @@ impl Trims {
         self.head = 0;
     }
 
+    /// A new pass starts: nothing chosen, no batch under way.
+    pub(super) fn reset(&mut self) {
+        self.clear();
+        self.batch_left = 0;
+    }
+
     /// The log position of the write to trim now, if one is due; `pending` is the count
     /// of logged writes not yet verified, every write logged below position
     /// `verified_below` is verified already, and `superseded` says whether a newer write
