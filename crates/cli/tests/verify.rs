@@ -254,3 +254,30 @@ fn a_job_that_only_reads_checks_every_read_as_fio_does() {
     let (code, failures) = run(me, &["--rw=randrw", "--do_verify=0"]);
     assert_eq!((code, failures.len()), (Some(0), 0));
 }
+
+#[test]
+fn the_writes_after_ramp_time_stay_counted_through_the_verify_phase() {
+    // Under the fake clock the ramp ends at the same write every run: the writes counted
+    // after it are the same with and without verification (the verify phase once ended
+    // the ramp a second time, clearing them).
+    let mut writes = Vec::new();
+    for verify in ["verify=crc32c", "verify=0"] {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+            .current_dir(dir.path())
+            .args(["--name=j", "--filename=f.dat", "--size=1m", "--bs=4k", "--rw=write"])
+            .args(["--ramp_time=100us", "--verify_state_save=0", "--output-format=json"])
+            .arg(format!("--{verify}"))
+            .env("IOMARK_FAKE_CLOCK_NS", "1000")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run iomark");
+        assert_eq!(out.status.code(), Some(0), "{verify}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let ios = |d: &str| json["jobs"][0][d]["total_ios"].as_u64().expect("total_ios");
+        assert_eq!(ios("read"), if verify == "verify=0" { 0 } else { 256 }, "{verify}");
+        writes.push(ios("write"));
+    }
+    assert!(writes[0] > 0 && writes[0] < 256, "{writes:?}");
+    assert_eq!(writes[0], writes[1]);
+}

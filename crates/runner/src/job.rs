@@ -74,7 +74,7 @@ pub fn run(
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
         Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
-    if plan.unlink_each_loop {
+    if plan.unlink_each_loop || crate::verify::each_pass(plan) {
         workload.pause_between_passes();
     }
     let buf_len = plan.max_block_size() as usize;
@@ -157,6 +157,7 @@ pub fn run(
         deadline: u64::MAX,
         depth_limit: plan.iodepth,
         ended: false,
+        ramp_over: false,
         rich: false,
     };
     l.rich = l.needs_rich();
@@ -167,7 +168,10 @@ pub fn run(
     l.counts_batches = l.engine.counts_batches();
     l.status.start();
     l.run(stop);
-    l.run_verify(stop);
+    while l.verify_phase(stop) {
+        l.run(stop);
+    }
+    l.count_verify_failures();
     let end = l.last_now;
     if let Some(Err(e)) = l.logs.as_mut().map(|logs| logs.finish(end)) {
         l.set_error_text(libc::EIO, e);
@@ -266,6 +270,8 @@ struct Loop<'a, 's> {
     depth_limit: u32,
     /// Whether a control ended the job (a latency target found, steady state reached).
     ended: bool,
+    /// Whether `ramp_time` is over (measurement began).
+    ramp_over: bool,
     /// Whether the job uses any of the features the plain loop leaves out.
     rich: bool,
 }
@@ -299,13 +305,16 @@ impl Loop<'_, '_> {
     /// for the features it does not use are compiled out.
     fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
         let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
-        let mut ramping = ramp_ns > 0;
+        // The verify phase comes back here: a ramp that ended is not ended again (that
+        // would clear what the writes recorded).
+        let mut ramping = ramp_ns > 0 && !self.ramp_over;
         let runtime_ns = self.plan.runtime.map(|d| d.as_nanos() as u64);
         let batching = self.plan.batching;
         loop {
             let now = self.last_now;
             if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
                 ramping = false;
+                self.ramp_over = true;
                 self.recorder.clear(now);
                 if let Some(logs) = &mut self.logs {
                     logs.restart(now);

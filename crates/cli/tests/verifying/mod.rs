@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 #[path = "../both/mod.rs"]
-mod both;
+pub mod both;
+pub mod iolog;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -245,4 +246,39 @@ pub fn undamaged_on_every_engine(extra: &str) -> Vec<(String, Counts)> {
         }
     }
     runs
+}
+
+/// Runs `program` with `extra` options on a new file of 4 KiB blocks (`psync`,
+/// `verify=crc32c`), logging its I/Os: the I/Os (`W3` a write of block 3, `R3` a read,
+/// `T3` a trim) and its JSON counts of reads and writes.
+pub fn logged_run(program: &str, extra: &[&str]) -> (Vec<String>, [u64; 2]) {
+    let dir = both::tempdir();
+    let mut args = vec![
+        "--name=j",
+        "--filename=f.dat",
+        "--bs=4k",
+        "--ioengine=psync",
+        "--verify=crc32c",
+        "--verify_state_save=0",
+        "--write_iolog=io.log",
+        "--output-format=json",
+    ];
+    args.extend_from_slice(extra);
+    let out = both::run_in(dir.path(), program, &args);
+    let json = both::report_json(program, &out);
+    let job = &json["jobs"][0];
+    assert_eq!(job["error"], 0, "{program} {extra:?}: {}", stderr(&out));
+    let ios = iolog::read_iolog(&dir.path().join("io.log"))
+        .iter()
+        .map(|(kind, _, offset, _)| {
+            let letter = match kind {
+                iolog::Kind::Write => 'W',
+                iolog::Kind::Read => 'R',
+                iolog::Kind::Trim => 'T',
+            };
+            format!("{letter}{}", offset / 4096)
+        })
+        .collect();
+    let count = |d: &str| job[d]["total_ios"].as_u64().expect("total_ios");
+    (ios, [count("read"), count("write")])
 }

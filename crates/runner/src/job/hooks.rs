@@ -74,7 +74,13 @@ impl Loop<'_, '_> {
         len: usize,
     ) -> bool {
         let Some(v) = &mut self.verify else { return true };
+        if ddir.data_index().is_some() {
+            v.count_issued(len);
+        }
         let verify_read = ddir == Ddir::Read && v.bind_read(index, file, offset, len);
+        if ddir == Ddir::Trim {
+            v.bind_trim(index, file, offset, len);
+        }
         if v.verify_only() && !verify_read {
             if ddir == Ddir::Write {
                 v.pretend_write(file, offset, len);
@@ -91,6 +97,10 @@ impl Loop<'_, '_> {
         let unit = &mut self.units[index as usize];
         let checked = match unit.ddir {
             Ddir::Write => v.written(index, true),
+            Ddir::Trim => {
+                v.trimmed(index);
+                Ok(())
+            }
             Ddir::Read => {
                 // A short read is checked with zeros for what did not come (so it fails).
                 let got = (unit.result.max(0) as usize).min(unit.len);
@@ -109,17 +119,34 @@ impl Loop<'_, '_> {
         }
     }
 
-    /// After the writes, with none in flight: the verify phase (see [`crate::verify`]),
-    /// with the `verify_async` helpers waited for before and after it.
-    pub(super) fn run_verify(&mut self, stop: &AtomicBool) {
+    /// After the writes (of a pass, for a job that verifies each pass), with none in
+    /// flight: the verify phase (see [`crate::verify`]), with the `verify_async` helpers
+    /// waited for before and after it. Returns whether a next pass began, for a job that
+    /// verifies each pass (see [`crate::verify::each_pass`]).
+    pub(super) fn verify_phase(&mut self, stop: &AtomicBool) -> bool {
+        // A request drawn and held for a sync or the rate was not issued in the write
+        // phase; it is not issued at all (a write issued now would not be verified, and
+        // could overwrite a block the verify phase checks).
+        self.sync_state.held = None;
         self.settle_verify();
-        if self.error == 0
-            && !stop.load(Ordering::Relaxed)
-            && self.verify.as_mut().is_some_and(JobVerify::begin_reading)
-        {
+        let stopped = |l: &Self| l.error != 0 || stop.load(Ordering::Relaxed);
+        if !stopped(self) && self.verify.as_mut().is_some_and(JobVerify::begin_reading) {
             self.run(stop);
             self.settle_verify();
         }
+        let ended = stopped(self) || self.exit.load(Ordering::Relaxed) || self.ended;
+        if ended || !crate::verify::each_pass(self.plan) {
+            return false;
+        }
+        let beyond_loops = !self.workload.loops_left();
+        let (io_size, max_bs) = (self.plan.io_bytes, self.plan.max_block_size());
+        let Some(v) = &mut self.verify else { return false };
+        v.end_reading();
+        v.next_pass_allowed(beyond_loops, io_size, max_bs) && self.next_loop()
+    }
+
+    /// When the job is over: each bad block found is an error of the job.
+    pub(super) fn count_verify_failures(&mut self) {
         let Some(v) = &self.verify else { return };
         if v.failures > 0 {
             if v.plan.continue_on_error {

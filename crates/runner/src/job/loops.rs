@@ -12,9 +12,10 @@
 use super::Loop;
 
 impl Loop<'_, '_> {
-    /// The workload paused at the end of a pass (it does with `unlink_each_loop`): waits for
-    /// the I/Os in flight, removes and reopens the files if a loop ends here, and starts
-    /// the next pass. False when the job is over (its I/O done, or the files could not be
+    /// The workload paused at the end of a pass (it does with `unlink_each_loop`, and in a
+    /// job that verifies each pass, see [`crate::verify::each_pass`]): waits for the I/Os in
+    /// flight, removes and reopens the files if a loop ends here (`unlink_each_loop`), and
+    /// starts the next pass. False when the job is over (its I/O done, or the files could not be
     /// opened again).
     #[cold]
     #[inline(never)]
@@ -28,7 +29,7 @@ impl Loop<'_, '_> {
         if self.error != 0 || !self.workload.next_pass() {
             return false;
         }
-        if !loop_ends || self.files.is_empty() {
+        if !loop_ends || self.files.is_empty() || !self.plan.unlink_each_loop {
             return true;
         }
         if let Err(e) = crate::files::unlink_and_reopen(self.plan, &mut self.files) {

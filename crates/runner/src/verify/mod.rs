@@ -5,9 +5,11 @@
 //! The job loop calls in at five points: [`JobVerify::stamp`] when it prepares a write's
 //! buffer, [`JobVerify::written`] when a write completes, [`JobVerify::next_read`] and then
 //! [`JobVerify::next_trim`] (`trim_percentage`, see [`trim`]) before it asks the workload
-//! for the next I/O, and [`JobVerify::check`] when a verify read completes. The log of writes is allocated when the job starts, with room for every
-//! write of `io_size × loops`; only a job that writes more than that (`time_based`) grows
-//! it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
+//! for the next I/O, and [`JobVerify::check`] when a verify read completes; a trim is
+//! told of when it is issued and when it completes (see `workload_trims`). The log of
+//! writes is allocated when the job starts, with room for every write of `io_size × loops`
+//! (and the trims of `trimwrite`); only a job that writes more than that (`time_based`)
+//! grows it, by doubling. Stamping and checking allocate nothing; a failure's report does (it is
 //! the uncommon path and ends the job).
 //!
 //! Which blocks are read back: every logged write once, newest first wins. With the random
@@ -17,10 +19,13 @@
 
 mod asynchronous;
 mod newest;
+mod passes;
 mod plan;
 mod report;
 pub mod trim;
+mod workload_trims;
 
+pub use passes::each_pass;
 pub use plan::{TrimPlan, VerifyPlan};
 pub use trim::Trimmed;
 
@@ -67,11 +72,17 @@ pub struct JobVerify {
     next: usize,
     /// The verify read drawn and not yet issued.
     pending: Option<Written>,
-    /// Reads the backlog still owes.
-    backlog_due: u64,
-    /// Writes since the last backlog verification.
-    since_backlog: u64,
-    /// Logged writes still to verify (fio's count of its history), which paces trims.
+    /// The log position of the write whose `trim_percentage` trim is drawn and not yet
+    /// issued (any other trim is the workload's, see `workload_trims`).
+    trim_drawn: Option<usize>,
+    /// The workload's trims issued (numbered apart from the writes).
+    workload_trims: u64,
+    /// Reads the `verify_backlog` batch under way still owes (0 between batches).
+    batch_left: u64,
+    /// Whether the last verify read drawn was one of `verify_backlog` (and no trim was
+    /// considered since): a trim batch does not begin right after one.
+    after_backlog_read: bool,
+    /// Logged writes still to verify (fio's count of its history), which paces the backlog and the trims.
     unverified: u64,
     /// What `trim_percentage` chose and when it trims, if the job trims.
     trims: Option<trim::Trims>,
@@ -85,6 +96,9 @@ pub struct JobVerify {
     reading: bool,
     /// Writes issued (numbered from 0).
     issued: u64,
+    /// Bytes of the I/Os issued (writes, trims, verify reads), for `io_size` between
+    /// passes (see `passes`).
+    issued_bytes: u64,
     /// With `verify_state_load`: the writes the earlier run completed.
     limit: Option<u64>,
     /// Bad blocks found.
@@ -101,7 +115,10 @@ impl JobVerify {
     pub fn new(p: &crate::plan::JobPlan) -> Result<Option<JobVerify>, String> {
         let Some(plan) = p.verify.clone() else { return Ok(None) };
         let min_bs = min_block(p).max(1);
-        let reserve = (p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1).min(MAX_RESERVED);
+        // `trimwrite` logs its trims too: one before each write.
+        let per_write = if p.rw.0.ends_with("trimwrite") { 2 } else { 1 };
+        let writes = p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1;
+        let reserve = (writes * per_write).min(MAX_RESERVED);
         let limit =
             if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
         let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
@@ -116,7 +133,7 @@ impl JobVerify {
         let trims = plan
             .trim
             .filter(|_| plan.do_verify)
-            .map(|t| trim::Trims::new(t, stamp.seed, reserve as usize));
+            .map(|t| trim::Trims::new(t, stamp.seed, writes.min(MAX_RESERVED) as usize));
         let file_names: Vec<String> =
             p.files.iter().map(|f| f.path.display().to_string()).collect();
         let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
@@ -133,8 +150,10 @@ impl JobVerify {
             queue: Vec::new(),
             next: 0,
             pending: None,
-            backlog_due: 0,
-            since_backlog: 0,
+            trim_drawn: None,
+            workload_trims: 0,
+            batch_left: 0,
+            after_backlog_read: false,
             unverified: 0,
             trims,
             newest,
@@ -142,6 +161,7 @@ impl JobVerify {
             units: vec![None; p.iodepth as usize],
             reading: false,
             issued: 0,
+            issued_bytes: 0,
             limit,
             failures: 0,
             verified: 0,
@@ -206,11 +226,6 @@ impl JobVerify {
             if ok {
                 self.log.push(w);
                 self.logged();
-                self.since_backlog += 1;
-                if self.plan.backlog > 0 && self.since_backlog >= self.plan.backlog {
-                    self.since_backlog = 0;
-                    self.backlog_due += self.plan.backlog_batch;
-                }
             }
         }
         match &self.helpers {
@@ -226,6 +241,15 @@ impl JobVerify {
             return false;
         }
         self.queue = newest_wins(&self.log, self.next.min(self.log.len()));
+        // A backlog read or a trim drawn but not issued: the write phase ended while it
+        // waited (for a sync, or for the rate). The trim's write still holds its data; the
+        // read's write, taken off the log, is read back now (nothing was issued over it
+        // since it was drawn: it was the newest of its place).
+        self.trim_drawn = None;
+        if let Some(w) = self.pending.take() {
+            self.queue.push(w);
+            self.queue.sort_unstable_by_key(|w| (w.file, w.offset));
+        }
         self.log.clear();
         if let Some(newest) = &mut self.newest {
             newest.clear();
@@ -243,18 +267,31 @@ impl JobVerify {
     /// The next verify read (file, offset, length), if one is due: in the verify phase the
     /// next block, else a backlog block (oldest write first). The unit that issues it
     /// claims it with [`JobVerify::bind_read`].
+    ///
+    /// The backlog is fio 3.33's (read off its `write_iolog`): whenever `verify_backlog`
+    /// logged writes wait unverified, a batch of `verify_backlog_batch` reads begins; it
+    /// reads the waiting writes, oldest first, and when it owes more reads than writes
+    /// wait, it reads each next write as soon as it completes, until the batch is done.
+    /// So with a batch below the backlog, the job verifies again after every batch-many
+    /// writes, and the backlog never lags further behind.
     #[inline]
     pub fn next_read(&mut self) -> Option<(usize, u64, usize)> {
         let w = if self.reading {
             let w = *self.queue.get(self.next)?;
             self.next += 1;
             w
-        } else if self.backlog_due > 0 && self.plan.do_verify {
+        } else if self.plan.backlog > 0 && self.plan.do_verify && !self.plan.verify_only {
+            if self.batch_left == 0 {
+                if self.unverified < self.plan.backlog {
+                    return None;
+                }
+                self.batch_left = self.plan.backlog_batch;
+            }
             // The oldest logged write that no newer one has overwritten since (a newer one
             // that completed or is in flight: the place holds, or will hold, its data).
             loop {
                 if self.next >= self.log.len() {
-                    self.backlog_due = 0;
+                    // The batch goes on with the next writes, as they complete.
                     return None;
                 }
                 let w = self.log[self.next];
@@ -271,7 +308,8 @@ impl JobVerify {
                 }
                 self.unverified -= 1;
                 if self.newest.as_mut().is_none_or(|n| n.take(&w)) {
-                    self.backlog_due -= 1;
+                    self.batch_left -= 1;
+                    self.after_backlog_read = true;
                     break w;
                 }
             }
@@ -292,8 +330,8 @@ impl JobVerify {
     }
 
     /// The next trim of a written block (file, offset, length), if `trim_backlog` says one
-    /// is due (see [`trim`]); it is marked in the log at once, as fio marks it when it
-    /// issues the trim. A write that a newer one overwrites is not trimmed: one in flight
+    /// is due (see [`trim`]); it is marked in the log when the unit that issues it claims
+    /// it ([`JobVerify::bind_trim`]), as fio marks it when it issues the trim. A write that a newer one overwrites is not trimmed: one in flight
     /// (the trim would wait for it, then zero it), or with `verify_backlog` (whose table
     /// knows the newest write of every place) one that completed; without it the verify
     /// phase orders completed writes and trims (see `newest_wins`).
@@ -311,18 +349,26 @@ impl JobVerify {
                 None => units.iter().flatten().any(|u| u.numberio != w.numberio && u.overlaps(w)),
             }
         };
-        let at = t.next(self.unverified, self.next, superseded)?;
+        let may_begin = !std::mem::take(&mut self.after_backlog_read);
+        let at = t.next(self.unverified, self.next, may_begin, superseded)?;
+        self.trim_drawn = Some(at);
+        let w = &self.log[at];
+        Some((w.file as usize, w.offset, w.len as usize))
+    }
+
+    /// The trim of the write at log position `at` is issued: from now on its block holds
+    /// zeros.
+    fn mark_trimmed(&mut self, at: usize) {
         let now = u32::try_from(self.log.len()).unwrap_or(u32::MAX);
+        let verify_zero = self.trims.as_ref().is_some_and(trim::Trims::verify_zero);
         let w = &mut self.log[at];
-        if t.verify_zero() {
+        if verify_zero {
             w.trimmed = Trimmed::Zeros(now);
         } else {
             // No longer to verify: one write fewer waits, for the trims and the backlog.
             w.trimmed = Trimmed::Unchecked(now);
             self.unverified -= 1;
-            self.since_backlog = self.since_backlog.saturating_sub(1);
         }
-        Some((w.file as usize, w.offset, w.len as usize))
     }
 
     /// Unit `unit` issues a read of `len` bytes at `offset` of `file`: the verify read

@@ -20,9 +20,9 @@
 //! is reported wrongly.
 //!
 //! The table is open addressing with linear probing, reserved when the job starts for
-//! four times the writes a backlog round can hold; like the write log, it grows (doubling)
-//! only when more writes wait to be verified (a `verify_backlog_batch` smaller than
-//! `verify_backlog`, which leaves writes for the end).
+//! four times the writes a backlog round can hold (a batch begins whenever
+//! `verify_backlog` writes wait, so no more wait than that and the ones in flight); like
+//! the write log, it grows (doubling) only if more writes wait to be verified.
 
 use super::Written;
 

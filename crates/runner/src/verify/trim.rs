@@ -12,7 +12,10 @@
 //!   one when a batch is under way (one trim less left in it), or else when the count of
 //!   logged writes not yet verified is a multiple of `trim_backlog` (a batch of
 //!   `trim_backlog_batch` begins; that first trim does not count against the batch, so a
-//!   batch trims one block more than its size when that many wait);
+//!   batch trims one block more than its size when that many wait). A batch does not
+//!   begin right after a `verify_backlog` read, only after the next I/O (fio 3.33 with
+//!   `verify_backlog_batch` below `verify_backlog`, where the reads leave a multiple
+//!   waiting: `W4 R0 R1 T5 T4 W5`, the workload's trim of block 5 first);
 //! - with `trim_verify_zero=1` (the default) a trimmed write is still verified, as zeros;
 //!   with 0 it leaves the writes to verify (and so no longer counts in that count);
 //! - a chosen write that `verify_backlog` verified, or that a newer write overwrote,
@@ -41,20 +44,24 @@ pub enum Trimmed {
     Zeros(u32),
     /// Trimmed when the log held this many writes; not verified (`trim_verify_zero=0`).
     Unchecked(u32),
+    /// Not a write: a trim of the workload's own (`trimwrite`), logged when it completed
+    /// (see `workload_trims`). It changed its place as a write does; nothing is read back
+    /// for it.
+    Workload,
 }
 
 impl Trimmed {
     /// Whether the write is still to be read back.
     #[inline]
     pub fn verified(self) -> bool {
-        !matches!(self, Trimmed::Unchecked(_))
+        !matches!(self, Trimmed::Unchecked(_) | Trimmed::Workload)
     }
 
-    /// When the block last changed, for the write at log position `at`: the write itself
-    /// (`2 × at`), or its trim, after the writes logged before it (`2 × n − 1`).
+    /// When the block last changed, for the write at log position `at`: the write (or the
+    /// workload's trim) itself (`2 × at`), or its trim, after the writes logged before it (`2 × n − 1`).
     pub(super) fn changed_at(self, at: usize) -> u64 {
         match self {
-            Trimmed::No => 2 * at as u64,
+            Trimmed::No | Trimmed::Workload => 2 * at as u64,
             Trimmed::Zeros(n) | Trimmed::Unchecked(n) => (2 * u64::from(n)).saturating_sub(1),
         }
     }
@@ -107,15 +114,23 @@ impl Trims {
         self.head = 0;
     }
 
+    /// A new pass starts: nothing chosen, no batch under way.
+    pub(super) fn reset(&mut self) {
+        self.clear();
+        self.batch_left = 0;
+    }
+
     /// The log position of the write to trim now, if one is due; `pending` is the count
     /// of logged writes not yet verified, every write logged below position
     /// `verified_below` is verified already, and `superseded` says whether a newer write
-    /// has overwritten the one at a position (such writes are passed over).
+    /// has overwritten the one at a position (such writes are passed over). A batch
+    /// begins only if `may_begin` (not right after a `verify_backlog` read).
     #[inline]
     pub(super) fn next(
         &mut self,
         pending: u64,
         verified_below: usize,
+        may_begin: bool,
         superseded: impl Fn(usize) -> bool,
     ) -> Option<usize> {
         while self.chosen.get(self.head).is_some_and(|&at| at < verified_below || superseded(at)) {
@@ -124,7 +139,7 @@ impl Trims {
         let &at = self.chosen.get(self.head)?;
         if self.batch_left > 0 {
             self.batch_left -= 1;
-        } else if pending % self.plan.backlog == 0 {
+        } else if may_begin && pending % self.plan.backlog == 0 {
             self.batch_left = self.plan.batch;
         } else {
             return None;
@@ -179,7 +194,7 @@ mod tests {
         let mut out = Vec::new();
         for w in 0..16 {
             t.logged(w);
-            while let Some(at) = t.next(w as u64 + 1, 0, |_| false) {
+            while let Some(at) = t.next(w as u64 + 1, 0, true, |_| false) {
                 out.push((w + 1, at));
             }
         }
@@ -206,11 +221,22 @@ mod tests {
         let mut t = trims(2, 2);
         t.logged(0);
         t.logged(1);
-        assert_eq!(t.next(2, 1, |_| false), Some(1));
-        assert_eq!(t.next(2, 1, |_| false), None);
+        assert_eq!(t.next(2, 1, true, |_| false), Some(1));
+        assert_eq!(t.next(2, 1, true, |_| false), None);
         t.logged(2);
         t.logged(3);
-        assert_eq!(t.next(4, 0, |at| at == 2), Some(3));
+        assert_eq!(t.next(4, 0, true, |at| at == 2), Some(3));
+    }
+
+    #[test]
+    fn a_batch_begins_only_when_it_may_but_goes_on_anyway() {
+        let mut t = trims(2, 1);
+        (0..4).for_each(|at| t.logged(at));
+        // Right after a verify_backlog read: not begun.
+        assert_eq!(t.next(2, 0, false, |_| false), None);
+        assert_eq!(t.next(2, 0, true, |_| false), Some(0));
+        assert_eq!(t.next(3, 0, false, |_| false), Some(1));
+        assert_eq!(t.next(4, 0, false, |_| false), None);
     }
 
     #[test]
