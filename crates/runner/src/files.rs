@@ -54,10 +54,13 @@ pub fn lay_out(
         return Ok(());
     }
     for plan in &job.files {
-        let (exists, size) = match plan.kind {
-            FileKind::Missing => (false, 0),
+        if let FileKind::BlockDevice(_) | FileKind::CharDevice = plan.kind {
+            continue;
+        }
+        // What is there now: the layout of an earlier job may have made or grown the file.
+        let (exists, size) = match crate::layout::probe(&plan.path).unwrap_or(plan.kind) {
             FileKind::Regular(n) => (true, n),
-            FileKind::BlockDevice(_) | FileKind::CharDevice => continue,
+            _ => (false, 0),
         };
         // A `fill_device` job's region is "really large": its file grows by the writes.
         let needed = if job.fill_device { 0 } else { plan.needed_size() };
