@@ -1,6 +1,7 @@
 //! How far a job's I/O goes in its files, and how large it leaves them, against fio 3.33:
-//! the file sizes a layout leaves to the writes (`fallocate=none`/`keep` in a job that only
-//! writes).
+//! the last block of a region that the file goes on past, strided zones over the whole
+//! file, the file a round robin's next pass starts at, and the file sizes a layout leaves
+//! to the writes (`fallocate=none`/`keep` in a job that only writes).
 //!
 //! The cases run under both programs as `both/cases.rs` says.
 
@@ -11,6 +12,172 @@ use std::path::Path;
 
 fn f5000(d: &Path) {
     file(d, "f", 5000);
+}
+
+fn f12000(d: &Path) {
+    file(d, "f", 12000);
+}
+
+fn f20000(d: &Path) {
+    file(d, "f", 20000);
+}
+
+fn f40000(d: &Path) {
+    file(d, "f", 40000);
+}
+
+fn f64k(d: &Path) {
+    file(d, "f", 65536);
+}
+
+/// `a` of 20000 bytes and `b` of 10000.
+fn a_and_b(d: &Path) {
+    file(d, "a", 20000);
+    file(d, "b", 10000);
+}
+
+/// A job on file `f` with `bs=4k` and `size=9000`.
+macro_rules! f9000 {
+    ($($extra:literal),*) => {
+        &["--name=j", "--filename=f", "--bs=4k", "--size=9000", $($extra),*]
+    };
+}
+
+const EDGES: &[Case] = &[
+    Case {
+        name: "the block that starts in the region's tail is read whole when the file holds it",
+        setup: f20000,
+        args: f9000!("--rw=read"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096 f:r:8192+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "not when the file ends before the block does",
+        setup: f12000,
+        args: f9000!("--rw=read"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096"),
+        sizes: &[("f", 12000)],
+    },
+    Case {
+        name: "nor in a file laid out for the region",
+        setup: nothing,
+        args: f9000!("--rw=read"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096"),
+        sizes: &[("f", 9000)],
+    },
+    Case {
+        name: "writes too, and from an offset",
+        setup: f20000,
+        args: f9000!("--rw=write", "--offset=100"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:w:100+4096 f:w:4196+4096 f:w:8292+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "every pass, up to io_size",
+        setup: f20000,
+        args: f9000!("--rw=read", "--io_size=20000"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096 f:r:8192+4096 f:r:0+4096 f:r:4096+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "a split of one size is a fixed size",
+        setup: f20000,
+        args: f9000!("--rw=read", "--bssplit=4k/50:4k/50"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096 f:r:8192+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "random offsets stay in the region",
+        setup: f20000,
+        args: f9000!("--rw=randread"),
+        order: Order::Sorted,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "the null engine has no file to go on in",
+        setup: f20000,
+        args: f9000!("--rw=read", "--ioengine=null"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:4096+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "a :N skip may land in the tail too",
+        setup: f64k,
+        args: &["--name=j", "--filename=f", "--bs=4k", "--size=26k", "--rw=read:4k", "--io_size=28k"],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:8192+4096 f:r:16384+4096 f:r:24576+4096 f:r:0+4096 f:r:8192+4096 f:r:16384+4096"),
+        sizes: &[("f", 65536)],
+    },
+    Case {
+        name: "a job after a stonewall sees the file as the jobs before it left it",
+        setup: nothing,
+        args: &[
+            "--filename=f",
+            "--bs=4k",
+            "--name=w",
+            "--rw=write",
+            "--size=20000",
+            "--name=r",
+            "--stonewall",
+            "--rw=read",
+            "--size=9000",
+        ],
+        order: Order::Exact,
+        code: 0,
+        // Each job writes the one iolog anew: the second job's is left.
+        ios: Some("f:r:0+4096 f:r:4096+4096 f:r:8192+4096"),
+        sizes: &[("f", 20000)],
+    },
+    Case {
+        name: "strided zones cover the file, size is only the budget",
+        setup: f40000,
+        args: &[
+            "--name=z",
+            "--filename=f",
+            "--bs=4k",
+            "--rw=read",
+            "--size=16k",
+            "--zonemode=strided",
+            "--zonesize=4k",
+            "--zoneskip=4k",
+            "--io_size=28k",
+        ],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:0+4096 f:r:8192+4096 f:r:16384+4096 f:r:24576+4096 f:r:32768+4096 f:r:0+4096 f:r:8192+4096"),
+        sizes: &[("f", 40000)],
+    },
+    Case {
+        name: "a round robin's next pass starts after the file found done last",
+        setup: a_and_b,
+        args: &["--name=j", "--filename=a:b", "--bs=4k", "--rw=read", "--size=18000", "--loops=2"],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("a:r:0+4096 b:r:0+4096 a:r:4096+4096 b:r:4096+4096 a:r:8192+4096 b:r:0+4096 a:r:0+4096 b:r:4096+4096 a:r:4096+4096"),
+        sizes: &[("a", 20000), ("b", 10000)],
+    },
+];
+
+#[test]
+fn the_region_ends_as_in_fio() {
+    check_against_fio(EDGES);
 }
 
 /// A write job whose file is `f`, stopped after `number_ios=3`.
