@@ -8,6 +8,7 @@
 mod both;
 
 use both::cases::{check_against_fio, file, nothing, Case, Order};
+use both::{programs, report_json, run_in, tempdir, LoopDevice};
 use std::path::Path;
 
 fn f5000(d: &Path) {
@@ -318,4 +319,27 @@ const SIZES: &[Case] = &[
 #[test]
 fn write_jobs_leave_the_size_to_their_writes_as_fio() {
     check_against_fio(SIZES);
+}
+
+#[test]
+fn a_region_ends_at_the_end_of_its_device_as_in_fio() {
+    let Some(disk) = LoopDevice::new() else { return };
+    let dir = tempdir();
+    let filename = format!("--filename={}", disk.dev);
+    for program in programs() {
+        // 16 MiB device: `size=32m` does 16 MiB; one block before the end, one block.
+        for (extra, want) in [
+            (&["--rw=write", "--size=32m", "--bs=1m"][..], [0, 16 << 20]),
+            (&["--rw=read", "--size=32m", "--bs=1m"][..], [16 << 20, 0]),
+            (&["--rw=read", "--size=9000", "--bs=4k", "--offset=16773120"][..], [4096, 0]),
+        ] {
+            let mut args = vec!["--name=d", filename.as_str(), "--output-format=json"];
+            args.extend(extra);
+            let out = run_in(dir.path(), program, &args);
+            assert_eq!(out.status.code(), Some(0), "{program} {args:?}");
+            let job = &report_json(program, &out)["jobs"][0];
+            let got = ["read", "write"].map(|d| job[d]["io_bytes"].as_u64().unwrap_or(0));
+            assert_eq!(got, want, "{program} {args:?}");
+        }
+    }
 }
