@@ -268,13 +268,29 @@ fn rate_iops_min_fails_a_job_that_falls_short_with_fios_message() {
 }
 
 #[test]
+fn a_time_based_job_ignores_number_ios() {
+    // fio 3.33: with `time_based` the job runs to its runtime whatever `number_ios` says;
+    // without it the first of the two ends the job.
+    let dir = tempdir();
+    let rated = ["--rw=read", "--rate_iops=20", "--runtime=1", "--number_ios=5"];
+    let timed = [&NULL_READS[..], &rated, &["--time_based"]].concat();
+    assert_eq!(n(&job_json(dir.path(), &timed, true, 0), "read", "total_ios"), 20);
+    let plain = [&NULL_READS[..], &rated].concat();
+    assert_eq!(n(&job_json(dir.path(), &plain, true, 0), "read", "total_ios"), 5);
+    let plenty = [&plain[..], &["--number_ios=50"]].concat();
+    assert_eq!(n(&job_json(dir.path(), &plenty, true, 0), "read", "total_ios"), 20);
+}
+
+#[test]
 fn rate_counts_match_fio() {
     if !fio_installed() {
         return;
     }
     let dir = tempdir();
-    let cases: [&[&str]; 3] = [
+    let cases: [&[&str]; 5] = [
         &["--rw=randread", "--rate_iops=1000", "--number_ios=500"],
+        &["--rw=read", "--rate_iops=20", "--runtime=1", "--number_ios=5", "--time_based"],
+        &["--rw=read", "--rate_iops=20", "--runtime=1", "--number_ios=5"],
         &["--rw=randrw", "--rate_iops=1000,1000", "--rwmixread=90", "--number_ios=200"],
         &["--rw=read", "--rate=400k", "--rate_process=poisson", "--size=80k"],
     ];

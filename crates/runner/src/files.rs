@@ -1,10 +1,16 @@
 //! Laying out and opening a job's files, as fio does before a job starts.
 //!
-//! A missing file is created (unless `allow_file_create=0`) and extended to the size its
-//! region needs; a job that reads gets the region written first, so that reads hit real
-//! data ("Laying out IO file" in fio). New files are preallocated per `fallocate`. Before
-//! the job, the files' cached pages are dropped when `invalidate=1` (fio's default). Files
-//! are removed after the job only when `unlink=1`.
+//! A missing file is created (unless `allow_file_create=0`); a regular file smaller than
+//! its region needs is made anew (emptied first: fio 3.33 removes it and creates it again),
+//! except under `file_append`. Such a file is preallocated per `fallocate` over the region's
+//! end; a job that reads (or writes with `overwrite`) gets the region written first, so
+//! that reads hit real data ("Laying out IO file" in fio), and the file is then as large as
+//! the region needs. A job that only writes or trims leaves the size to `fallocate` and
+//! its writes, as fio 3.33 does: with `fallocate=none` or `keep` a file grows only as far
+//! as the job writes (`size=1m number_ios=3` leaves 12 KiB). The mmap engine maps the
+//! whole file, so its files are extended to the region's end whatever the job does (fio's
+//! mmap engine does the same). Before the job, the files' cached pages are dropped when
+//! `invalidate=1` (fio's default). Files are removed after the job only when `unlink=1`.
 //!
 //! A stop request (Ctrl-C) ends a layout early; a file that the layout created is then
 //! removed again, as fio does, since it is only partly written.
@@ -48,10 +54,13 @@ pub fn lay_out(
         return Ok(());
     }
     for plan in &job.files {
-        let (exists, size) = match plan.kind {
-            FileKind::Missing => (false, 0),
+        if let FileKind::BlockDevice(_) | FileKind::CharDevice = plan.kind {
+            continue;
+        }
+        // What is there now: the layout of an earlier job may have made or grown the file.
+        let (exists, size) = match crate::layout::probe(&plan.path).unwrap_or(plan.kind) {
             FileKind::Regular(n) => (true, n),
-            FileKind::BlockDevice(_) | FileKind::CharDevice => continue,
+            _ => (false, 0),
         };
         // A `fill_device` job's region is "really large": its file grows by the writes.
         let needed = if job.fill_device { 0 } else { plan.needed_size() };
@@ -69,13 +78,17 @@ pub fn lay_out(
                 plan,
             )(source));
         }
+        // A file too small for the region is made anew (fio 3.33 removes it first); one
+        // that the job appends to keeps what it has.
+        let anew = !exists || !job.file_append;
         let mut file = OpenOptions::new()
             .write(true)
             .create(true)
-            .truncate(false)
+            .truncate(anew)
             .open(&plan.path)
             .map_err(fail("cannot create", plan))?;
-        if !exists && job.prealloc != Prealloc::None && needed > 0 {
+        let size = if anew { 0 } else { size };
+        if job.prealloc != Prealloc::None && needed > 0 {
             // Preallocation is advice: file systems without it still work.
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }
@@ -91,12 +104,26 @@ pub fn lay_out(
                 r => r.map_err(fail("cannot lay out", plan))?,
             }
         }
-        file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
+        if sized_by_layout(job) {
+            file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
+        }
         if job.create_fsync {
             file.sync_all().map_err(fail("cannot sync", plan))?;
         }
     }
     Ok(())
+}
+
+/// Whether laying out `job`'s files makes each as large as its region needs: a job that
+/// reads (or writes with `overwrite`) writes the region, the mmap engine maps the whole
+/// file, and `fallocate=native`, `posix` or `truncate` set the size. Otherwise (a job that
+/// only writes or trims, with `fallocate=none` or `keep`) the file grows by the job's
+/// writes, as in fio 3.33.
+pub(crate) fn sized_by_layout(job: &JobPlan) -> bool {
+    job.reads()
+        || job.overwrite
+        || job.engine == "mmap"
+        || matches!(job.prealloc, Prealloc::Native | Prealloc::Posix | Prealloc::Truncate)
 }
 
 /// Lays out the files of every job but the `create_on_open` ones (which lay out their own

@@ -73,7 +73,7 @@ pub fn run(
     let mut engine = iomark_engine::create(engine_name, &plan.engine_options)
         .map_err(|e| fail(e.to_string()))?;
     let mut workload =
-        Workload::new(&workload_config::of(plan)).map_err(|e| fail(e.to_string()))?;
+        Workload::new(&workload_config::of_open(plan, &files)).map_err(|e| fail(e.to_string()))?;
     if plan.unlink_each_loop || crate::verify::each_pass(plan) {
         workload.pause_between_passes();
     }

@@ -11,7 +11,8 @@
 //!   smallest block size (as fio 3.33 does; the draw is iomark's own, from `randseed`, the
 //!   job's name, the clone and the file's number).
 //! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
-//!   `offset_increment` times the clone number.
+//!   `offset_increment` times the clone number. On a block device it ends at the device's
+//!   end at the latest.
 //! - `fill_device` without `size` makes the region of a file (not of a device) "really
 //!   large", as fio does: [`FILL_BYTES`] shared among the files; the job ends when the file
 //!   system is full.
@@ -158,6 +159,12 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
                     ))
                 }
             },
+        };
+        // A device cannot grow: its region ends at its end, as in fio 3.33 (`size=32m` on a
+        // 16 MiB device reads or writes 16 MiB).
+        let len = match kind {
+            FileKind::BlockDevice(n) => len.min(n.saturating_sub(offset)),
+            _ => len,
         };
         if from_opendir && size.is_none() && filesize.is_none() && len < align {
             // fio 3.33 opens and closes such a file without any I/O ("file … may be ignored").

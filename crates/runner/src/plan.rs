@@ -436,8 +436,10 @@ impl JobPlan {
             files,
             io_bytes,
             io_size_given: spec.value("io_size").is_some() && !one_pass,
-            // fio 3.33 replays the whole log whatever number_ios says.
-            number_ios: if replay.is_some() {
+            // fio 3.33 replays the whole log whatever number_ios says, and runs a
+            // time-based job to its runtime (`time_based runtime=1 rate_iops=20
+            // number_ios=5` issues 20 I/Os).
+            number_ios: if replay.is_some() || time_based {
                 0
             } else {
                 get::int(spec, "number_ios").unwrap_or(0)

@@ -178,7 +178,7 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
             Some([r, w, t]) => PerDir { read: Some(r), write: Some(w), trim: Some(t) },
             None => PerDir::all(None),
         },
-        files: plan.files.iter().map(|f| FileRegion { offset: f.offset, len: f.len }).collect(),
+        files: plan.files.iter().map(|f| FileRegion::new(f.offset, f.len)).collect(),
         file_service: plan.workload.file_service,
         open_files: plan.workload.open_files,
         zones: plan.workload.zones,
@@ -212,6 +212,28 @@ pub fn of(plan: &JobPlan) -> WorkloadConfig {
         bs_is_seq_rand: plan.workload.bs_is_seq_rand,
         soft_random_map: plan.workload.softrandommap,
     }
+}
+
+/// The job's workload once its files are open (`files`, one per planned file; none on the
+/// null engine): each region reaches to the end of its file as the file is then, so that
+/// a fixed-size sequential I/O may end past the region as in fio 3.33 (see
+/// [`FileRegion::reach`]). fio too takes the size when the job opens its files: a job
+/// after a `stonewall` sees what the jobs before it wrote.
+pub(crate) fn of_open(plan: &JobPlan, files: &[std::fs::File]) -> WorkloadConfig {
+    use crate::layout::FileKind;
+    let mut cfg = of(plan);
+    for ((region, file), planned) in cfg.files.iter_mut().zip(files).zip(&plan.files) {
+        let size = match planned.kind {
+            FileKind::BlockDevice(n) => n,
+            FileKind::CharDevice => continue,
+            FileKind::Missing | FileKind::Regular(_) => match file.metadata() {
+                Ok(m) => m.len(),
+                Err(_) => continue,
+            },
+        };
+        region.reach = size.saturating_sub(region.offset).max(region.len);
+    }
+    cfg
 }
 
 /// The `:N` of `rw=mode:N`: a size (`4k`) or a count.

@@ -86,6 +86,11 @@ impl BsChooser {
         self.min
     }
 
+    /// True when every size is the same (a fixed `bs`, `bsrange=4k-4k`, `bssplit=4k/100`).
+    pub(crate) fn uniform(&self) -> bool {
+        self.min == self.max
+    }
+
     /// The next block size, drawn from `rng` (fixed sizes draw nothing).
     #[inline]
     pub(crate) fn choose(&self, rng: &mut Rng) -> u64 {

@@ -2,7 +2,9 @@
 //! on fio 3.33 with `--write_iolog` on the null engine.
 //!
 //! - `roundrobin:N`, `sequential` and `random:N` move among the files whose pass is not
-//!   over (see [`crate::FileService`]).
+//!   over (see [`crate::FileService`]). A round robin's next pass starts at the file after
+//!   the one whose end it found last, with a fresh quota (`filename=a:b`, a of 3 blocks and
+//!   b of 2: a b a b a, then b a b a a).
 //! - `openfiles=K` keeps at most K files in service: a file opens when the service first
 //!   turns to it and closes when its pass is over; a file that is not open is passed over
 //!   while K are open (`nrfiles=4 openfiles=2` round robin serves files 0 and 1 until both
@@ -182,7 +184,7 @@ mod tests {
 
     fn files(n: usize, len: u64, service: FileService) -> WorkloadConfig {
         WorkloadConfig {
-            files: vec![FileRegion { offset: 0, len }; n],
+            files: vec![FileRegion::new(0, len); n],
             file_service: service,
             io_limit: n as u64 * len,
             ..WorkloadConfig::single_file(RwMode::Read, 4 * K, len)
@@ -214,6 +216,24 @@ mod tests {
         cfg.open_files = Some(1);
         let f: Vec<usize> = order(&cfg).iter().map(|x| x.0).collect();
         assert!(f.chunks(4).all(|c| c.iter().all(|&x| x == c[0])), "{f:?}");
+    }
+
+    #[test]
+    fn a_round_robin_pass_starts_after_the_file_found_done_last() {
+        // fio 3.33, filename=a:b loops=2, a of 3 blocks and b of 2.
+        let cfg = |n: u32| {
+            let mut cfg = files(2, 8 * K, FileService::RoundRobin(n));
+            cfg.files[0].len = 12 * K;
+            cfg.io_limit = 20 * K;
+            cfg.loops = 2;
+            cfg
+        };
+        let pass = [(0, 0), (1, 0), (0, 4), (1, 4), (0, 8)];
+        let second = [(1, 0), (0, 0), (1, 4), (0, 4), (0, 8)];
+        assert_eq!(order(&cfg(1)), [pass, second].concat());
+        // roundrobin:2 ends the pass on a's end with b found done last: a again.
+        let pass = [(0, 0), (0, 4), (1, 0), (1, 4), (0, 8)];
+        assert_eq!(order(&cfg(2)), [pass, pass].concat());
     }
 
     #[test]

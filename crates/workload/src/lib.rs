@@ -79,7 +79,13 @@ fn cursors(
     let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
     let mut cursors = Vec::with_capacity(cfg.files.len());
     for (file, region) in cfg.files.iter().enumerate() {
-        let mut cursor = FileCursor::new(*region, None);
+        // Strided zones cover the file as far as it goes, `size` being only the budget
+        // (see `StridedZones`).
+        let region = match cfg.zones {
+            Some(_) => FileRegion { len: region.reach, ..*region },
+            None => *region,
+        };
+        let mut cursor = FileCursor::new(region, None);
         if let Some(unit) = map_unit {
             let blocks = match &cfg.zones {
                 Some(z) => zones::map_blocks(z, region.len, unit),
@@ -167,6 +173,8 @@ pub struct Workload {
     zone_bytes: u64,
     current: usize,
     left_on_file: u32,
+    /// The file whose pass was found over last: a round robin's next pass starts after it.
+    last_done: usize,
     files_done: usize,
     mix: Mix,
     offsets_rng: Rng,
@@ -252,6 +260,7 @@ impl Workload {
             zone_bytes: 0,
             current: 0,
             left_on_file: first_quota(cfg.file_service),
+            last_done: 0,
             files_done: 0,
             mix,
             offsets_rng_start: offsets_rng.clone(),
@@ -364,8 +373,16 @@ impl Workload {
         }
         self.files_done = 0;
         self.zone_bytes = 0;
-        self.current = 0;
-        self.left_on_file = first_quota(self.service);
+        if let FileService::RoundRobin(_) = self.service {
+            // fio 3.33 goes on from the file after the one whose end it found last, with a
+            // fresh quota (`filename=a:b`, a of 3 blocks and b of 2: a b a b a, then b a b a
+            // a; `roundrobin:2`: a a b b a, then a a b b a).
+            self.current = self.last_done;
+            self.left_on_file = 0;
+        } else {
+            self.current = 0;
+            self.left_on_file = first_quota(self.service);
+        }
         self.mix.reset();
         // fio restarts the offset sequence with each pass: every pass is the same order.
         self.offsets_rng = self.offsets_rng_start.clone();
@@ -393,6 +410,7 @@ impl Workload {
         }
         self.files[file].done = true;
         self.files_done += 1;
+        self.last_done = file;
         if let Some(open) = &mut self.open {
             open.close(file);
         }
@@ -569,9 +587,10 @@ mod tests {
     fn config(rng: &mut Rng) -> WorkloadConfig {
         let unit = [512, 4096, 3000][rng.below(3) as usize];
         let files: Vec<FileRegion> = (0..1 + rng.below(3))
-            .map(|_| FileRegion {
-                offset: rng.below(4) * unit,
-                len: (1 + rng.below(300)) * unit + rng.below(2) * rng.below(unit),
+            .map(|_| {
+                let len = (1 + rng.below(300)) * unit + rng.below(2) * rng.below(unit);
+                let reach = len + rng.below(2) * rng.below(3 * unit);
+                FileRegion { offset: rng.below(4) * unit, len, reach }
             })
             .collect();
         let total: u64 = files.iter().map(|f| f.len).sum();

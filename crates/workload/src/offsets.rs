@@ -7,11 +7,17 @@
 //! - Sequential: each direction keeps its own position (the end of its previous I/O). The
 //!   next offset is that position, plus the `:N` skip unless the position is the region
 //!   start. A pass over the file is over when the position has reached the region end, or
-//!   when the next block does not fit in what is left (a tail shorter than the block is
-//!   never touched: `size=18k bs=4k` gives 4 reads). With a skip, an offset that lands at
+//!   when the next block does not fit. A fixed block size fits when the file holds it,
+//!   even past the region's end (fio 3.33: `size=9000 bs=4k` reads 0, 4k and 8k of a file
+//!   of 12k or more, but only 0 and 4k of a file of 9000 bytes, or of one fio lays out;
+//!   `size=18k` gives 4 reads of a file of 18k, 5 of a larger one); the sizes of a
+//!   `bsrange` or `bssplit` are shrunk to the region's end, never past it (a tail shorter
+//!   than the smallest size is never touched). With a skip, an offset that lands at
 //!   or past the end wraps to the region start (`size=31k bs=4k rw=read:4k` reads 0, 8k,
 //!   16k, 24k, 0, 8k…), but one that lands inside the tail ends the pass (`size=26k`: 0,
-//!   8k, 16k, done).
+//!   8k, 16k, done, and 24k too when the file holds 28k). The follow-ups of a random
+//!   mode (`randread:N`, `percentage_random`) fit the same way. (The null engine has no
+//!   file: its reach is the region's end.)
 //! - Random with the map: the region is cut into blocks of the job's smallest block size;
 //!   a random block is drawn and, if already done, the next free block after it (wrapping)
 //!   is taken. The I/O's length is shrunk to the run of free blocks there, so with
@@ -246,6 +252,8 @@ impl FileCursor {
     /// A cursor at the start of `region`; `map_unit` is the map's block size, or `None`
     /// for no map.
     pub(crate) fn new(region: FileRegion, map_unit: Option<u64>) -> FileCursor {
+        // A region reaches at least to its end.
+        let region = FileRegion { reach: region.reach.max(region.len), ..region };
         FileCursor {
             region,
             pos: [0; 3],
@@ -304,15 +312,28 @@ impl FileCursor {
         if off >= len {
             off = 0;
         }
-        bs.fit(want, len - off, bs.min()).map(|l| (off, l))
+        self.extent_at(off, want, bs)
     }
 
     /// An I/O continuing from `from` (a follow-up of a random mode's `:N`, or a
     /// sequential pick of `percentage_random`), or `None` if it would not fit. Neither
     /// consults nor marks the map, as in fio.
     pub(crate) fn follow(&self, from: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
-        let room = self.region.len.checked_sub(from)?;
-        bs.fit(want, room, bs.min()).map(|l| (from, l))
+        if from >= self.region.len {
+            return None;
+        }
+        self.extent_at(from, want, bs)
+    }
+
+    /// The sequential I/O at `off` (inside the region): a fixed size whole if the file
+    /// holds it (it may pass the region's end, up to `reach`), a size of a range or split
+    /// shrunk to the region's end; `None` if it does not fit.
+    #[inline]
+    fn extent_at(&self, off: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
+        if bs.uniform() {
+            return (off + want <= self.region.reach).then_some((off, want));
+        }
+        bs.fit(want, self.region.len - off, bs.min()).map(|l| (off, l))
     }
 
     /// A random I/O of direction `dir`. With the map: a free block and the free run after
@@ -483,7 +504,7 @@ mod tests {
         for (blocks, tail) in [(1, 0), (63, 100), (64, 0), (1000, 4095)] {
             let len = blocks * 4096 + tail;
             let bs = fixed(4096);
-            let mut c = FileCursor::new(FileRegion { offset: 0, len }, Some(4096));
+            let mut c = FileCursor::new(FileRegion::new(0, len), Some(4096));
             let mut general = c.map.clone().unwrap();
             let mut rng = Rng::from_seed(blocks);
             let mut from_rng = rng.clone();
@@ -502,7 +523,7 @@ mod tests {
         // after 16k; size=28k stops after 24k.
         let bs = fixed(4096);
         let walk = |len: u64, steps: usize| {
-            let mut c = FileCursor::new(FileRegion { offset: 0, len }, None);
+            let mut c = FileCursor::new(FileRegion::new(0, len), None);
             let mut offs = Vec::new();
             for _ in 0..steps {
                 match c.sequential(0, 4096, 4096, &bs) {
@@ -521,9 +542,35 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_size_may_end_past_the_region_as_far_as_the_file_goes() {
+        // fio 3.33, size=9000: 3 reads of a 20000-byte file, 2 of a 12000-byte one; with
+        // `bsrange=1k-4k` nothing starts in the 808-byte tail.
+        let walk = |bs: &BsChooser, reach: u64, want: u64| {
+            let region = FileRegion { offset: 0, len: 9000, reach };
+            let mut c = FileCursor::new(region, None);
+            let mut ext = Vec::new();
+            while let Some(e) = c.sequential(0, 0, want, bs) {
+                ext.push(e);
+                c.advance(0, e);
+            }
+            ext
+        };
+        let k4 = [(0, 4096), (4096, 4096)];
+        assert_eq!(walk(&fixed(4096), 20000, 4096), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12288, 4096), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12000, 4096), k4);
+        let range = BsChooser::new(&BlockSizes::Range { min: 1024, max: 4096 }, false);
+        assert_eq!(walk(&range, 20000, 4096), k4);
+        // A follow-up too, from inside the region only.
+        let c = FileCursor::new(FileRegion { offset: 0, len: 9000, reach: 20000 }, None);
+        assert_eq!(c.follow(8192, 4096, &fixed(4096)), Some((8192, 4096)));
+        assert_eq!(c.follow(9000, 4096, &fixed(4096)), None);
+    }
+
+    #[test]
     fn random_with_map_shrinks_to_the_free_run() {
         let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
-        let mut c = FileCursor::new(FileRegion { offset: 0, len: 65536 }, Some(4096));
+        let mut c = FileCursor::new(FileRegion::new(0, 65536), Some(4096));
         let mut rng = Rng::from_seed(3);
         let mut total = 0;
         while let Some((off, len)) = c.random(0, &mut rng, 16384, &bs, 4096, 4096) {

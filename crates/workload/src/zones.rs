@@ -17,8 +17,11 @@ use crate::{IoRequest, Workload};
 /// then moves to the next zone, `range + skip` bytes further (measured on fio 3.33 with
 /// `--write_iolog`):
 ///
-/// - Zones are counted from each file's region start; after the last zone that starts
-///   inside the region, the next is the first again.
+/// - Zones are counted from each file's region start, and cover the file as far as it
+///   goes ([`crate::FileRegion::reach`]): `size` is only the byte budget (fio 3.33,
+///   `size=16k zonesize=4k zoneskip=4k io_size=64k` on a 40000-byte file reads 0, 8k,
+///   16k, 24k, 32k, 0…; on the null engine, with no file, 0, 8k, 0…). After the last zone
+///   that starts inside, the next is the first again.
 /// - The bytes of every I/O of the job, whatever its file and direction, count towards
 ///   `size`; once `size` is reached, the file that serves the next I/O moves to its next
 ///   zone (with several files, fio moves only that file on).
@@ -243,7 +246,7 @@ mod tests {
         // fio 3.33, nrfiles=2 of 32k, zonesize=12k zonerange=16k, round robin: f0:0 f1:0
         // f0:4 f1:16 f0:8 f1:20 f0:16 f1:24 f0:20 f1:0 ...
         let mut cfg = zoned(RwMode::Read, 32 * K, 12 * K, 16 * K, 0);
-        cfg.files = vec![FileRegion { offset: 0, len: 32 * K }; 2];
+        cfg.files = vec![FileRegion::new(0, 32 * K); 2];
         cfg.io_limit = 64 * K;
         let got: Vec<(usize, u64)> =
             Workload::new(&cfg).unwrap().map(|r| (r.file, r.offset / K)).take(10).collect();

@@ -351,7 +351,7 @@ fn trimwrite_trims_then_writes_the_same_block() {
 }
 
 fn files(n: usize, len: u64) -> Vec<FileRegion> {
-    (0..n).map(|_| FileRegion { offset: 0, len }).collect()
+    (0..n).map(|_| FileRegion::new(0, len)).collect()
 }
 
 #[test]
@@ -373,11 +373,8 @@ fn round_robin_over_files_switches_every_io() {
     assert_eq!(got, [0, 0, 0, 0, 1, 1, 1, 1]);
     // fio: files of 1, 2, 2 blocks → f0 f1 f2 f1 f2 (a finished file is skipped).
     let mut cfg = job(RwMode::Read, 4 * K, 20 * K);
-    cfg.files = vec![
-        FileRegion { offset: 0, len: 4 * K },
-        FileRegion { offset: 0, len: 8 * K },
-        FileRegion { offset: 0, len: 8 * K },
-    ];
+    cfg.files =
+        vec![FileRegion::new(0, 4 * K), FileRegion::new(0, 8 * K), FileRegion::new(0, 8 * K)];
     let got: Vec<usize> = run(&cfg).iter().map(|io| io.file).collect();
     assert_eq!(got, [0, 1, 2, 1, 2]);
     // fio: nrfiles=3 size=32k → 10922-byte files, 2 blocks each, 6 reads (budget unmet).
@@ -389,8 +386,7 @@ fn round_robin_over_files_switches_every_io() {
 #[test]
 fn random_file_service_and_region_offsets() {
     let mut cfg = job(RwMode::RandRead, 4 * K, 64 * K);
-    cfg.files =
-        vec![FileRegion { offset: 1 << 20, len: 32 * K }, FileRegion { offset: 0, len: 32 * K }];
+    cfg.files = vec![FileRegion::new(1 << 20, 32 * K), FileRegion::new(0, 32 * K)];
     cfg.file_service = FileService::Random(1);
     let ios = run(&cfg);
     assert_eq!(ios.len(), 16);

@@ -1,11 +1,13 @@
 //! Running iomark and fio 3.33 alike, for the test binaries that compare them (`sched`,
-//! `errors`, `replay`, `files_zones`, `file_options`, `job_options`, `trim_verify`): each
-//! uses what it needs.
+//! `errors`, `replay`, `files_zones`, `file_options`, `job_options`, `trim_verify`,
+//! `regions`): each uses what it needs.
 #![allow(dead_code)]
 
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+pub mod cases;
 
 /// The iomark binary under test.
 pub const IOMARK: &str = env!("CARGO_BIN_EXE_iomark");

@@ -3,7 +3,8 @@
 //! What fio 3.33 does (checked with `--write_iolog`): the region starts at the size the
 //! file has when the job's files are laid out, whatever `offset` and `offset_increment`
 //! say (a missing file starts at 0); the layout then extends the file over the region (and,
-//! for a job that reads, writes it). Jobs are laid out in order, so a second job appending
+//! for a job that reads, writes it), unless it leaves the size to the writes (see
+//! `files::sized_by_layout`). Jobs are laid out in order, so a second job appending
 //! to the same file starts where the first one's region ends. Block devices and character
 //! devices are not appended to ("ignored on non-regular files").
 //!
@@ -31,6 +32,7 @@ pub fn chain(plans: &mut [JobPlan]) {
         if plan.engine == "null" {
             continue;
         }
+        let grows = !plan.fill_device && crate::files::sized_by_layout(plan);
         for file in &mut plan.files {
             let on_disk = match file.kind {
                 FileKind::Regular(n) => n,
@@ -42,7 +44,10 @@ pub fn chain(plans: &mut [JobPlan]) {
                 file.offset = before;
                 file.kind = FileKind::Regular(before);
             }
-            let after = before.max(if plan.fill_device { 0 } else { file.needed_size() });
+            // A layout that leaves the size to the writes (`fallocate=none` or `keep` in a
+            // job that only writes) leaves the file as it is: fio 3.33 then starts the next
+            // appending job at the same place.
+            let after = before.max(if grows { file.needed_size() } else { 0 });
             sizes.insert(file.path.clone(), after);
         }
     }

@@ -406,7 +406,8 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "End the job after this many I/Os, if it has not ended for another \
          reason first; it never makes the job do more than `size` or `runtime` allow. 0 \
-         means no such limit.",
+         means no such limit. Counted per loop (`loops=3 number_ios=3` issues 9 I/Os); \
+         ignored by a `time_based` job, which runs to its `runtime` (as in fio 3.33).",
     ),
     opt(
         "random_generator",
