@@ -287,9 +287,10 @@ fn rate_counts_match_fio() {
         return;
     }
     let dir = tempdir();
-    let cases: [&[&str]; 5] = [
+    // (A time_based job ignores number_ios, as in fio 3.33, so its count would depend on
+    // the clock: it is not among the cases.)
+    let cases: [&[&str]; 4] = [
         &["--rw=randread", "--rate_iops=1000", "--number_ios=500"],
-        &["--rw=read", "--rate_iops=20", "--runtime=1", "--number_ios=5", "--time_based"],
         &["--rw=read", "--rate_iops=20", "--runtime=1", "--number_ios=5"],
         &["--rw=randrw", "--rate_iops=1000,1000", "--rwmixread=90", "--number_ios=200"],
         &["--rw=read", "--rate=400k", "--rate_process=poisson", "--size=80k"],

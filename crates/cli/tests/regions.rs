@@ -244,7 +244,7 @@ const SIZES: &[Case] = &[
         sizes: &[("f", 4096)],
     },
     Case {
-        name: "fallocate=none: a time-based job stopped by runtime",
+        name: "fallocate=none: a job stopped by number_ios",
         setup: nothing,
         args: &[
             "--name=w",
@@ -253,9 +253,7 @@ const SIZES: &[Case] = &[
             "--bs=4k",
             "--size=64k",
             "--fallocate=none",
-            "--time_based",
-            "--runtime=1",
-            "--rate_iops=4",
+            "--number_ios=4",
         ],
         order: Order::Exact,
         code: 0,
