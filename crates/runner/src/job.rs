@@ -34,12 +34,12 @@ use crate::logs::JobLogs;
 use crate::plan::JobPlan;
 use crate::progress::{JobProgress, JobState, Publisher};
 use crate::status::JobSlot;
-use crate::verify::JobVerify;
 use crate::workload_config;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
 use iomark_engine::{Ddir, Engine, IoUnit};
 use iomark_stats::recorder::{Dir, JobRecorder, SyncKind};
+use iomark_verify::JobVerify;
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -113,7 +113,11 @@ pub fn run(
         recorder.track_prios(&p.values, p.total_latency);
     }
     let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
-    let verify = JobVerify::new(plan).map_err(fail)?;
+    let verify_host = std::sync::Arc::new(crate::verify::Host::default());
+    let verify = crate::verify::for_job(plan)
+        .map(|v| JobVerify::new(&v, verify_host.clone()))
+        .transpose()
+        .map_err(fail)?;
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
     let replay = replay.transpose().map_err(fail)?;
@@ -189,8 +193,10 @@ pub fn run(
     // report is the same on every run.
     // The engine's own threads (threadpool's workers) and the verify_async helpers count
     // as the job's, as in fio.
-    let engine_usage =
-        l.engine.finish().plus(l.verify.as_mut().map_or_else(Default::default, JobVerify::finish));
+    if let Some(v) = &mut l.verify {
+        v.finish();
+    }
+    let engine_usage = l.engine.finish().plus(verify_host.used());
     let usage = if l.clock.is_fake() {
         ThreadUsage::default()
     } else {
@@ -260,7 +266,7 @@ struct Loop<'a, 's> {
     start_wall_ms: u64,
     /// Whether an I/O waits for the in-flight ones it overlaps ([`Loop::wait_for_overlaps`]).
     serialize: bool,
-    /// Verification, if the job verifies (see [`crate::verify`]).
+    /// Verification, if the job verifies (see [`iomark_verify`]).
     verify: Option<JobVerify>,
     /// Rate limits and the other controls that act between I/Os, if the job has any.
     ctl: Option<Box<controls::Controls>>,

@@ -252,7 +252,7 @@ pub struct JobPlan {
     /// The options only the workload reads (distributions, generator, sequencer).
     pub workload: crate::workload_config::WorkloadOptions,
     /// How the job verifies its writes (`verify` and its options), if it does.
-    pub verify: Option<crate::verify::VerifyPlan>,
+    pub verify: Option<iomark_verify::VerifyPlan>,
     /// Rate limits and minimums (`rate`, `rate_iops`, `rate_min`, …).
     pub pace: crate::pace::PacePlan,
     /// Think time (`thinktime` and its options), if any.
@@ -514,7 +514,7 @@ impl JobPlan {
             thread_number: 0,
             logs,
             workload: crate::workload_config::WorkloadOptions::of(spec).map_err(fail)?,
-            verify: crate::verify::VerifyPlan::of(spec, min_bs[1]).map_err(fail)?,
+            verify: crate::verify::of(spec, min_bs[1]).map_err(fail)?,
             pace,
             think: crate::think::ThinkPlan::of(spec),
             latency,

@@ -37,7 +37,6 @@ mod lfsr;
 mod mix;
 mod offsets;
 mod rng;
-pub mod verify;
 mod zones;
 
 pub use buffers::{

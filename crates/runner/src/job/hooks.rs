@@ -3,8 +3,8 @@
 //! such features (see `Loop::needs_rich` in the loop), so a plain job does not even test for them.
 
 use super::Loop;
-use crate::verify::JobVerify;
 use iomark_engine::Ddir;
+use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether an I/O of `ddir` changes the file's data (a write or a trim).
@@ -120,7 +120,7 @@ impl Loop<'_, '_> {
     }
 
     /// After the writes (of a pass, for a job that verifies each pass), with none in
-    /// flight: the verify phase (see [`crate::verify`]), with the `verify_async` helpers
+    /// flight: the verify phase (see [`iomark_verify`]), with the `verify_async` helpers
     /// waited for before and after it. Returns whether a next pass began, for a job that
     /// verifies each pass (see [`crate::verify::each_pass`]).
     pub(super) fn verify_phase(&mut self, stop: &AtomicBool) -> bool {

@@ -53,7 +53,7 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
     // Verify reads are reported as reads, and trim_percentage's trims as trims, as fio does.
     let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
-    let t = t || plan.verify.as_ref().is_some_and(crate::verify::VerifyPlan::trims);
+    let t = t || plan.verify.as_ref().is_some_and(iomark_verify::VerifyPlan::trims);
     let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],

@@ -2,7 +2,7 @@
 //! the 8 bytes of the block's file offset, little-endian (fio 3.33: `0xaa%o"xy"` at offset
 //! 4096 writes `aa 00 10 00 00 00 00 00 00 78 79`, repeated).
 
-use crate::buffers::{Pattern, PatternError, MAX_PATTERN};
+use iomark_workload::{Pattern, PatternError, MAX_PATTERN};
 
 /// The most `%o` a pattern may hold.
 pub const MAX_OFFSET_SLOTS: usize = 8;

@@ -20,18 +20,17 @@
 mod asynchronous;
 mod newest;
 mod passes;
-mod plan;
 mod report;
-pub mod trim;
+mod trim;
 mod workload_trims;
 
-pub use passes::each_pass;
-pub use plan::{TrimPlan, VerifyPlan};
+pub use asynchronous::HelperHost;
 pub use trim::Trimmed;
 
-use iomark_engine::file::ThreadUsage;
-use iomark_workload::verify::{Expect, Mismatch, Stamp};
+use crate::block::{Expect, Mismatch, Stamp};
+use crate::VerifyPlan;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One completed write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,46 +104,34 @@ pub struct JobVerify {
     pub failures: u64,
     /// Blocks checked.
     pub verified: u64,
-    job: String,
-    jobnum: u64,
-    file_names: Vec<String>,
 }
 
 impl JobVerify {
-    /// The verify state of a job with `iodepth` units; `None` when it does not verify.
-    pub fn new(p: &crate::plan::JobPlan) -> Result<Option<JobVerify>, String> {
-        let Some(plan) = p.verify.clone() else { return Ok(None) };
-        let min_bs = min_block(p).max(1);
+    /// The verify state of a job that verifies as `plan` says; `host` starts the
+    /// `verify_async` helpers, if the job has any. The error names the option.
+    pub fn new(plan: &VerifyPlan, host: Arc<dyn HelperHost>) -> Result<JobVerify, String> {
+        let job = &plan.job;
         // `trimwrite` logs its trims too: one before each write.
-        let per_write = if p.rw.0.ends_with("trimwrite") { 2 } else { 1 };
-        let writes = p.io_bytes.saturating_mul(p.loops.max(1)) / min_bs + 1;
-        let reserve = (writes * per_write).min(MAX_RESERVED);
+        let per_write = if job.trimwrite { 2 } else { 1 };
+        let reserve = (job.writes * per_write).min(MAX_RESERVED);
         let limit =
-            if plan.state_load { Some(report::load_state(&p.name, p.jobnum)?) } else { None };
+            if plan.state_load { Some(report::load_state(&job.name, job.jobnum)?) } else { None };
         let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
-            let round = plan.backlog.max(plan.backlog_batch) + u64::from(p.iodepth);
-            newest::Newest::new(newest::grain_of(p), p.max_block_size(), 4 * round)
+            let round = plan.backlog.max(plan.backlog_batch) + u64::from(job.depth);
+            newest::Newest::new(job.grain, job.max_bs, 4 * round)
         });
-        let stamp = Stamp {
-            seed: p.randseed ^ (p.thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            thread: (p.thread_number + 1) as u16,
-            numberio: 0,
-        };
+        let stamp = Stamp { seed: job.seed, thread: job.thread, numberio: 0 };
         let trims = plan
             .trim
             .filter(|_| plan.do_verify)
-            .map(|t| trim::Trims::new(t, stamp.seed, writes.min(MAX_RESERVED) as usize));
-        let file_names: Vec<String> =
-            p.files.iter().map(|f| f.path.display().to_string()).collect();
+            .map(|t| trim::Trims::new(t, stamp.seed, job.writes.min(MAX_RESERVED) as usize));
         let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
             let seed = plan.knows_writes().then_some(stamp.seed);
-            let max_bs = p.max_block_size() as usize;
-            let names = file_names.clone();
-            Some(asynchronous::Helpers::start(&plan, seed, names, p.iodepth, max_bs)?)
+            Some(asynchronous::Helpers::start(plan, seed, host)?)
         } else {
             None
         };
-        Ok(Some(JobVerify {
+        Ok(JobVerify {
             stamp,
             log: Vec::with_capacity(reserve as usize),
             queue: Vec::new(),
@@ -158,18 +145,15 @@ impl JobVerify {
             trims,
             newest,
             helpers,
-            units: vec![None; p.iodepth as usize],
+            units: vec![None; job.depth as usize],
             reading: false,
             issued: 0,
             issued_bytes: 0,
             limit,
             failures: 0,
             verified: 0,
-            job: p.name.clone(),
-            jobnum: p.jobnum,
-            file_names,
-            plan,
-        }))
+            plan: plan.clone(),
+        })
     }
 
     /// Whether writes are only logged, not issued (`verify_only`).
@@ -330,7 +314,7 @@ impl JobVerify {
     }
 
     /// The next trim of a written block (file, offset, length), if `trim_backlog` says one
-    /// is due (see [`trim`]); it is marked in the log when the unit that issues it claims
+    /// is due (see `trim.rs`); it is marked in the log when the unit that issues it claims
     /// it ([`JobVerify::bind_trim`]), as fio marks it when it issues the trim. A write that a newer one overwrites is not trimmed: one in flight
     /// (the trim would wait for it, then zero it), or with `verify_backlog` (whose table
     /// knows the newest write of every place) one that completed; without it the verify
@@ -407,7 +391,7 @@ impl JobVerify {
         let seed = self.plan.knows_writes().then_some(self.stamp.seed);
         let Err(bad) = check_block(&self.plan, seed, &w, buf) else { return Ok(()) };
         self.failures += 1;
-        let name = &self.file_names[w.file as usize];
+        let name = &self.plan.job.file_names[w.file as usize];
         Err(bad_report(&self.plan, seed, name, &w, buf, bad))
     }
 
@@ -422,10 +406,12 @@ impl JobVerify {
         settled.report
     }
 
-    /// Stops the `verify_async` helpers; returns the CPU time they used (the job's, as in
-    /// fio).
-    pub fn finish(&mut self) -> ThreadUsage {
-        self.helpers.as_mut().map_or_else(ThreadUsage::default, asynchronous::Helpers::finish)
+    /// Stops the `verify_async` helpers (their CPU time, the job's as in fio, is counted
+    /// by the [`HelperHost`] that started them).
+    pub fn finish(&mut self) {
+        if let Some(helpers) = &mut self.helpers {
+            helpers.finish();
+        }
     }
 
     /// Writes the state file when the job ends, if it wrote and `verify_state_save` is on.
@@ -433,7 +419,7 @@ impl JobVerify {
         if !self.plan.state_save || self.plan.verify_only || self.issued == 0 {
             return Ok(());
         }
-        report::save_state(&self.job, self.jobnum, self.issued)
+        report::save_state(&self.plan.job.name, self.plan.job.jobnum, self.issued)
     }
 }
 
@@ -479,15 +465,6 @@ fn bad_report(
 /// and, with `verify_write_sequence`, its number.
 fn expect(plan: &VerifyPlan, seed: Option<u64>, w: &Written) -> Expect {
     Expect { seed, numberio: plan.write_sequence.then_some(w.numberio) }
-}
-
-/// The smallest block size a job writes.
-fn min_block(p: &crate::plan::JobPlan) -> u64 {
-    let d = 1;
-    if let Some(split) = &p.bssplit[d] {
-        return split.iter().map(|e| e.bs).min().unwrap_or(p.bs[d]);
-    }
-    p.bsrange[d].map_or(p.bs[d], |(lo, _)| lo)
 }
 
 /// The writes to read back, from position `first` of the log: the newest write of each

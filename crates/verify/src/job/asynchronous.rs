@@ -30,10 +30,9 @@
 //! waits for its helpers (at the end of the write phase and of the verify phase), so the
 //! text and the counts are the same whichever helper checked what.
 
-use super::{Bad, VerifyPlan, Written};
+use super::{Bad, Written};
+use crate::VerifyPlan;
 use crossbeam_queue::ArrayQueue;
-use iomark_engine::file::ThreadUsage;
-use iomark_engine::thread as sys;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread::{JoinHandle, Thread};
@@ -46,6 +45,18 @@ const HELPER_STACK: usize = 1 << 20;
 
 /// `first_bad` while no bad block that ends the job was found.
 const NONE: u64 = u64::MAX;
+
+/// What the `verify_async` helper threads need of the system, given by the runner (this
+/// crate knows no engine): pinning the threads to `verify_async_cpus`, and counting their
+/// CPU time as the job's, as fio does.
+pub trait HelperHost: Send + Sync {
+    /// Runs `spawn` with the calling thread's CPU affinity set to `cpus` (the threads it
+    /// starts inherit it), then puts the affinity back.
+    fn pinned(&self, cpus: &[u32], spawn: &mut dyn FnMut()) -> std::io::Result<()>;
+
+    /// Called on each helper thread as it ends, so that its CPU time counts as the job's.
+    fn helper_ends(&self);
+}
 
 /// A block handed to the helpers.
 struct Task {
@@ -113,7 +124,6 @@ struct Shared {
     plan: VerifyPlan,
     /// The writes' seed, when the header's is checked.
     seed: Option<u64>,
-    file_names: Vec<String>,
     /// Spare buffers not in use.
     spare: ArrayQueue<Vec<u8>>,
     /// Blocks waiting for a helper.
@@ -174,7 +184,7 @@ impl Shared {
     #[cold]
     fn failed(&self, seq: u64, w: Written, buf: &[u8], bad: Bad) {
         if self.plan.continue_on_error {
-            let name = &self.file_names[w.file as usize];
+            let name = &self.plan.job.file_names[w.file as usize];
             let text = super::bad_report(&self.plan, self.seed, name, &w, buf, bad);
             self.found.lock().unwrap_or_else(PoisonError::into_inner).reports.push((seq, text));
             return;
@@ -201,7 +211,7 @@ pub(super) struct Settled {
 /// The helper threads of one job, seen from the job's thread.
 pub(super) struct Helpers {
     shared: Arc<Shared>,
-    threads: Vec<JoinHandle<ThreadUsage>>,
+    threads: Vec<JoinHandle<()>>,
     /// Blocks handed over so far (the next one's number).
     handed: u64,
     /// Blocks checked, as counted at the last wait.
@@ -209,26 +219,23 @@ pub(super) struct Helpers {
 }
 
 impl Helpers {
-    /// Starts `plan.async_threads` helpers on `plan.async_cpus`, with room for `depth`
-    /// reads plus one per helper of up to `max_bs` bytes each. `seed` is the writes' seed
-    /// when headers carry it; `file_names` name the job's files in reports.
+    /// Starts `plan.async_threads` helpers on `plan.async_cpus` through `host`, with room
+    /// for the job's depth in reads plus one per helper, of its largest block each. `seed`
+    /// is the writes' seed when headers carry it.
     pub(super) fn start(
         plan: &VerifyPlan,
         seed: Option<u64>,
-        file_names: Vec<String>,
-        depth: u32,
-        max_bs: usize,
+        host: Arc<dyn HelperHost>,
     ) -> Result<Helpers, String> {
         let n = plan.async_threads as usize;
-        let spares = depth as usize + n;
+        let spares = plan.job.depth as usize + n;
         let spare = ArrayQueue::new(spares);
         for _ in 0..spares {
-            let _ = spare.push(Vec::with_capacity(max_bs));
+            let _ = spare.push(Vec::with_capacity(plan.job.max_bs as usize));
         }
         let shared = Arc::new(Shared {
             plan: plan.clone(),
             seed,
-            file_names,
             spare,
             work: ArrayQueue::new(spares),
             helpers: (0..n).map(|_| Sleeper::new()).collect(),
@@ -243,7 +250,9 @@ impl Helpers {
             Helpers { shared, threads: Vec::with_capacity(n), handed: 0, verified: 0 };
         let shared = Arc::clone(&helpers.shared);
         // Dropping `helpers` on an error stops those already started.
-        spawn_on(n, plan.async_cpus.as_deref(), &mut helpers.threads, move |me| shared.work(me))?;
+        spawn_on(n, plan.async_cpus.as_deref(), host, &mut helpers.threads, move |me| {
+            shared.work(me)
+        })?;
         Ok(helpers)
     }
 
@@ -318,26 +327,24 @@ impl Helpers {
         settled.failures = reports.len() as u64;
         settled.report = reports.into_iter().map(|r| r.1).collect();
         if let Some((_, w, buf, bad)) = found.first.take() {
-            let name = &shared.file_names[w.file as usize];
+            let name = &shared.plan.job.file_names[w.file as usize];
             settled.report = super::bad_report(&shared.plan, shared.seed, name, &w, &buf, bad);
             settled.failures = 1;
         }
         settled
     }
 
-    /// Stops the helpers (once the blocks handed over are checked) and returns the CPU
-    /// time they used.
-    pub(super) fn finish(&mut self) -> ThreadUsage {
+    /// Stops the helpers, once the blocks handed over are checked.
+    pub(super) fn finish(&mut self) {
         self.shared.stop.store(true, SeqCst);
         fence(SeqCst);
         for h in &self.shared.helpers {
             h.wake();
         }
-        let mut used = ThreadUsage::default();
         for t in self.threads.drain(..) {
-            used = used.plus(t.join().unwrap_or_default());
+            // A helper that panicked has nothing more to give back.
+            let _ = t.join();
         }
-        used
     }
 }
 
@@ -348,44 +355,42 @@ impl Drop for Helpers {
 }
 
 /// Starts `n` threads running `body` (with the thread's index) on `cpus`, if given, into
-/// `threads`. The affinity is set on the calling thread for the time of the spawns, which
-/// the new threads inherit, and then put back.
+/// `threads`; each tells `host` when it ends. The affinity is set on the calling thread for
+/// the time of the spawns (see [`HelperHost::pinned`]), which the new threads inherit.
 fn spawn_on(
     n: usize,
     cpus: Option<&[u32]>,
-    threads: &mut Vec<JoinHandle<ThreadUsage>>,
+    host: Arc<dyn HelperHost>,
+    threads: &mut Vec<JoinHandle<()>>,
     body: impl Fn(usize) + Send + Sync + 'static,
 ) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("option 'verify_async_cpus': {e}");
-    let restore = match cpus {
-        Some(cpus) => {
-            let before = sys::affinity().map_err(fail)?;
-            sys::set_affinity(cpus).map_err(fail)?;
-            Some(before)
-        }
-        None => None,
-    };
     let body = Arc::new(body);
     let mut result = Ok(());
-    for me in 0..n {
-        let body = Arc::clone(&body);
-        let spawned = std::thread::Builder::new()
-            .name("iomark-verify".into())
-            .stack_size(HELPER_STACK)
-            .spawn(move || {
-                body(me);
-                ThreadUsage::now()
-            });
-        match spawned {
-            Ok(t) => threads.push(t),
-            Err(e) => {
-                result = Err(format!("option 'verify_async': cannot start a helper thread: {e}"));
-                break;
+    let mut spawn_all = || {
+        for me in 0..n {
+            let (body, host) = (Arc::clone(&body), Arc::clone(&host));
+            let spawned = std::thread::Builder::new()
+                .name("iomark-verify".into())
+                .stack_size(HELPER_STACK)
+                .spawn(move || {
+                    body(me);
+                    host.helper_ends();
+                });
+            match spawned {
+                Ok(t) => threads.push(t),
+                Err(e) => {
+                    result =
+                        Err(format!("option 'verify_async': cannot start a helper thread: {e}"));
+                    break;
+                }
             }
         }
-    }
-    if let Some(before) = restore {
-        sys::set_affinity(&before).map_err(fail)?;
+    };
+    match cpus {
+        Some(cpus) => host
+            .pinned(cpus, &mut spawn_all)
+            .map_err(|e| format!("option 'verify_async_cpus': {e}"))?,
+        None => spawn_all(),
     }
     result
 }
@@ -393,7 +398,8 @@ fn spawn_on(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iomark_workload::verify::{Method, Stamp, VerifyFormat};
+    use crate::block::{Method, Stamp, VerifyFormat};
+    use std::sync::atomic::AtomicUsize;
 
     const BS: usize = 4096;
 
@@ -419,13 +425,42 @@ mod tests {
             async_cpus: None,
             reads_only: false,
             trim: None,
+            job: crate::VerifyJob {
+                file_names: vec!["f".into()],
+                max_bs: BS as u64,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// A host that pins nothing and counts what it is told (`fail`: pinning fails).
+    #[derive(Default)]
+    struct Counting {
+        pinned: Mutex<Vec<Vec<u32>>>,
+        ended: AtomicUsize,
+        fail: bool,
+    }
+
+    impl HelperHost for Counting {
+        fn pinned(&self, cpus: &[u32], spawn: &mut dyn FnMut()) -> std::io::Result<()> {
+            if self.fail {
+                return Err(std::io::Error::other("no such CPU"));
+            }
+            self.pinned.lock().unwrap().push(cpus.to_vec());
+            spawn();
+            Ok(())
+        }
+
+        fn helper_ends(&self) {
+            self.ended.fetch_add(1, SeqCst);
         }
     }
 
     /// Hands over `n` blocks (block i written at offset i × BS by write i), those of `bad`
     /// with a flipped bit, through helpers with room for `depth` reads, and settles.
     fn run(p: &VerifyPlan, depth: u32, n: u64, bad: &[u64]) -> (Settled, bool) {
-        let mut h = Helpers::start(p, Some(7), vec!["f".into()], depth, BS).expect("start");
+        let p = &VerifyPlan { job: crate::VerifyJob { depth, ..p.job.clone() }, ..p.clone() };
+        let mut h = Helpers::start(p, Some(7), Arc::new(Counting::default())).expect("start");
         let mut ended = false;
         let mut buf = vec![0u8; BS];
         for i in 0..n {
@@ -483,29 +518,23 @@ mod tests {
     }
 
     #[test]
-    fn helpers_run_on_the_cpus_given_and_the_caller_keeps_its_own() {
-        let before = sys::affinity().expect("affinity");
-        let cpu = before[0];
-        let (tx, rx) = std::sync::mpsc::channel();
-        let tx = Mutex::new(tx);
+    fn helpers_start_pinned_through_the_host_and_tell_it_when_they_end() {
+        let host = Arc::new(Counting::default());
         let mut threads = Vec::new();
-        let body = move |me: usize| {
-            let _ = tx.lock().unwrap().send((me, sys::affinity().expect("affinity")));
-        };
-        spawn_on(2, Some(&[cpu]), &mut threads, body).expect("spawn");
+        let dyn_host: Arc<dyn HelperHost> = host.clone();
+        spawn_on(2, Some(&[3]), dyn_host, &mut threads, |_| {}).expect("spawn");
         for t in threads {
             t.join().expect("join");
         }
-        let mut got: Vec<_> = rx.iter().collect();
-        got.sort();
-        assert_eq!(got, vec![(0, vec![cpu]), (1, vec![cpu])]);
-        assert_eq!(sys::affinity().expect("affinity"), before);
+        assert_eq!(*host.pinned.lock().unwrap(), vec![vec![3]]);
+        assert_eq!(host.ended.load(SeqCst), 2);
     }
 
     #[test]
-    fn a_cpu_the_system_lacks_is_an_error_naming_the_option() {
+    fn a_host_that_cannot_pin_is_an_error_naming_the_option() {
         let mut threads = Vec::new();
-        let err = spawn_on(1, Some(&[4000]), &mut threads, |_| {}).unwrap_err();
+        let host = Arc::new(Counting { fail: true, ..Counting::default() });
+        let err = spawn_on(1, Some(&[4000]), host, &mut threads, |_| {}).unwrap_err();
         assert!(err.starts_with("option 'verify_async_cpus': "), "{err}");
         assert!(threads.is_empty());
     }

@@ -9,6 +9,9 @@
 //! `time_based` one are verified once, after all their writes (fio 3.33 verifies
 //! `norandommap` and skipping jobs once too, and never verifies a `time_based` one).
 //!
+//! The plan decides which jobs verify each pass ([`crate::VerifyJob::each_pass`]); the job
+//! loop then pauses the workload between passes and calls in here.
+//!
 //! Before a pass beyond `loops`, fio 3.33 counts the verify reads with the writes
 //! against `io_size`: the pass starts only if their bytes are below `io_size` by at least
 //! the largest block (`size=32k io_size=40k`: 8 writes and 8 reads, then no second
@@ -17,24 +20,6 @@
 //! does.
 
 use super::JobVerify;
-use crate::plan::JobPlan;
-
-/// Whether job `p` verifies after each pass over its files (see the module's note).
-pub fn each_pass(p: &JobPlan) -> bool {
-    let Some(v) = &p.verify else { return false };
-    let covering = match p.rw.0 {
-        "write" | "trimwrite" => true,
-        // The random map of the workload (off with `blockalign`, see workload_config).
-        "randwrite" | "randtrimwrite" => !p.norandommap && !p.blockalign_given,
-        _ => false,
-    };
-    covering
-        && v.do_verify
-        && !p.time_based
-        && p.rw.1.is_none()
-        && p.replay.is_none()
-        && !p.unlink_each_loop
-}
 
 impl JobVerify {
     /// Counts `len` bytes of an I/O the job issues (or, under `verify_only`, would issue).

@@ -22,8 +22,9 @@
 //! binary structure): `iomark verify state 1` then `writes=<n>`, the writes the job
 //! completed. `verify_state_load` with `verify_only` reads it and verifies only those.
 
-use super::{VerifyPlan, Written};
-use iomark_workload::verify::{Expect, Mismatch, MismatchKind, VerifyFormat};
+use super::Written;
+use crate::block::{Expect, Mismatch, MismatchKind, VerifyFormat};
+use crate::VerifyPlan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -30,8 +30,8 @@
 //! Nothing here allocates while the job runs: the list of chosen writes is reserved with
 //! the log of writes, and only grows when the log does.
 
-use super::plan::TrimPlan;
 use super::Written;
+use crate::TrimPlan;
 use iomark_workload::Rng;
 
 /// What a trim did to a logged write.

@@ -170,45 +170,6 @@ impl Newest {
     }
 }
 
-/// The largest size that divides the offset and length of every write of job `p` (and
-/// so the grain of [`Newest`]): block sizes, `blockalign`, the files' start offsets, the
-/// `rw=write:N` skip and the strided zones.
-pub(super) fn grain_of(p: &crate::plan::JobPlan) -> u64 {
-    let d = 1;
-    let mut g = p.bs[d];
-    if let Some(split) = &p.bssplit[d] {
-        g = split.iter().fold(0, |g, e| gcd(g, e.bs));
-    } else if let Some((lo, _)) = p.bsrange[d] {
-        g = if p.workload.bs_unaligned { 1 } else { lo };
-    }
-    if p.blockalign_given {
-        g = gcd(g, p.blockalign[d]);
-    }
-    for f in &p.files {
-        g = gcd(g, f.offset);
-    }
-    // A sequential `rw=write:N` leaves N bytes between writes (random modes count I/Os).
-    let skip = p.rw.1.as_deref().and_then(crate::workload_config::parse_modifier);
-    if let Some(skip) = skip.filter(|_| !p.rw.0.starts_with("rand")) {
-        g = gcd(g, skip);
-    }
-    if let Some(z) = &p.workload.zones {
-        g = [z.size, z.range, z.skip].into_iter().fold(g, gcd);
-    }
-    if p.replay.is_some() {
-        g = 1;
-    }
-    g.max(1)
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::tests::w;
@@ -262,7 +223,5 @@ mod tests {
     fn the_grain_is_coarsened_for_fine_alignment() {
         let t = Newest::new(1, 1 << 20, 1);
         assert_eq!(t.grain, (1 << 20) / MAX_GRAINS_PER_BLOCK);
-        assert_eq!(gcd(4096, 6144), 2048);
-        assert_eq!(gcd(0, 512), 512);
     }
 }
