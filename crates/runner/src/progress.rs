@@ -29,7 +29,9 @@
 //!   one is padded with blanks. With `--eta-newline=T`, once T has passed since the last
 //!   newline, the next line is preceded by a newline.
 
-use crate::plan::JobPlan;
+use iomark_plan::limits::LimitsPlan;
+use iomark_plan::JobPlan;
+use iomark_workload::RwMode;
 use std::io::Write;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -179,25 +181,23 @@ pub struct JobShape {
 }
 
 impl JobShape {
-    /// The shape of `plan`.
-    pub fn of(plan: &JobPlan) -> JobShape {
-        let random = plan.rw.0.starts_with("rand");
-        let kind = plan.rw.0.trim_start_matches("rand");
-        let letter = match kind {
-            "read" => 'R',
-            "write" => 'W',
-            "trim" => 'D',
+    /// The shape of a job of pattern `rw` within `limits`.
+    pub fn of(rw: RwMode, limits: &LimitsPlan) -> JobShape {
+        let letter = match rw {
+            RwMode::Read | RwMode::RandRead => 'R',
+            RwMode::Write | RwMode::RandWrite => 'W',
+            RwMode::Trim | RwMode::RandTrim => 'D',
             _ => 'M',
         };
-        let letter = if random { letter.to_ascii_lowercase() } else { letter };
-        let time_limit_s = plan
+        let letter = if rw.is_random() { letter.to_ascii_lowercase() } else { letter };
+        let time_limit_s = limits
             .runtime
-            .map(|r| (plan.startdelay + plan.ramp_time + r).as_secs_f64().ceil() as u64);
+            .map(|r| (limits.startdelay + limits.ramp_time + r).as_secs_f64().ceil() as u64);
         JobShape {
             letter,
             time_limit_s,
-            time_based: plan.time_based,
-            planned_bytes: plan.io_bytes.saturating_mul(plan.loops),
+            time_based: limits.time_based,
+            planned_bytes: limits.io_bytes.saturating_mul(limits.loops),
         }
     }
 }
@@ -217,7 +217,7 @@ impl Progress {
         Progress {
             epoch,
             jobs: plans.iter().map(|_| JobProgress::new(epoch)).collect(),
-            shapes: plans.iter().map(JobShape::of).collect(),
+            shapes: plans.iter().map(|p| JobShape::of(p.workload.rw, &p.limits)).collect(),
         }
     }
 

@@ -399,6 +399,12 @@ impl Default for WorkloadConfig {
 }
 
 impl WorkloadConfig {
+    /// Checks what every generator relies on, without building one (only
+    /// [`crate::Workload::new`] allocates the random maps, whose failure it reports).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        validate(self)
+    }
+
     /// A one-file job over `[0, size)` with fixed block size `bs` and `io_limit = size`:
     /// the common case, and a convenient start for tests.
     pub fn single_file(rw: RwMode, bs: u64, size: u64) -> WorkloadConfig {

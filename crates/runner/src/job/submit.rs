@@ -42,7 +42,7 @@ impl Loop<'_, '_> {
                     self.pending.push(index);
                     self.in_flight += 1;
                     let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
-                    if full || self.pending.len() >= self.plan.batching.submit as usize {
+                    if full || self.pending.len() >= self.plan.engine.batching.submit as usize {
                         self.commit();
                     }
                     return;
@@ -71,7 +71,7 @@ impl Loop<'_, '_> {
     /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on
     /// until no more than `iodepth_low` I/Os are in flight.
     pub(super) fn reap_full<const RICH: bool>(&mut self) {
-        let batching = self.plan.batching;
+        let batching = self.plan.engine.batching;
         self.commit();
         loop {
             let min = (batching.complete_min.min(self.in_flight)).max(1) as usize;

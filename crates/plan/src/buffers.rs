@@ -1,5 +1,6 @@
 //! The job's buffer options, resolved: what write buffers hold (with fio's rules for which
-//! option turns which other on or off) and where the buffers live (`mem`).
+//! option turns which other on or off), where the buffers live (`mem`) and how they are
+//! aligned (`iomem_align`).
 //!
 //! fio 3.33 resolves the flags like this (each checked by hashing and compressing files it
 //! wrote): `refill_buffers` as the job sets it, else on for `buffer_compress_percentage`
@@ -7,8 +8,9 @@
 //! sets it, else on unless `zero_buffers` or `buffer_pattern` is given. What each resolved
 //! combination writes is in the workload crate's `buffers` module.
 
-use crate::get;
+use crate::OptionError;
 use iomark_engine::mem::IoMem;
+use iomark_options::keys::{self, Choice, Key};
 use iomark_options::JobSpec;
 use iomark_workload::{BufferOptions, Dedupe, DedupeMode, Pattern};
 use std::path::PathBuf;
@@ -25,40 +27,54 @@ pub struct BufferPlan {
     pub mem: IoMem,
     /// `hugepage-size` in bytes.
     pub hugepage_size: u64,
+    /// Buffer alignment in bytes (`iomem_align`, at least the page size).
+    pub align: u64,
+}
+
+/// The buffers' alignment: `iomem_align`, at least the page size; refused unless a power
+/// of two.
+pub fn align(spec: &JobSpec) -> Result<u64, OptionError> {
+    let page = iomark_engine::system::page_size();
+    let align = spec.get(keys::IOMEM_ALIGN).unwrap_or(0);
+    let buffer_align = align.max(page);
+    if !buffer_align.is_power_of_two() {
+        return Err(OptionError::new(keys::IOMEM_ALIGN, format!("{align} is not a power of two")));
+    }
+    Ok(buffer_align)
 }
 
 impl BufferPlan {
-    /// Resolves the buffer options of `spec`; reads the file of a `buffer_pattern` piece
-    /// written `'name'`. The message names the option at fault.
-    pub fn of(spec: &JobSpec) -> Result<BufferPlan, String> {
-        let given = |name: &str| spec.value(name).is_some();
-        let pattern = match get::text(spec, "buffer_pattern").filter(|_| given("buffer_pattern")) {
-            Some(text) => Some(
-                Pattern::parse(&text, |name: &str| std::fs::read(name))
-                    .map_err(|e| format!("option 'buffer_pattern': '{text}': {e}"))?,
-            ),
+    /// Resolves the buffer options of `spec`, aligned to `align` (see [`align`]); reads
+    /// the file of a `buffer_pattern` piece written `'name'`. The message names the option
+    /// at fault.
+    pub fn of(spec: &JobSpec, align: u64) -> Result<BufferPlan, OptionError> {
+        let pattern = match spec.given(keys::BUFFER_PATTERN) {
+            Some(text) => {
+                Some(Pattern::parse(&text, |name: &str| std::fs::read(name)).map_err(|e| {
+                    OptionError::new(keys::BUFFER_PATTERN, format!("'{text}': {e}"))
+                })?)
+            }
             None => None,
         };
-        let percent =
-            |name: &str| given(name).then(|| get::int(spec, name).unwrap_or(0).min(100) as u32);
-        let compress_percentage = percent("buffer_compress_percentage");
-        let dedupe = percent("dedupe_percentage").map(|percentage| Dedupe {
+        let percent = |key: Key<u64>| spec.given(key).map(|n| n.min(100) as u32);
+        let compress_percentage = percent(keys::BUFFER_COMPRESS_PERCENTAGE);
+        let dedupe = percent(keys::DEDUPE_PERCENTAGE).map(|percentage| Dedupe {
             percentage,
-            mode: match get::choice(spec, "dedupe_mode") {
+            mode: match spec.get(keys::DEDUPE_MODE) {
                 // The working set's size needs the job's size: see `options`.
-                Some(("working_set", _)) => DedupeMode::WorkingSet { buffers: 0 },
+                Some(Choice { name: "working_set", .. }) => DedupeMode::WorkingSet { buffers: 0 },
                 _ => DedupeMode::Repeat,
             },
-            global: get::flag(spec, "dedupe_global"),
+            global: spec.flag(keys::DEDUPE_GLOBAL),
         });
-        let zero_buffers = get::flag(spec, "zero_buffers");
-        let refill_buffers = if given("refill_buffers") {
-            get::flag(spec, "refill_buffers")
+        let zero_buffers = spec.flag(keys::ZERO_BUFFERS);
+        let refill_buffers = if spec.is_set(keys::REFILL_BUFFERS) {
+            spec.flag(keys::REFILL_BUFFERS)
         } else {
             compress_percentage.is_some_and(|p| (1..100).contains(&p)) || dedupe.is_some()
         };
-        let scramble_buffers = if given("scramble_buffers") {
-            get::flag(spec, "scramble_buffers")
+        let scramble_buffers = if spec.is_set(keys::SCRAMBLE_BUFFERS) {
+            spec.flag(keys::SCRAMBLE_BUFFERS)
         } else {
             !zero_buffers && pattern.is_none()
         };
@@ -68,16 +84,18 @@ impl BufferPlan {
             scramble_buffers,
             pattern,
             compress_percentage,
-            compress_chunk: get::int(spec, "buffer_compress_chunk").unwrap_or(512),
+            compress_chunk: spec.get(keys::BUFFER_COMPRESS_CHUNK).unwrap_or(512),
             dedupe,
         };
         Ok(BufferPlan {
             contents,
-            working_set_percentage: get::int(spec, "dedupe_working_set_percentage")
+            working_set_percentage: spec
+                .get(keys::DEDUPE_WORKING_SET_PERCENTAGE)
                 .unwrap_or(5)
                 .min(100) as u32,
             mem: mem(spec),
-            hugepage_size: get::int(spec, "hugepage-size").unwrap_or(2 << 20),
+            hugepage_size: spec.get(keys::HUGEPAGE_SIZE).unwrap_or(2 << 20),
+            align,
         })
     }
 
@@ -101,13 +119,14 @@ impl Default for BufferPlan {
             working_set_percentage: 5,
             mem: IoMem::Malloc,
             hugepage_size: 2 << 20,
+            align: iomark_engine::system::page_size(),
         }
     }
 }
 
 /// `mem`/`iomem`, with the file after `mmap:`, `mmapshared:` or `mmaphuge:`.
 fn mem(spec: &JobSpec) -> IoMem {
-    let (name, arg) = get::choice(spec, "mem").unwrap_or(("malloc", None));
+    let Choice { name, arg } = spec.get(keys::MEM).unwrap_or(Choice { name: "malloc", arg: None });
     let file = arg.filter(|a| !a.is_empty()).map(PathBuf::from);
     match name {
         "mmap" => IoMem::Mmap { shared: false, huge: false, file },
@@ -124,7 +143,8 @@ mod tests {
     use super::*;
 
     fn plan(args: &[&str]) -> Result<BufferPlan, String> {
-        BufferPlan::of(&crate::get::test_spec(args).expect("valid job"))
+        let spec = crate::test_spec(args).expect("valid job");
+        BufferPlan::of(&spec, align(&spec).expect("aligned")).map_err(|e| e.message)
     }
 
     fn flags(args: &[&str]) -> (bool, bool) {

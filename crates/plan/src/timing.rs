@@ -21,11 +21,10 @@
 //!   (a `[global]` setting reaches every job, which comes to the same).
 //!
 //! Measuring less does not make iomark read the clock less often: its loop reads the
-//! clock once per I/O anyway (see [`crate::job`]), so these options only change what is
-//! reported.
+//! clock once per I/O anyway (see the runner's job loop), so these options only change what
+//! is reported. The runner makes the clock a job asks for.
 
-use crate::clock::JobClock;
-use crate::get;
+use iomark_options::keys::{self, Key};
 use iomark_options::JobSpec;
 
 /// The clock a job asks for (`clocksource`).
@@ -61,9 +60,9 @@ pub struct Timing {
 impl Timing {
     /// The timing options of `spec`.
     pub fn of(spec: &JobSpec) -> Timing {
-        let reduce = get::flag(spec, "gtod_reduce");
-        let off = |name: &str| flag_after_gtod_reduce(spec, name, true);
-        let clock = match get::choice(spec, "clocksource").map(|c| c.0) {
+        let reduce = spec.flag(keys::GTOD_REDUCE);
+        let off = |key| flag_after_gtod_reduce(spec, key, true);
+        let clock = match spec.get(keys::CLOCKSOURCE).map(|c| c.name) {
             Some("gettimeofday") => ClockSource::Gettimeofday,
             Some("clock_gettime") => ClockSource::ClockGettime,
             Some("cpu") => ClockSource::Cpu,
@@ -71,45 +70,23 @@ impl Timing {
         };
         Timing {
             clock,
-            slat: !off("disable_slat"),
-            clat: !off("disable_clat"),
-            lat: !off("disable_lat"),
-            bw_log: !off("disable_bw_measurement"),
+            slat: !off(keys::DISABLE_SLAT),
+            clat: !off(keys::DISABLE_CLAT),
+            lat: !off(keys::DISABLE_LAT),
+            bw_log: !off(keys::DISABLE_BW_MEASUREMENT),
             iops_log: !reduce,
-        }
-    }
-
-    /// The job's real clock, starting now; a note for the report's standard error when the
-    /// clock asked for is not available here.
-    pub fn clock(&self) -> (JobClock, Option<String>) {
-        match self.clock {
-            ClockSource::Default => (JobClock::real(), None),
-            ClockSource::ClockGettime => (JobClock::monotonic(), None),
-            ClockSource::Gettimeofday => (JobClock::micros(), None),
-            ClockSource::Cpu => match JobClock::real() {
-                c @ JobClock::Tsc { .. } => (c, None),
-                c => (
-                    c,
-                    Some(
-                        "clocksource=cpu: the CPU's time-stamp counter is not a stable clock \
-                         here; using clock_gettime (CLOCK_MONOTONIC)"
-                            .to_string(),
-                    ),
-                ),
-            },
         }
     }
 }
 
-/// The boolean option `name`, where `gtod_reduce=1` sets it to `reduced` unless the option
-/// is given after it (fio applies both in the order written).
-pub(crate) fn flag_after_gtod_reduce(spec: &JobSpec, name: &str, reduced: bool) -> bool {
-    let given_after =
-        spec.value(name).is_some() && crate::plan::last_set(spec, name, "gtod_reduce");
-    if get::flag(spec, "gtod_reduce") && !given_after {
+/// The boolean option of `key`, where `gtod_reduce=1` sets it to `reduced` unless the
+/// option is given after it (fio applies both in the order written).
+pub(crate) fn flag_after_gtod_reduce(spec: &JobSpec, key: Key<bool>, reduced: bool) -> bool {
+    let given_after = spec.is_set(key) && spec.set_after(key, keys::GTOD_REDUCE);
+    if spec.flag(keys::GTOD_REDUCE) && !given_after {
         reduced
     } else {
-        get::flag(spec, name)
+        spec.flag(key)
     }
 }
 

@@ -23,11 +23,13 @@
 //!   with `error_dump=1` every error is.
 //!
 //! Errors of the engine itself (a failed submission or reap, not an I/O's result) are
-//! always fatal.
+//! always fatal. Counting and describing a failed I/O is the runner's `errors`.
 
 mod names;
 
+use crate::OptionError;
 use iomark_engine::Ddir;
+use iomark_options::keys;
 use iomark_options::JobSpec;
 
 /// The kinds of error, in the order of `ignore_error`'s lists.
@@ -79,8 +81,8 @@ impl Default for ErrorPolicy {
 
 impl ErrorPolicy {
     /// The error options of `spec`.
-    pub fn of(spec: &JobSpec) -> Result<ErrorPolicy, String> {
-        let continues = match crate::get::choice(spec, "continue_on_error").map(|c| c.0) {
+    pub fn of(spec: &JobSpec) -> Result<ErrorPolicy, OptionError> {
+        let continues = match spec.get(keys::CONTINUE_ON_ERROR).map(|c| c.name) {
             Some("read") => [true, false, false],
             Some("write") => [false, true, false],
             Some("io") => [true, true, false],
@@ -89,23 +91,22 @@ impl ErrorPolicy {
             _ => [false; 3],
         };
         let mut p = ErrorPolicy { continues, ..ErrorPolicy::default() };
-        if let Some(text) = crate::get::text(spec, "ignore_error") {
+        if let Some(text) = spec.get(keys::IGNORE_ERROR) {
+            let bad =
+                |why: String| OptionError::new(keys::IGNORE_ERROR, format!("'{text}': {why}"));
             let parts: Vec<&str> = text.split(',').collect();
             if parts.len() > 3 {
-                return Err(format!(
-                    "option 'ignore_error': '{text}': at most three lists (read, write, verify)"
-                ));
+                return Err(bad("at most three lists (read, write, verify)".into()));
             }
             for (kind, part) in parts.iter().enumerate() {
-                let list = parse_list(part)
-                    .map_err(|e| format!("option 'ignore_error': '{text}': {e}"))?;
+                let list = parse_list(part).map_err(bad)?;
                 if !list.is_empty() {
                     p.lists[kind] = list;
                     p.continues[kind] = true;
                 }
             }
         }
-        p.dump = crate::get::flag(spec, "error_dump");
+        p.dump = spec.flag(keys::ERROR_DUMP);
         Ok(p)
     }
 
@@ -140,58 +141,13 @@ fn parse_list(text: &str) -> Result<Vec<i32>, String> {
     Ok(list)
 }
 
-/// A data or sync I/O (`unit`, doing `op`) of the job `plan` failed with `errno`: counts it
-/// in `recorder` (as issued, and as an error), describes it on standard error when it ends
-/// the job or `error_dump` asks, and returns whether it ends the job.
-pub fn failed_io(
-    plan: &crate::plan::JobPlan,
-    recorder: &mut iomark_stats::recorder::JobRecorder,
-    unit: &iomark_engine::IoUnit,
-    op: &str,
-    errno: i32,
-) -> bool {
-    let dir = unit.ddir.data_index().map(|d| iomark_stats::Dir::ALL[d]);
-    recorder.record_error(dir, errno);
-    let fatal = !plan.errors.continues(unit.ddir, errno);
-    if fatal || plan.errors.dump {
-        let path = plan.files.get(unit.file as usize).map(|f| f.path.as_path());
-        let line =
-            describe(path.unwrap_or(std::path::Path::new("")), op, unit.offset, unit.len, errno);
-        eprintln!("iomark: job '{}': {line}", plan.name);
-    }
-    fatal
-}
-
-/// What the operating system calls error `errno` (`No space left on device`; `Success`
-/// for 0), as fio prints it.
-pub fn errno_text(errno: i32) -> String {
-    if errno == 0 {
-        return "Success".into();
-    }
-    let text = std::io::Error::from_raw_os_error(errno).to_string();
-    match text.rfind(" (os error ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
-/// The line describing a failed I/O, as fio's `io_u error` line:
-/// `I/O error on file /dev/full: No space left on device: write offset=0, buflen=4096`.
-pub fn describe(path: &std::path::Path, op: &str, offset: u64, len: usize, errno: i32) -> String {
-    format!(
-        "I/O error on file {}: {}: {op} offset={offset}, buflen={len}",
-        path.display(),
-        errno_text(errno)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn policy(args: &str) -> Result<ErrorPolicy, String> {
         let args: Vec<&str> = args.split_whitespace().collect();
-        ErrorPolicy::of(&crate::get::test_spec(&args)?)
+        ErrorPolicy::of(&crate::test_spec(&args)?).map_err(|e| e.message)
     }
 
     #[test]
@@ -231,16 +187,5 @@ mod tests {
         assert!(policy("ignore_error=,ENOSUCH").unwrap_err().contains("unknown error 'ENOSUCH'"));
         assert!(policy("ignore_error=,0x1c").is_err());
         assert!(policy("ignore_error=1,2,3,4").unwrap_err().contains("at most three"));
-    }
-
-    #[test]
-    fn errors_read_as_fio_prints_them() {
-        assert_eq!(errno_text(28), "No space left on device");
-        assert_eq!(errno_text(0), "Success");
-        let line = describe(std::path::Path::new("/dev/full"), "write", 4096, 512, 28);
-        assert_eq!(
-            line,
-            "I/O error on file /dev/full: No space left on device: write offset=4096, buflen=512"
-        );
     }
 }

@@ -8,6 +8,8 @@
 //! file itself, and a file too small for one block is left out (fio opens and closes it
 //! without I/O, "file … may be ignored").
 
+use crate::OptionError;
+use iomark_options::keys;
 use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use std::path::{Path, PathBuf};
@@ -19,20 +21,22 @@ use std::path::{Path, PathBuf};
 /// fio adds a directory's files as it reads each `opendir` assignment, so every
 /// assignment counts (`--opendir=a --opendir=b` uses the files of both), and the files of
 /// an assignment made before the last `filename` come before the named files.
-pub(super) fn with_named(spec: &JobSpec, named: Vec<PathBuf>) -> Result<Vec<PathBuf>, String> {
-    let last_filename = spec.settings.iter().rposition(|s| s.def.name == "filename");
+pub(super) fn with_named(spec: &JobSpec, named: Vec<PathBuf>) -> Result<Vec<PathBuf>, OptionError> {
+    // Each assignment counts, so the settings are read one by one (by the keys' names).
+    let last_filename = spec.settings.iter().rposition(|s| s.def.name == keys::FILENAME.name);
     let (mut before, mut after) = (Vec::new(), Vec::new());
     for (at, setting) in spec.settings.iter().enumerate() {
-        if setting.def.name != "opendir" {
+        if setting.def.name != keys::OPENDIR.name {
             continue;
         }
         let Value::Str(dir) = &setting.value else { continue };
         let mut files = Vec::new();
-        walk(Path::new(dir), &mut files)?;
+        walk(Path::new(dir), &mut files).map_err(|why| OptionError::about(keys::OPENDIR, why))?;
         if files.is_empty() {
             // fio 3.33 runs such a job with no file at all, doing nothing (or fails it
             // for want of `size`); iomark says why instead.
-            return Err(format!("option 'opendir': no regular file under '{dir}'"));
+            let why = format!("no regular file under '{dir}'");
+            return Err(OptionError::new(keys::OPENDIR, why));
         }
         if last_filename.is_some_and(|f| at < f) { &mut before } else { &mut after }.extend(files);
     }

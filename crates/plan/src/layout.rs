@@ -28,13 +28,16 @@
 pub mod append;
 mod opendir;
 
+pub use append::FileSizes;
+
 /// The bytes a `fill_device` job without `size` may write, over all its files: far more
 /// than any file system holds (1 EiB).
 pub const FILL_BYTES: u64 = 1 << 60;
 
-use crate::get;
+use crate::OptionError;
+use iomark_options::keys::{self, Key};
 use iomark_options::spec::expand_filename_format;
-use iomark_options::value::{SizeOrPercent, Value};
+use iomark_options::value::SizeOrPercent;
 use iomark_options::JobSpec;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
@@ -85,26 +88,23 @@ impl FilePlan {
 
 /// Resolves the files of clone `jobnum` of `spec`; `align` is the job's smallest block
 /// size, to which `filesize` ranges are aligned.
-pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePlan>, String> {
+pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePlan>, OptionError> {
     let paths = paths(spec, jobnum)?;
     let mut kinds = Vec::with_capacity(paths.len());
     for path in &paths {
-        kinds.push(probe(path)?);
+        kinds.push(probe(path).map_err(OptionError::other)?);
     }
-    let seed = get::int(spec, "randseed").unwrap_or(iomark_workload::DEFAULT_SEED)
+    let seed = spec.get(keys::RANDSEED).unwrap_or(iomark_workload::DEFAULT_SEED)
         ^ name_hash(&spec.name)
         ^ jobnum.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let nfiles = paths.len() as u64;
-    let size = if spec.value("size").is_some() { get::size_or_percent(spec, "size") } else { None };
-    let filesize = match spec.value("filesize") {
-        Some(Value::RangePerDir(r)) => r[0],
-        _ => None,
-    };
+    let size = spec.given(keys::SIZE);
+    let filesize = spec.given(keys::FILESIZE).and_then(|r| r[0]);
     // fio 3.33 takes an explicit `offset_align=0` for the default (the HOWTO's word; fio
     // itself dies of a division by zero).
-    let offset_align = get::int(spec, "offset_align").filter(|&a| a > 0).unwrap_or(align).max(1);
-    let file_append = get::flag(spec, "file_append");
-    let from_opendir = spec.value("opendir").is_some();
+    let offset_align = spec.get(keys::OFFSET_ALIGN).filter(|&a| a > 0).unwrap_or(align).max(1);
+    let file_append = spec.flag(keys::FILE_APPEND);
+    let from_opendir = spec.is_set(keys::OPENDIR);
     let mut plans = Vec::with_capacity(paths.len());
     for (filenum, (path, kind)) in paths.into_iter().zip(kinds).enumerate() {
         let own = match kind {
@@ -117,7 +117,7 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
         let own = if append { own.map(|_| 0) } else { own };
         let share = |p: f64| own.map(|n| (n as f64 * p / 100.0) as u64);
         let mut percent = false;
-        let mut bytes = |name| match get::size_or_percent(spec, name) {
+        let mut bytes = |key: Key<SizeOrPercent>| match spec.get(key) {
             Some(SizeOrPercent::Bytes(n)) => n,
             Some(SizeOrPercent::Percent(p)) => {
                 percent = true;
@@ -125,7 +125,7 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             }
             None => 0,
         };
-        let (offset, increment) = (bytes("offset"), bytes("offset_increment"));
+        let (offset, increment) = (bytes(keys::OFFSET), bytes(keys::OFFSET_INCREMENT));
         let offset = offset.saturating_add(increment.saturating_mul(jobnum));
         let offset = match kind {
             // fio 3.33 ignores `offset` and `offset_increment` here: the region starts at
@@ -137,13 +137,16 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             _ if percent => offset.div_ceil(offset_align).saturating_mul(offset_align),
             _ => offset,
         };
-        let fill = get::flag(spec, "fill_device") && !matches!(kind, FileKind::BlockDevice(_));
+        let fill = spec.flag(keys::FILL_DEVICE) && !matches!(kind, FileKind::BlockDevice(_));
         let len = match (filesize, size) {
             (None, None) if fill => FILL_BYTES / nfiles.max(1) / align.max(1) * align.max(1),
             (Some((lo, hi)), _) => pick_in_range(lo, hi, align, seed ^ filenum as u64),
             (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
-                format!("option 'size': {p}% of '{}', which does not exist yet", path.display())
+                OptionError::new(
+                    keys::SIZE,
+                    format!("{p}% of '{}', which does not exist yet", path.display()),
+                )
             })?,
             // opendir: a file too small for one block is left out below.
             (None, None) if from_opendir && own.is_some() => {
@@ -152,10 +155,13 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             (None, None) => match own {
                 Some(n) if n > offset => n - offset,
                 _ => {
-                    return Err(format!(
-                        "option 'size' is needed: '{}' {}",
-                        path.display(),
-                        if own.is_some() { "is too small" } else { "does not exist yet" }
+                    return Err(OptionError::about(
+                        keys::SIZE,
+                        format!(
+                            "option 'size' is needed: '{}' {}",
+                            path.display(),
+                            if own.is_some() { "is too small" } else { "does not exist yet" }
+                        ),
                     ))
                 }
             },
@@ -171,45 +177,49 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
             continue;
         }
         if len == 0 {
-            return Err(format!("option 'size': the region in '{}' is empty", path.display()));
+            let why = format!("the region in '{}' is empty", path.display());
+            return Err(OptionError::new(keys::SIZE, why));
         }
         plans.push(FilePlan { path, kind, offset, len });
     }
     if plans.is_empty() {
-        return Err(format!(
-            "option 'size' is needed: no file under opendir={} holds a block",
-            get::text(spec, "opendir").unwrap_or_default()
+        return Err(OptionError::about(
+            keys::SIZE,
+            format!(
+                "option 'size' is needed: no file under opendir={} holds a block",
+                spec.get(keys::OPENDIR).unwrap_or_default()
+            ),
         ));
     }
     Ok(plans)
 }
 
 /// The paths of the job's files.
-fn paths(spec: &JobSpec, jobnum: u64) -> Result<Vec<PathBuf>, String> {
-    let dirs = get::files(spec, "directory");
+fn paths(spec: &JobSpec, jobnum: u64) -> Result<Vec<PathBuf>, OptionError> {
+    let dirs = spec.given(keys::DIRECTORY).unwrap_or_default();
     let dir = (!dirs.is_empty()).then(|| PathBuf::from(&dirs[(jobnum as usize) % dirs.len()]));
     let place = |name: &str| match &dir {
         Some(d) if Path::new(name).is_relative() => d.join(name),
         _ => PathBuf::from(name),
     };
-    let names = get::files(spec, "filename");
-    let nrfiles = get::int(spec, "nrfiles").unwrap_or(1).max(1);
-    if !names.is_empty() || spec.value("opendir").is_some() {
+    let names = spec.given(keys::FILENAME).unwrap_or_default();
+    let nrfiles = spec.get(keys::NRFILES).unwrap_or(1).max(1);
+    if !names.is_empty() || spec.is_set(keys::OPENDIR) {
         let mut paths = opendir::with_named(spec, names.iter().map(|n| place(n)).collect())?;
-        if spec.value("nrfiles").is_some() {
+        if spec.is_set(keys::NRFILES) {
             paths.truncate(usize::try_from(nrfiles).unwrap_or(usize::MAX));
         }
         return Ok(paths);
     }
     let format =
-        get::text(spec, "filename_format").unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
+        spec.get(keys::FILENAME_FORMAT).unwrap_or_else(|| "$jobname.$jobnum.$filenum".into());
     Ok((0..nrfiles)
         .map(|filenum| place(&expand_filename_format(&format, &spec.name, jobnum, filenum)))
         .collect())
 }
 
 /// What is at `path` now.
-pub(crate) fn probe(path: &Path) -> Result<FileKind, String> {
+pub fn probe(path: &Path) -> Result<FileKind, String> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),
