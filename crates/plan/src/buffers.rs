@@ -8,7 +8,7 @@
 //! sets it, else on unless `zero_buffers` or `buffer_pattern` is given. What each resolved
 //! combination writes is in the workload crate's `buffers` module.
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_engine::mem::IoMem;
 use iomark_options::keys::{self, Choice, Key};
 use iomark_options::JobSpec;

@@ -16,7 +16,7 @@
 //! more than one priority, the completion latency of each (the total latency with
 //! `lat_percentiles`), as fio 3.33 does (see `iomark_stats::report::PrioStats`).
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_engine::thread::{ioprio_class, ioprio_value};
 use iomark_options::keys::{self, Key};
 use iomark_options::value::{size, Ctx};

@@ -1,7 +1,7 @@
 //! A job's engine, resolved: its name, its own options, `io_submit_mode=offload`, the depth
 //! and how the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_engine::EngineOptions;
 use iomark_options::keys;
 use iomark_options::JobSpec;

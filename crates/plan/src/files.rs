@@ -5,11 +5,11 @@
 //! `unlink_each_loop`, `fill_device`, `lockfile` and `write_hint`.
 
 use crate::engine::EnginePlan;
+use crate::error::OptionError;
 use crate::layout::{self, FilePlan, FileSizes};
 use crate::replay::ReplayPlan;
 use crate::sync::SyncMode;
 use crate::workload::WorkloadPlan;
-use crate::OptionError;
 use iomark_engine::file::{Access, Prealloc};
 use iomark_options::keys;
 use iomark_options::JobSpec;
@@ -153,6 +153,14 @@ impl FilesPlan {
             },
             write_hint: write_hint(spec),
         })
+    }
+
+    /// Records in `sizes` what laying out the files leaves (the null engine lays out
+    /// nothing; a `fill_device` job's files grow by its writes).
+    pub fn laid_out(&self, sizes: &mut FileSizes) {
+        if self.touched {
+            sizes.laid_out(&self.list, !self.fill_device && self.sized_by_layout);
+        }
     }
 
     /// Whether the job takes its file locks as a reader (`lockfile=readwrite` in a job

@@ -34,7 +34,7 @@ pub use append::FileSizes;
 /// than any file system holds (1 EiB).
 pub const FILL_BYTES: u64 = 1 << 60;
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys::{self, Key};
 use iomark_options::spec::expand_filename_format;
 use iomark_options::value::SizeOrPercent;

@@ -2,10 +2,10 @@
 //! `size` when `filesize` sets the regions), `number_ios`, `loops`, `runtime`, `time_based`,
 //! `ramp_time` and `startdelay`.
 
+use crate::error::OptionError;
 use crate::files::FilesPlan;
 use crate::layout::FileKind;
 use crate::replay::ReplayPlan;
-use crate::OptionError;
 use iomark_options::keys;
 use iomark_options::value::SizeOrPercent;
 use iomark_options::JobSpec;

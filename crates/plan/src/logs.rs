@@ -2,7 +2,7 @@
 //! `write_iops_log`, `write_hist_log`, `write_iolog` and the options of their layout. The
 //! runner's `logs` opens and writes them.
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use std::path::PathBuf;

@@ -21,7 +21,7 @@
 //! - `prio` alone is best-effort at that level; `prioclass` alone is that class at level 0.
 
 use crate::cmdprio::CmdPrio;
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_engine::thread::{self as sys, ioprio_class, MemPolicy};
 use iomark_options::keys::{self, Key};
 use iomark_options::JobSpec;

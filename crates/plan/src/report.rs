@@ -1,8 +1,8 @@
 //! What a job's report shows, resolved: which statistics it keeps (percentiles, sample
 //! windows, `unified_rw_reporting`), how it is grouped, and the options it echoes in JSON.
 
+use crate::error::OptionError;
 use crate::timing::flag_after_gtod_reduce;
-use crate::OptionError;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use iomark_stats::report::UnifiedRw;

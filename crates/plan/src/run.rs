@@ -2,8 +2,9 @@
 //! and placed after what the jobs before it lay out (`file_append`), its workload checked
 //! without being built.
 
+use crate::error::PlanError;
 use crate::layout::FileSizes;
-use crate::{JobPlan, PlanError};
+use crate::plan::JobPlan;
 use iomark_options::spec::{clones, JobClone};
 use iomark_options::JobSpec;
 
@@ -38,7 +39,7 @@ impl Iterator for RunPlans<'_> {
         });
         if let Ok(plan) = &plan {
             self.thread_number += 1;
-            self.sizes.laid_out(&plan.files);
+            plan.files.laid_out(&mut self.sizes);
         }
         Some(plan)
     }

@@ -2,8 +2,9 @@
 //! what verification needs to know of the rest of the job ([`VerifyJob`]): the plan reads
 //! the verify crate's [`VerifyPlan`], never the other way round.
 
+use crate::error::OptionError;
 use crate::placement::check_cpus;
-use crate::{JobPlan, OptionError};
+use crate::plan::JobPlan;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use iomark_verify::{

@@ -78,23 +78,7 @@ pub fn run(
     if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
     }
-    let buf_len = plan.max_block_size() as usize;
-    let buffers = &plan.buffers;
-    let bufs = iomark_engine::mem::allocate(
-        &buffers.mem,
-        iodepth as usize,
-        buf_len,
-        buffers.align as usize,
-        buffers.hugepage_size as usize,
-    )
-    .map_err(|e| fail(format!("option 'mem': {e}")))?;
-    let mut units = Vec::with_capacity(iodepth as usize);
-    for (index, buf) in (0..iodepth).zip(bufs) {
-        let mut unit = IoUnit::with_buf(index, buf);
-        unit.sync_flags = plan.syncs.range.flags;
-        workload.initial_fill(unit.buf.as_mut_slice());
-        units.push(unit);
-    }
+    let mut units = submit::units(plan, &mut workload).map_err(fail)?;
     let fds: Vec<i32> = if files.is_empty() {
         vec![-1; plan.files.list.len()]
     } else {
@@ -115,34 +99,20 @@ pub fn run(
     if let Some(p) = cmdprio {
         recorder.track_prios(&p.values, p.total_latency);
     }
-    let ramping = !limits.ramp_time.is_zero();
-    let logs = JobLogs::open(
-        (&plan.logs, &plan.timing, &plan.files),
-        ramping,
-        config.dirs,
-        clock.is_fake(),
-        now,
-    )
-    .map_err(fail)?;
+    let (ramping, fake) = (!limits.ramp_time.is_zero(), clock.is_fake());
+    let logs_of = (&plan.logs, &plan.timing, &plan.files);
+    let logs = JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(fail)?;
     let verify_host = std::sync::Arc::new(crate::verify::Host::default());
-    let verify = plan
-        .verify
-        .as_ref()
-        .map(|v| JobVerify::new(v, verify_host.clone()))
-        .transpose()
-        .map_err(fail)?;
+    let verify = match &plan.verify {
+        Some(v) => Some(JobVerify::new(v, verify_host.clone()).map_err(fail)?),
+        None => None,
+    };
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
     let replay = replay.transpose().map_err(fail)?;
     let prio = cmdprio.map(|p| crate::cmdprio::Picker::new(p, plan.seeds.cmdprio));
-    let ctl = controls::Controls::new(
-        &plan.pacing,
-        iodepth,
-        plan.seeds.workload,
-        config.dirs,
-        now,
-        links.flow,
-    );
+    let seed = plan.seeds.workload;
+    let ctl = controls::Controls::new(&plan.pacing, iodepth, seed, config.dirs, now, links.flow);
     let mut l = Loop {
         plan,
         exit: links.stop,
@@ -330,14 +300,11 @@ impl Loop<'_, '_> {
     /// The loop. With `RICH = false` (a plain job, see [`Loop::needs_rich`]) the tests
     /// for the features it does not use are compiled out.
     fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
-        let plan: &JobPlan = self.plan;
-        let limits = &plan.limits;
-        let ramp_ns = limits.ramp_time.as_nanos() as u64;
+        let ramp_ns = self.plan.limits.ramp_time.as_nanos() as u64;
         // The verify phase comes back here: a ramp that ended is not ended again (that
         // would clear what the writes recorded).
         let mut ramping = ramp_ns > 0 && !self.ramp_over;
-        let runtime_ns = limits.runtime.map(|d| d.as_nanos() as u64);
-        let (number_ios, loops) = (limits.number_ios, limits.loops);
+        let runtime_ns = self.plan.limits.runtime.map(|d| d.as_nanos() as u64);
         let batching = self.plan.engine.batching;
         loop {
             let now = self.last_now;
@@ -352,10 +319,12 @@ impl Loop<'_, '_> {
                 self.measure_from = now;
                 self.ios_done = 0;
             }
-            let elapsed = now.saturating_sub(self.measure_from);
             // The verify phase reads back everything, whatever the limits.
             let verifying = RICH && self.verify.as_ref().is_some_and(JobVerify::reading);
-            let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
+            let out_of_time = match runtime_ns {
+                Some(r) if !ramping && !verifying => now.saturating_sub(self.measure_from) >= r,
+                _ => false,
+            };
             let stopping = stop.load(Ordering::Relaxed)
                 || self.exit.load(Ordering::Relaxed)
                 || (RICH && self.filled);
@@ -368,7 +337,9 @@ impl Loop<'_, '_> {
             }
             // `number_ios` counts per loop, as the workload's budget does (fio 3.33:
             // `size=8k bs=4k loops=3 number_ios=1` writes 3 blocks).
-            let enough_ios = number_ios > 0 && self.ios_done >= number_ios.saturating_mul(loops);
+            let limits = &self.plan.limits;
+            let enough_ios = limits.number_ios > 0
+                && self.ios_done >= limits.number_ios.saturating_mul(limits.loops);
             let limits = RICH && (enough_ios || self.ended) && !verifying;
             if out_of_time || limits || self.error != 0 || stopping {
                 break;

@@ -27,7 +27,7 @@
 
 mod names;
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_engine::Ddir;
 use iomark_options::keys;
 use iomark_options::JobSpec;

@@ -17,7 +17,6 @@
 //! planner records what each job's layout leaves, and the next appending job starts there.
 
 use super::{FileKind, FilePlan};
-use crate::files::FilesPlan;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -46,16 +45,12 @@ impl FileSizes {
         }
     }
 
-    /// Records what laying out a job's `files` leaves. The null engine lays out nothing;
-    /// a layout that leaves the size to the writes (`fallocate=none` or `keep` in a job
-    /// that only writes) leaves the file as it is: fio 3.33 then starts the next appending
-    /// job at the same place.
-    pub fn laid_out(&mut self, files: &FilesPlan) {
-        if !files.touched {
-            return;
-        }
-        let grows = !files.fill_device && files.sized_by_layout;
-        for file in &files.list {
+    /// Records what laying out a job's files (`list`) leaves: each as large as its region
+    /// needs when the layout `grows` it. A layout that leaves the size to the writes
+    /// (`fallocate=none` or `keep` in a job that only writes) leaves the file as it is: fio
+    /// 3.33 then starts the next appending job at the same place.
+    pub(crate) fn laid_out(&mut self, list: &[FilePlan], grows: bool) {
+        for file in list {
             let on_disk = match file.kind {
                 FileKind::Regular(n) => n,
                 FileKind::Missing => 0,

@@ -8,7 +8,7 @@
 //! file itself, and a file too small for one block is left out (fio opens and closes it
 //! without I/O, "file … may be ignored").
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys;
 use iomark_options::value::Value;
 use iomark_options::JobSpec;

@@ -2,7 +2,7 @@
 //! `latency_target`, `latency_window`, `latency_percentile`, `latency_run`). The search
 //! itself is the runner's `target` (fio 3.33's rules are there).
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys;
 use iomark_options::value::time::parse_time;
 use iomark_options::value::TimeUnit;

@@ -14,7 +14,7 @@ pub use rate::{RatePlan, RateProcess};
 pub use steady::{Criterion, SteadyPlan};
 pub use think::ThinkPlan;
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 

@@ -1,8 +1,8 @@
 //! Rate limits, resolved (`rate`, `rate_iops`, `rate_process`, `rate_min`, `rate_iops_min`,
 //! `rate_cycle`). How a job keeps them is the runner's `pace` (fio 3.33's rules are there).
 
+use crate::error::OptionError;
 use crate::workload::sizes;
-use crate::OptionError;
 use iomark_options::keys::{self, Key};
 use iomark_options::JobSpec;
 

@@ -2,7 +2,7 @@
 //! `steadystate_ramp_time`/`ss_ramp`). The watch itself is the runner's `steady` (fio
 //! 3.33's rules are there).
 
-use crate::OptionError;
+use crate::error::OptionError;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 

@@ -37,8 +37,8 @@
 //! keeping its I/Os (see the runner's `replay/chunked.rs`); both readings go through one
 //! line parser ([`parse`]). Timing the I/Os as the job runs is the runner's `replay`.
 
+use crate::error::OptionError;
 use crate::layout::{self, FilePlan};
-use crate::OptionError;
 use iomark_engine::Ddir;
 use iomark_options::keys;
 use iomark_options::JobSpec;

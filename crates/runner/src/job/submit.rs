@@ -8,8 +8,32 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::Loop;
-use iomark_engine::Queued;
+use iomark_engine::{IoUnit, Queued};
+use iomark_plan::JobPlan;
 use iomark_stats::recorder::Dir;
+use iomark_workload::Workload;
+
+/// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
+/// filled by `workload`; the error names the option.
+pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, String> {
+    let (iodepth, buffers) = (plan.engine.iodepth, &plan.buffers);
+    let bufs = iomark_engine::mem::allocate(
+        &buffers.mem,
+        iodepth as usize,
+        plan.max_block_size() as usize,
+        buffers.align as usize,
+        buffers.hugepage_size as usize,
+    )
+    .map_err(|e| format!("option 'mem': {e}"))?;
+    let mut units = Vec::with_capacity(iodepth as usize);
+    for (index, buf) in (0..iodepth).zip(bufs) {
+        let mut unit = IoUnit::with_buf(index, buf);
+        unit.sync_flags = plan.syncs.range.flags;
+        workload.initial_fill(unit.buf.as_mut_slice());
+        units.push(unit);
+    }
+    Ok(units)
+}
 
 impl Loop<'_, '_> {
     /// Hands the filled unit `index` to the engine: it completes at once, or is queued

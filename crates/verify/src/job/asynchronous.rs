@@ -31,7 +31,7 @@
 //! text and the counts are the same whichever helper checked what.
 
 use super::{Bad, Written};
-use crate::VerifyPlan;
+use crate::plan::VerifyPlan;
 use crossbeam_queue::ArrayQueue;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -425,7 +425,7 @@ mod tests {
             async_cpus: None,
             reads_only: false,
             trim: None,
-            job: crate::VerifyJob {
+            job: crate::plan::VerifyJob {
                 file_names: vec!["f".into()],
                 max_bs: BS as u64,
                 ..Default::default()
@@ -459,7 +459,7 @@ mod tests {
     /// Hands over `n` blocks (block i written at offset i × BS by write i), those of `bad`
     /// with a flipped bit, through helpers with room for `depth` reads, and settles.
     fn run(p: &VerifyPlan, depth: u32, n: u64, bad: &[u64]) -> (Settled, bool) {
-        let p = &VerifyPlan { job: crate::VerifyJob { depth, ..p.job.clone() }, ..p.clone() };
+        let p = &VerifyPlan { job: crate::plan::VerifyJob { depth, ..p.job.clone() }, ..p.clone() };
         let mut h = Helpers::start(p, Some(7), Arc::new(Counting::default())).expect("start");
         let mut ended = false;
         let mut buf = vec![0u8; BS];

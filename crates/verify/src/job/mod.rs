@@ -28,7 +28,7 @@ pub use asynchronous::HelperHost;
 pub use trim::Trimmed;
 
 use crate::block::{Expect, Mismatch, Stamp};
-use crate::VerifyPlan;
+use crate::plan::VerifyPlan;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

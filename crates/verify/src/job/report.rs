@@ -24,7 +24,7 @@
 
 use super::Written;
 use crate::block::{Expect, Mismatch, MismatchKind, VerifyFormat};
-use crate::VerifyPlan;
+use crate::plan::VerifyPlan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

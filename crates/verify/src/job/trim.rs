@@ -31,7 +31,7 @@
 //! the log of writes, and only grows when the log does.
 
 use super::Written;
-use crate::TrimPlan;
+use crate::plan::TrimPlan;
 use iomark_workload::Rng;
 
 /// What a trim did to a logged write.
