@@ -15,6 +15,7 @@ pub mod docs;
 pub mod error;
 pub mod help;
 pub mod jobfile;
+pub mod kind;
 pub mod showcmd;
 pub mod spec;
 pub mod suggest;
