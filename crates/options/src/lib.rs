@@ -17,6 +17,7 @@ pub mod error;
 pub mod flags;
 pub mod help;
 pub mod jobfile;
+pub mod keys;
 pub mod kind;
 pub mod showcmd;
 pub mod spec;
