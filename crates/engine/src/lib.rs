@@ -23,7 +23,7 @@ pub mod threadpool;
 pub mod unit;
 pub mod uring;
 
-pub use unit::{AlignedBuf, Ddir, IoUnit};
+pub use unit::{AlignedBuf, IoUnit};
 
 use std::os::fd::RawFd;
 

@@ -19,9 +19,10 @@ pub mod abi;
 mod ring;
 
 use crate::sync::{sync_file, sync_range, trim};
-use crate::unit::{Ddir, IoUnit};
+use crate::unit::IoUnit;
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use abi::{AioContext, IoEvent, Iocb};
+use iomark_core::Ddir;
 use ring::Ring;
 use std::os::fd::RawFd;
 use std::ptr::NonNull;

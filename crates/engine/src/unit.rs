@@ -9,40 +9,8 @@ use std::os::fd::RawFd;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::mem::Region;
-
-/// What an I/O does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Ddir {
-    /// Read `len` bytes at `offset`.
-    Read,
-    /// Write `len` bytes at `offset`.
-    Write,
-    /// Discard `len` bytes at `offset`.
-    Trim,
-    /// `fsync` the file.
-    Sync,
-    /// `fdatasync` the file.
-    Datasync,
-    /// `sync_file_range(2)` of `len` bytes at `offset` with the unit's `sync_flags`. A
-    /// length of 0 means that nothing was written since the file's last sync: the engines
-    /// that sync a range make no call then (to the kernel, 0 would mean "to the end of the
-    /// file"), as fio 3.33 does; those that sync the whole file (posixaio, mmap) sync it.
-    SyncFileRange,
-}
-
-impl Ddir {
-    /// The index of a data direction in per-direction arrays (read 0, write 1, trim 2);
-    /// `None` for syncs.
-    pub fn data_index(self) -> Option<usize> {
-        match self {
-            Ddir::Read => Some(0),
-            Ddir::Write => Some(1),
-            Ddir::Trim => Some(2),
-            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => None,
-        }
-    }
-}
+use crate::mem::region::Region;
+use iomark_core::Ddir;
 
 /// An I/O buffer with a chosen alignment, zero-filled when made: its own heap allocation
 /// (`mem=malloc`), or a slice of a region shared with the job's other buffers (the other
@@ -195,13 +163,5 @@ mod tests {
             assert!(buf.as_slice().iter().all(|&b| b == 0));
         }
         assert!(AlignedBuf::new(16, 3).is_none());
-    }
-
-    #[test]
-    fn data_directions_index_per_direction_arrays() {
-        assert_eq!(Ddir::Read.data_index(), Some(0));
-        assert_eq!(Ddir::Trim.data_index(), Some(2));
-        assert_eq!(Ddir::Sync.data_index(), None);
-        assert_eq!(Ddir::SyncFileRange.data_index(), None);
     }
 }

@@ -22,9 +22,10 @@ mod prep;
 mod setup;
 
 use crate::sync::{sync_file, sync_range, trim};
-use crate::unit::{Ddir, IoUnit};
+use crate::unit::IoUnit;
 use crate::{Engine, EngineError, EngineOptions, Queued};
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
+use iomark_core::Ddir;
 use prep::{Prep, RwOp};
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};

@@ -1,7 +1,8 @@
 //! Every synchronous engine writes and reads real files, and each reads back what the others
 //! wrote.
 
-use iomark_engine::{create, Ddir, EngineOptions, IoUnit, Queued, ENGINES};
+use iomark_core::Ddir;
+use iomark_engine::{create, EngineOptions, IoUnit, Queued, ENGINES};
 use std::os::fd::AsRawFd;
 
 const BLOCK: usize = 4096;
