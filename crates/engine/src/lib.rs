@@ -16,6 +16,7 @@ pub mod mem;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
+pub mod registry;
 pub mod sync;
 pub mod system;
 pub mod thread;
@@ -110,22 +111,6 @@ pub trait Engine: Send {
         Vec::new()
     }
 }
-
-/// The engines iomark has, by fio's names.
-pub const ENGINES: &[&str] = &[
-    "null",
-    "sync",
-    "psync",
-    "vsync",
-    "pvsync",
-    "pvsync2",
-    "libaio",
-    "posixaio",
-    "mmap",
-    "threadpool",
-    "io_uring",
-    "guasi",
-];
 
 /// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,28 +213,10 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// The engine called `name`, set up with `options`.
+/// The engine called `name` (one of the [`registry`]), set up with `options`.
 pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
-    use sync::{SyncEngine, SyncFlavor};
-    let flavor = match name {
-        "null" => return Ok(Box::new(null::NullEngine::new(options.iodepth))),
-        "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
-        "mmap" => return Ok(Box::new(mmap::MmapEngine::new(options))),
-        "libaio" => return Ok(Box::new(libaio::LibaioEngine::new(options)?)),
-        "sync" => SyncFlavor::Sync,
-        "psync" => SyncFlavor::Psync,
-        "vsync" => SyncFlavor::Vsync,
-        "pvsync" => SyncFlavor::Pvsync,
-        "pvsync2" => SyncFlavor::Pvsync2 {
-            hipri: options.hipri,
-            nowait: options.nowait,
-            uncached: options.uncached != 0,
-        },
-        "threadpool" | "guasi" => {
-            return Ok(Box::new(threadpool::ThreadPoolEngine::new(name, options)?));
-        }
-        "io_uring" => return Ok(Box::new(uring::UringEngine::new(options)?)),
-        _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
-    };
-    Ok(Box::new(SyncEngine::new(flavor).with_hipri_percentage(options.hipri_percentage)))
+    match registry::find(name) {
+        Some(engine) => engine.make(options),
+        None => Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
+    }
 }
