@@ -36,18 +36,6 @@ impl<T> PerDir<T> {
             }
         }
     }
-
-    /// The three values as an array indexed by [`Ddir::index`].
-    pub fn into_array(self) -> [T; 3] {
-        [self.read, self.write, self.trim]
-    }
-}
-
-impl<T> From<[T; 3]> for PerDir<T> {
-    /// Reads, writes, trims, in that order.
-    fn from([read, write, trim]: [T; 3]) -> Self {
-        PerDir { read, write, trim }
-    }
 }
 
 impl<T> std::ops::Index<Ddir> for PerDir<T> {
@@ -65,9 +53,9 @@ mod tests {
 
     #[test]
     fn values_follow_their_direction() {
-        let v = PerDir::from([1, 2, 3]);
+        let v = PerDir { read: 1, write: 2, trim: 3 };
         assert_eq!(Ddir::DATA.map(|d| v[d]), [1, 2, 3]);
-        assert_eq!(v.clone().into_array(), [1, 2, 3]);
+        assert_eq!(Ddir::DATA.map(|d| *v.get(d)), [1, 2, 3]);
         assert_eq!(PerDir::all(7), PerDir { read: 7, write: 7, trim: 7 });
     }
 
