@@ -1,6 +1,6 @@
 //! [`PerDir`]: one value per data direction, fio's `bs=4k,8k,16k` convention.
 
-use crate::Ddir;
+use crate::ddir::Ddir;
 
 /// One value per data direction, in fio's order (the `bs=4k,8k,16k` convention).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! [`RwMode`]: fio's `rw` (`readwrite`) patterns, typed.
 
-use crate::Ddir;
+use crate::ddir::Ddir;
 
 /// fio's `rw` (`readwrite`) modes, without the `:N` modifier (the workload keeps it apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

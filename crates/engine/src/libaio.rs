@@ -18,9 +18,9 @@
 pub mod abi;
 mod ring;
 
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
 use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::IoUnit;
-use crate::{Engine, EngineError, EngineOptions, Queued};
 use abi::{AioContext, IoEvent, Iocb};
 use iomark_core::Ddir;
 use ring::Ring;

@@ -18,8 +18,8 @@
 //! everything before it drops the engine, and drops the engine before the units.
 //! Trims are synchronous (`crate::sync::trim`), as POSIX AIO has no discard.
 
+use crate::interface::{Engine, EngineError, Queued};
 use crate::unit::IoUnit;
-use crate::{Engine, EngineError, Queued};
 use iomark_core::Ddir;
 use std::io;
 use std::os::fd::RawFd;

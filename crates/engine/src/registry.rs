@@ -1,13 +1,13 @@
 //! The one list of the engines iomark runs: [`REGISTRY`]. Each entry gives an engine's
 //! name (as `ioengine` spells it), whether it completes every I/O inside the call that
-//! issues it, a one-line description, and how to make it. [`crate::create`] makes engines
-//! from it, the runner asks it which engines are synchronous, and `--enghelp` lists it.
+//! issues it, a one-line description, and how to make it. [`create`] makes engines from
+//! it, the runner asks it which engines are synchronous, and `--enghelp` lists it.
 //!
 //! The option table (in the options crate, which does no I/O) keeps its own `ioengine`
 //! choices, fio's full list; a test checks that the choices iomark runs are exactly these.
 
+use crate::interface::{Engine, EngineError, EngineOptions};
 use crate::sync::{SyncEngine, SyncFlavor};
-use crate::{Engine, EngineError, EngineOptions};
 
 /// One engine iomark runs.
 #[derive(Debug, Clone, Copy)]
@@ -115,6 +115,14 @@ pub const REGISTRY: &[EngineInfo] = &[
         make: |o| Ok(Box::new(crate::uring::UringEngine::new(o)?)),
     },
 ];
+
+/// The engine called `name` (one of the [`REGISTRY`]), set up with `options`.
+pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
+    match find(name) {
+        Some(engine) => engine.make(options),
+        None => Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
+    }
+}
 
 /// The entry of the engine called `name`, if iomark runs it.
 pub fn find(name: &str) -> Option<&'static EngineInfo> {

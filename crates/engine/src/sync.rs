@@ -12,8 +12,8 @@
 //! All of them trim with `fallocate(PUNCH_HOLE)` on files and `BLKDISCARD` on block devices,
 //! and sync with `fsync`/`fdatasync` and `sync_file_range`.
 
+use crate::interface::{Engine, Queued};
 use crate::unit::IoUnit;
-use crate::{Engine, Queued};
 use iomark_core::Ddir;
 
 /// Which system calls a synchronous engine uses.

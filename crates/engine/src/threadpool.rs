@@ -31,8 +31,8 @@ mod pool;
 pub use pool::BeforeIo;
 
 use crate::file::ThreadUsage;
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
 use crate::unit::IoUnit;
-use crate::{Engine, EngineError, EngineOptions, Queued};
 use iomark_core::Ddir;
 use pool::{BufPtr, Request, Shared};
 use std::sync::Arc;

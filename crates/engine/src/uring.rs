@@ -21,9 +21,9 @@
 mod prep;
 mod setup;
 
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
 use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::IoUnit;
-use crate::{Engine, EngineError, EngineOptions, Queued};
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
 use iomark_core::Ddir;
 use prep::{Prep, RwOp};

@@ -11,12 +11,13 @@
 //! `mmapshared:FILE` create the file (or take an existing one), size it to the region and
 //! map it, and remove it at the end only if they created it.
 
+mod buf;
 mod error;
-pub(crate) mod region;
+mod region;
 
+pub use buf::AlignedBuf;
 pub use error::MemError;
 
-use crate::unit::AlignedBuf;
 use region::Region;
 use std::path::PathBuf;
 use std::sync::Arc;

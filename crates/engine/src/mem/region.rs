@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// One mapping or shared memory segment that buffers are cut from.
-pub(crate) struct Region {
+pub(super) struct Region {
     ptr: *mut u8,
     size: usize,
     backing: Backing,
@@ -26,7 +26,7 @@ unsafe impl Sync for Region {}
 
 impl Region {
     /// The address of byte `at`.
-    pub(crate) fn at(&self, at: usize) -> *mut u8 {
+    pub(super) fn at(&self, at: usize) -> *mut u8 {
         debug_assert!(at <= self.size);
         // SAFETY: at is within the region (the buffers are cut inside it).
         unsafe { self.ptr.add(at) }

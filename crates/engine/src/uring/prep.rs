@@ -2,8 +2,8 @@
 //! registered), with which buffer (plain, registered, or behind the unit's own iovec) and
 //! which per-I/O flags.
 
+use crate::interface::EngineOptions;
 use crate::unit::IoUnit;
-use crate::EngineOptions;
 use io_uring::{opcode, squeue, types};
 use iomark_core::Ddir;
 
