@@ -93,8 +93,10 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(engine) = &p.enghelp {
-        let text = help::enghelp(engine)
-            .ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
+        let text =
+            if engine.trim().is_empty() { Some(engine_list()) } else { help::enghelp(engine) };
+        let text =
+            text.ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -148,6 +150,16 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
 }
 
+/// `--enghelp` without an engine: the engines iomark runs, from the engine registry, in
+/// fio's `Available IO engines:` layout.
+fn engine_list() -> String {
+    let mut out = String::from("Available IO engines:\n");
+    for name in iomark_engine::registry::names() {
+        out.push_str(&format!("\t{name}\n"));
+    }
+    out
+}
+
 /// The exit code of a run that a signal stopped, if one did.
 fn stopped() -> Option<ExitCode> {
     CONTROL.stopped_by().map(|_| ExitCode::from(signals::STOPPED_EXIT))
@@ -183,5 +195,10 @@ mod tests {
         let codes: Vec<&str> = flags::EXIT_CODES.iter().map(|s| s.code).collect();
         let stopped = signals::STOPPED_EXIT.to_string();
         assert_eq!(codes, ["0", "1", "2", stopped.as_str(), "128+N"]);
+    }
+
+    #[test]
+    fn the_engine_list_is_the_option_crates_list() {
+        assert_eq!(Some(super::engine_list()), iomark_options::help::enghelp(""));
     }
 }

@@ -17,8 +17,8 @@
 //! `lat_percentiles`), as fio 3.33 does (see `iomark_stats::report::PrioStats`).
 
 use crate::get;
+use iomark_core::Ddir;
 use iomark_engine::thread::{ioprio_class, ioprio_value};
-use iomark_engine::Ddir;
 use iomark_options::value::{size, Ctx, Value};
 use iomark_options::JobSpec;
 

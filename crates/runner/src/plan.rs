@@ -359,7 +359,7 @@ impl JobPlan {
         let engine = get::text(spec, "ioengine").unwrap_or_else(|| "psync".into());
         let iodepth = get::int(spec, "iodepth").unwrap_or(1).clamp(1, 65536) as u32;
         let offload = get::choice(spec, "io_submit_mode").is_some_and(|c| c.0 == "offload");
-        if offload && !SYNC_ENGINES.contains(&engine.as_str()) {
+        if offload && !iomark_engine::registry::completes_in_call(&engine) {
             return Err(fail(format!(
                 "option 'io_submit_mode': offload needs a synchronous engine, not \
                  ioengine={engine} (fio: it \"cannot reliably be used with async IO engines\")"
@@ -605,7 +605,9 @@ impl JobPlan {
     /// Whether the job's depth is capped at 1 because its engine completes every I/O inside
     /// the call that issues it (fio notes it; `io_submit_mode=offload` lifts the cap).
     pub fn depth_capped(&self) -> bool {
-        self.iodepth > 1 && !self.offload && SYNC_ENGINES.contains(&self.engine.as_str())
+        self.iodepth > 1
+            && !self.offload
+            && iomark_engine::registry::completes_in_call(&self.engine)
     }
 }
 
@@ -621,9 +623,6 @@ fn fadvise(spec: &JobSpec, rw: &str) -> Option<iomark_engine::file::Access> {
         _ => Some(Access::Sequential),
     }
 }
-
-/// The engines whose every I/O completes inside the call that issues it.
-pub(crate) const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
 
 /// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;

@@ -42,7 +42,7 @@
 use crate::clock::JobClock;
 use crate::get;
 use crate::layout::{self, FilePlan};
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_options::JobSpec;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -166,7 +166,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
 
 /// A job that did nothing: never started, or stopped before it did.
 fn not_started(plan: &JobPlan) -> Result<JobOutcome, RunError> {
-    let sync = crate::plan::SYNC_ENGINES.contains(&plan.engine.as_str()) && !plan.offload;
+    let sync = iomark_engine::registry::completes_in_call(&plan.engine) && !plan.offload;
     let recorder = iomark_stats::recorder::JobRecorder::new(job::recorder_config(plan, sync), 0)
         .map_err(|e| job::JobError { job: plan.name.clone(), message: e.to_string() })?;
     Ok(JobOutcome {

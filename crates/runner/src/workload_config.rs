@@ -3,12 +3,13 @@
 
 use crate::get;
 use crate::plan::JobPlan;
+use iomark_core::{PerDir, RwMode};
 use iomark_options::value::distribution as parsed;
 use iomark_options::value::Value;
 use iomark_options::JobSpec;
 use iomark_workload::{
-    AbsZone, BlockSizes, Distribution, FileRegion, FileService, PerDir, RwMode, Sequencer,
-    SplitEntry, StridedZones, WorkloadConfig, Zone, DEFAULT_SEED,
+    AbsZone, BlockSizes, Distribution, FileRegion, FileService, Sequencer, SplitEntry,
+    StridedZones, WorkloadConfig, Zone, DEFAULT_SEED,
 };
 
 /// The options of a job that only the workload reads, resolved from its spec.

@@ -19,7 +19,7 @@ pub mod sums;
 
 pub use hist::LatHistogram;
 pub use moments::Moments;
-pub use recorder::{Dir, DirRecorder, JobRecorder, LatRecorder, RecorderConfig};
+pub use recorder::{DirRecorder, JobRecorder, LatRecorder, RecorderConfig};
 pub use reduce::{JobMeta, JobTimes, PercentileList, PercentileListError};
 pub use report::RunReport;
 pub use sampler::{RateSampler, RateUnit, SamplerError};

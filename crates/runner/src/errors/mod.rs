@@ -27,7 +27,7 @@
 
 mod names;
 
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_options::JobSpec;
 
 /// The kinds of error, in the order of `ignore_error`'s lists.
@@ -150,7 +150,7 @@ pub fn failed_io(
     op: &str,
     errno: i32,
 ) -> bool {
-    let dir = unit.ddir.data_index().map(|d| iomark_stats::Dir::ALL[d]);
+    let dir = Some(unit.ddir).filter(|d| d.is_data());
     recorder.record_error(dir, errno);
     let fatal = !plan.errors.continues(unit.ddir, errno);
     if fatal || plan.errors.dump {

@@ -4,7 +4,7 @@
 
 use super::Loop;
 use crate::verify::JobVerify;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether an I/O of `ddir` changes the file's data (a write or a trim).

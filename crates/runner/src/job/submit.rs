@@ -8,8 +8,8 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::Loop;
+use iomark_core::Ddir;
 use iomark_engine::Queued;
-use iomark_stats::recorder::Dir;
 
 impl Loop<'_, '_> {
     /// Hands the filled unit `index` to the engine: it completes at once, or is queued
@@ -124,7 +124,7 @@ impl Loop<'_, '_> {
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once.
-                let mut run: Option<(Dir, u64, u64)> = None;
+                let mut run: Option<(Ddir, u64, u64)> = None;
                 for &index in &done {
                     self.in_flight -= 1;
                     let stamps @ (start, submitted) = self.stamps[index as usize];

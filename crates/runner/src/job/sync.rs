@@ -3,7 +3,7 @@
 
 use super::Loop;
 use crate::plan::JobPlan;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 

@@ -13,7 +13,7 @@
 
 use super::LogFile;
 use crate::plan::JobPlan;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use std::fmt::Write;
 use std::path::Path;
 

@@ -24,7 +24,7 @@ mod iolog;
 
 use crate::get;
 use crate::plan::JobPlan;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_options::JobSpec;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
 use std::fs::{File, OpenOptions};

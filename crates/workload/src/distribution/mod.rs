@@ -36,6 +36,7 @@
 mod scramble;
 mod zipf;
 
+use crate::region::FileRegion;
 use crate::rng::Rng;
 use scramble::Scramble;
 use zipf::Zipf;
@@ -317,7 +318,7 @@ impl Picker {
 
 /// Checks `dist` ([`Distribution::validate`]) and that `zoned_abs` zones fit in every
 /// region (fio 3.33: "zoned_abs sizes exceed file size"); the reason otherwise.
-pub(crate) fn check(dist: &Distribution, regions: &[crate::FileRegion]) -> Result<(), String> {
+pub(crate) fn check(dist: &Distribution, regions: &[FileRegion]) -> Result<(), String> {
     dist.validate()?;
     if let Distribution::ZonedAbs(zones) = dist {
         let bytes = zones.iter().fold(0u64, |s, z| s.saturating_add(z.bytes));
