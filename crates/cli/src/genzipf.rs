@@ -11,25 +11,11 @@
 //! noise, not digit for digit. `-p P` prints how much of the data set (the most hit values
 //! first) serves P% of the hits; fio 3.33 prints a number there that does not add up.
 
+use iomark_options::flags;
 use iomark_workload::{Distribution, RankSampler, Rng, DEFAULT_SEED};
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
-
-/// What `iomark genzipf -h` prints.
-const HELP: &str = "\
-iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)
-	-h	This help screen
-	-p	Generate size of data set that are hit by this percentage
-	-t	Distribution type (zipf, pareto, or normal)
-	-i	Distribution algorithm input (zipf theta, pareto power,
-		or normal % deviation)
-	-b	Block size of a given range (in bytes)
-	-g	Size of data set (in gigabytes)
-	-o	Number of output rows
-	-c	Output ranges in CSV format
-	-s	Seed of the draws (default 0x89)
-";
 
 /// The most values a preview counts (a count of 4 bytes each: 4 GiB).
 const MAX_VALUES: u64 = 1 << 30;
@@ -92,7 +78,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
     let settings = match parse(args) {
         Ok(s) => s,
         Err(Usage::Help) => {
-            print!("{HELP}");
+            print!("{}", flags::help::subcommand(&flags::GENZIPF));
             return ExitCode::SUCCESS;
         }
         Err(Usage::Bad(why)) => {
@@ -135,7 +121,7 @@ fn parse(args: &[OsString]) -> Result<Settings, Usage> {
             }
             _ => {}
         }
-        if !"tigbops".contains(flag) {
+        if flags::GENZIPF.find(flag).and_then(|f| f.arg).is_none() {
             return Err(Usage::Bad(format!("unknown option '-{flag}'")));
         }
         let inline = &arg[1 + flag.len_utf8()..];
@@ -329,6 +315,31 @@ mod tests {
         assert!(refused("-x").contains("unknown option"));
         assert!(refused("-g").contains("needs a value"));
         assert!(refused("-g 2 -b 1").contains("larger -b"));
+    }
+
+    /// Every flag of the table (which `-h`, the man page and the completions print) is one
+    /// that the parser takes, and the table's fixed values are the parser's.
+    #[test]
+    fn the_flag_table_is_the_parsers() {
+        for flag in flags::GENZIPF.flags {
+            let line = match (flag.short, flag.arg) {
+                ('h', _) => continue,
+                ('p', Some(_)) => "-p 50".to_string(),
+                ('t', Some(_)) => "-t normal".to_string(),
+                ('b', Some(_)) => "-b 4096".to_string(),
+                ('i', Some(_)) => "-i 1.1".to_string(),
+                (c, Some(_)) => format!("-{c} 4"),
+                (c, None) => format!("-{c}"),
+            };
+            settings(&line);
+        }
+        for flag in flags::GENZIPF.flags {
+            if let flags::Values::Fixed(words) = flag.values {
+                for word in words {
+                    settings(&format!("-{} {word}", flag.short));
+                }
+            }
+        }
     }
 
     /// The rows of a preview: (hits %, sum %, hits).
