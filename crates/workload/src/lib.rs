@@ -50,6 +50,7 @@ pub use buffers::{
     SCRAMBLE_SECTOR,
 };
 pub use config::{Sequencer, WorkloadConfig, DEFAULT_SEED};
+pub use distribution::hits::{HitRow, Hits};
 pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use error::ConfigError;
 pub use files::FileService;

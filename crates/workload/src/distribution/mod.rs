@@ -33,6 +33,7 @@
 //! will disable use of the random map"), so a pass ends on the byte budget, as with
 //! `norandommap`.
 
+pub(crate) mod hits;
 mod scramble;
 mod zipf;
 
@@ -151,7 +152,7 @@ pub struct AbsZone {
 
 /// Draws ranks (0 the most likely) of a zipf, pareto or normal law over `n` values: the
 /// part of a distribution that does not depend on where the values land. `iomark genzipf`
-/// shows its shares.
+/// shows its shares ([`Hits`](crate::Hits)).
 #[derive(Debug, Clone)]
 pub struct RankSampler {
     n: u64,
