@@ -6,13 +6,14 @@ use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
 use iomark_plan::JobPlan;
-use iomark_report::units::{scaled, Unit};
+use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::logs::agg::AggBandwidthLog;
-use iomark_runner::progress::{EtaThread, NumberFormat, Progress};
+use iomark_runner::progress::{Progress, Watch};
 use iomark_runner::run::{self, RunError, RunOptions};
 use iomark_stats::report::RunReport;
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::os::fd::AsFd;
 use std::path::Path;
 use std::sync::Arc;
@@ -97,7 +98,7 @@ pub fn execute(
         write_reports(out, r, program, &print)
     })?;
     if let Some(eta) = eta {
-        eta.stop();
+        let _ = eta.stop();
     }
     if let Some(Err(e)) = agg.map(|a| a.stop()) {
         eprintln!("iomark: --bandwidth-log: {e}");
@@ -152,7 +153,7 @@ fn start_eta(
     progress: &Arc<Progress>,
     interval: Duration,
     fake: bool,
-) -> Result<Option<EtaThread>, Failure> {
+) -> Result<Option<Watch<()>>, Failure> {
     let stdout = std::io::stdout();
     let wanted = match program.eta {
         Eta::Always => true,
@@ -163,21 +164,16 @@ fn start_eta(
         return Ok(None);
     }
     // The report holds the stdout lock; the ETA thread writes through its own descriptor.
-    let out = std::fs::File::from(stdout.as_fd().try_clone_to_owned()?);
-    let format = NumberFormat { rate: eta_rate, count: |n| scaled(n, 4, false, Unit::None) };
-    let line = progress.eta_line(format, program.eta_newline);
-    Ok(Some(EtaThread::spawn(Arc::clone(progress), line, interval, Box::new(out))))
-}
-
-/// A rate on the ETA line: fio shows it in KiB/s scaled to four figures (`5124KiB/s`,
-/// `92.3MiB/s`).
-fn eta_rate(bytes_per_sec: u64) -> String {
-    let kib = bytes_per_sec / 1024;
-    if kib < 10_000 {
-        format!("{kib}KiB/s")
-    } else {
-        scaled(kib * 1024, 4, true, Unit::BytePerSec)
-    }
+    let mut out = std::fs::File::from(stdout.as_fd().try_clone_to_owned()?);
+    let shapes = progress.shapes().to_vec();
+    let mut line = EtaLine::new(shapes, NumberFormat::FIO, program.eta_newline);
+    Ok(Some(progress.watch(interval, move |sample| match line.update(sample) {
+        // A terminal that went away is no reason to stop the jobs.
+        Some(text) if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() => {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    })))
 }
 
 /// The reports in the formats asked for, each once, in fio 3.33's order whatever the order

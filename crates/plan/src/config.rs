@@ -2,7 +2,8 @@
 //! sizes, the regions of its files, its limits, its buffers' contents and its seed.
 
 use crate::plan::JobPlan;
-use iomark_workload::{BlockSizes, FileRegion, PerDir, WorkloadConfig};
+use iomark_core::PerDir;
+use iomark_workload::{BlockSizes, FileRegion, WorkloadConfig};
 
 impl JobPlan {
     /// The job's workload, as the workload crate wants it. The runner stretches each

@@ -6,9 +6,6 @@ use iomark_engine::EngineOptions;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 
-/// The engines whose every I/O completes inside the call that issues it.
-const SYNC_ENGINES: &[&str] = &["sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"];
-
 /// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
 pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
 
@@ -95,9 +92,10 @@ impl EnginePlan {
         Ok(())
     }
 
-    /// Whether the engine completes every I/O inside the call that issues it.
+    /// Whether the engine completes every I/O inside the call that issues it (the engine
+    /// registry says).
     pub fn completes_inline(&self) -> bool {
-        SYNC_ENGINES.contains(&self.name.as_str())
+        iomark_engine::registry::completes_in_call(&self.name)
     }
 
     /// Whether the job's I/Os complete as they are issued: a synchronous engine, not

@@ -187,7 +187,7 @@ impl FilesPlan {
                 format!(
                     "iomark fills a file system only with a job that writes, not rw={} (fio \
                      3.33 fills it first and then runs the job)",
-                    workload.rw_name()
+                    workload.rw.name()
                 ),
             ));
         }

@@ -5,12 +5,12 @@
 use crate::error::OptionError;
 use crate::placement::check_cpus;
 use crate::plan::JobPlan;
+use iomark_core::RwMode;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use iomark_verify::{
     Method, TrimPlan, VerifyFormat, VerifyJob, VerifyPattern, VerifyPlan, HEADER_LEN,
 };
-use iomark_workload::RwMode;
 
 /// The most `verify_async` helper threads a job may ask for (fio 3.33 sets no limit; a
 /// thousand verifiers per job is already more than any machine keeps busy).

@@ -4,12 +4,13 @@
 //! workload crate wants it.
 
 use crate::error::OptionError;
+use iomark_core::{Ddir, RwMode};
 use iomark_options::keys::{self, Choice};
 use iomark_options::value::distribution as parsed;
 use iomark_options::value::SplitEntry;
 use iomark_options::JobSpec;
 use iomark_workload::{
-    AbsZone, Distribution, FileService, RwMode, Sequencer, StridedZones, Zone, DEFAULT_SEED,
+    AbsZone, Distribution, FileService, Sequencer, StridedZones, Zone, DEFAULT_SEED,
 };
 
 /// What a job issues.
@@ -84,7 +85,7 @@ impl WorkloadPlan {
                 dirs.map(|d| d.map_or(Distribution::Random, convert))
             });
         Ok(WorkloadPlan {
-            rw: mode(name),
+            rw: RwMode::from_name(name).unwrap_or(RwMode::Read),
             // The parser checked that the `:N` is a size.
             rw_modifier: arg.map(|a| parse_modifier(&a).unwrap_or(0)),
             rwmixread,
@@ -115,13 +116,7 @@ impl WorkloadPlan {
 
     /// The data directions the pattern issues: reads, writes, trims.
     pub fn dirs(&self) -> [bool; 3] {
-        match self.rw {
-            RwMode::Read | RwMode::RandRead => [true, false, false],
-            RwMode::Write | RwMode::RandWrite => [false, true, false],
-            RwMode::Trim | RwMode::RandTrim => [false, false, true],
-            RwMode::ReadWrite | RwMode::RandReadWrite => [true, true, false],
-            RwMode::TrimWrite | RwMode::RandTrimWrite => [false, true, true],
-        }
+        Ddir::DATA.map(|d| self.rw.issues(d))
     }
 
     /// Whether the pattern's offsets are random.
@@ -138,22 +133,6 @@ impl WorkloadPlan {
     /// `blockalign`, as in fio).
     pub fn random_map(&self) -> bool {
         !self.norandommap && self.blockalign.is_none()
-    }
-
-    /// The pattern's name as fio's reports show it (`rw=randread`).
-    pub fn rw_name(&self) -> &'static str {
-        match self.rw {
-            RwMode::Read => "read",
-            RwMode::Write => "write",
-            RwMode::Trim => "trim",
-            RwMode::RandRead => "randread",
-            RwMode::RandWrite => "randwrite",
-            RwMode::RandTrim => "randtrim",
-            RwMode::ReadWrite => "rw",
-            RwMode::RandReadWrite => "randrw",
-            RwMode::TrimWrite => "trimwrite",
-            RwMode::RandTrimWrite => "randtrimwrite",
-        }
     }
 
     /// The smallest block size per direction, the default `blockalign`.
@@ -188,22 +167,6 @@ impl WorkloadPlan {
                 None => (min, max),
             }
         })
-    }
-}
-
-/// The kind of `rw`'s choice.
-fn mode(name: &str) -> RwMode {
-    match name {
-        "write" => RwMode::Write,
-        "trim" => RwMode::Trim,
-        "randread" => RwMode::RandRead,
-        "randwrite" => RwMode::RandWrite,
-        "randtrim" => RwMode::RandTrim,
-        "rw" | "readwrite" => RwMode::ReadWrite,
-        "randrw" => RwMode::RandReadWrite,
-        "trimwrite" => RwMode::TrimWrite,
-        "randtrimwrite" => RwMode::RandTrimWrite,
-        _ => RwMode::Read,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Per-I/O priorities as a job runs: which priority each read or write gets, drawn from
 //! the job's `cmdprio_*` rules ([`iomark_plan::cmdprio`]) with a generator of its own.
 
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::cmdprio::{CmdPrio, Rule};
 
 /// Picks the priority of each I/O as it is issued; no allocation.

@@ -14,7 +14,7 @@ pub fn failed_io(
     op: &str,
     errno: i32,
 ) -> bool {
-    let dir = unit.ddir.data_index().map(|d| iomark_stats::Dir::ALL[d]);
+    let dir = Some(unit.ddir).filter(|d| d.is_data());
     recorder.record_error(dir, errno);
     let fatal = !policy.continues(unit.ddir, errno);
     if fatal || policy.dump {

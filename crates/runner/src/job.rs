@@ -33,11 +33,12 @@ use crate::clock::JobClock;
 use crate::logs::JobLogs;
 use crate::progress::{JobProgress, JobState, Publisher};
 use crate::status::JobSlot;
+use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
-use iomark_engine::{Ddir, Engine, IoUnit};
+use iomark_engine::{Engine, IoUnit};
 use iomark_plan::JobPlan;
-use iomark_stats::recorder::{Dir, JobRecorder, SyncKind};
+use iomark_stats::recorder::{JobRecorder, SyncKind};
 use iomark_verify::JobVerify;
 use iomark_workload::Workload;
 use std::fs::File;
@@ -495,12 +496,7 @@ impl Loop<'_, '_> {
             }
         }
         let req = self.workload.next()?;
-        let ddir = match req.dir {
-            iomark_workload::Direction::Read => Ddir::Read,
-            iomark_workload::Direction::Write => Ddir::Write,
-            iomark_workload::Direction::Trim => Ddir::Trim,
-        };
-        Some((ddir, req.file, req.offset, req.len as usize))
+        Some((req.dir, req.file, req.offset, req.len as usize))
     }
 
     /// The single completion point: the recorder, with the clock reading `now` taken
@@ -515,7 +511,7 @@ impl Loop<'_, '_> {
         slat: Option<u64>,
         clat: Option<u64>,
         now: u64,
-    ) -> Option<Dir> {
+    ) -> Option<Ddir> {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
@@ -537,7 +533,7 @@ impl Loop<'_, '_> {
         };
         self.ios_done += 1;
         self.active[d] = true;
-        let dir = [Dir::Read, Dir::Write, Dir::Trim][d];
+        let dir = unit.ddir;
         let bytes = unit.result as u64;
         self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         self.recorder.tick(now);
@@ -553,7 +549,7 @@ impl Loop<'_, '_> {
     fn rich_complete(
         &mut self,
         index: u32,
-        dir: Dir,
+        dir: Ddir,
         start: u64,
         issue: u64,
         slat: Option<u64>,
@@ -561,7 +557,7 @@ impl Loop<'_, '_> {
     ) {
         let unit = &self.units[index as usize];
         self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
-        if dir == Dir::Write {
+        if dir == Ddir::Write {
             self.sync_state.written(unit.file as usize, unit.offset, unit.len);
         }
         if let Some(logs) = &mut self.logs {

@@ -6,7 +6,7 @@
 //! reads the clock and sleeps (at most 10 ms at a time, so that a stop request is seen).
 
 use crate::clock::JobClock;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::replay::ReplayPlan;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

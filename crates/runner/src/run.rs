@@ -443,7 +443,7 @@ fn meta(
 /// engine and depth.
 pub fn header(plan: &JobPlan) -> JobHeader {
     JobHeader {
-        rw: plan.workload.rw_name().to_string(),
+        rw: plan.workload.rw.name().to_string(),
         bs: plan.workload.block_size_ranges(),
         ioengine: plan.engine.name.clone(),
         iodepth: plan.engine.iodepth,

@@ -321,7 +321,7 @@ pub fn names_rs() -> String {
          use std::time::Duration;\n",
     );
     for def in supported() {
-        let help = def.help.replace('`', "'");
+        let help = def.help.replace('`', "'").replace('[', "\\[").replace(']', "\\]");
         let _ = write!(
             out,
             "\n/// `{}`: {}\npub const {}: Key<{}> = Key::new(\"{}\");\n",

@@ -463,7 +463,7 @@ pub const LOG_AVG_MSEC: Key<u64> = Key::new("log_avg_msec");
 /// `log_hist_msec`: Dump completion latency histograms at frequency of this time value
 pub const LOG_HIST_MSEC: Key<u64> = Key::new("log_hist_msec");
 
-/// `log_hist_coarseness`: Integer in range [0,6]. Higher coarseness outputs fewer histogram bins per sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, 19] respectively.
+/// `log_hist_coarseness`: Integer in range \[0,6\]. Higher coarseness outputs fewer histogram bins per sample. The number of bins for these are \[1216, 608, 304, 152, 76, 38, 19\] respectively.
 pub const LOG_HIST_COARSENESS: Key<u64> = Key::new("log_hist_coarseness");
 
 /// `write_hist_log`: Write log of latency histograms during run

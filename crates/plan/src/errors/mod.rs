@@ -28,7 +28,7 @@
 mod names;
 
 use crate::error::OptionError;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 

@@ -39,7 +39,7 @@
 
 use crate::error::OptionError;
 use crate::layout::{self, FilePlan};
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use std::path::PathBuf;

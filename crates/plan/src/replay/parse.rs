@@ -3,7 +3,7 @@
 //! (see the crate's `replay` note for the format).
 
 use super::ReplayIo;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use std::path::PathBuf;
 
 /// The message for a log that is not a fio iolog.

@@ -17,10 +17,8 @@ use crate::pace::{MinRate, Pacer};
 use crate::steady::Steady;
 use crate::target::{DepthSearch, Step};
 use crate::think::Think;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::pacing::PacingPlan;
-use iomark_stats::recorder::Dir;
-use iomark_workload::Direction;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -173,9 +171,9 @@ impl Loop<'_, '_> {
         let (Some(pacer), Some(dirs)) = (&ctl.pacer, ctl.steer) else { return };
         let now = self.clock.now_ns();
         let dir = match pacer.first_due(dirs, now) {
-            Some(1) => Direction::Write,
-            Some(2) => Direction::Trim,
-            _ => Direction::Read,
+            Some(1) => Ddir::Write,
+            Some(2) => Ddir::Trim,
+            _ => Ddir::Read,
         };
         self.workload.steer(Some(dir));
     }
@@ -262,7 +260,7 @@ impl Loop<'_, '_> {
     /// At the completion of unit `index` (direction `dir`, started at `start`) at `now`:
     /// think-time counting, the corrected latency, the steady-state sample, the
     /// minimum-rate check, the latency limit and the latency-target search.
-    pub(super) fn controls_complete(&mut self, index: u32, dir: Dir, start: u64, now: u64) {
+    pub(super) fn controls_complete(&mut self, index: u32, dir: Ddir, start: u64, now: u64) {
         let lat = now.saturating_sub(start);
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
         if let Some(think) = &mut ctl.think {
@@ -289,7 +287,7 @@ impl Loop<'_, '_> {
             }
         }
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
-        let max = ctl.max_ns[dir as usize];
+        let max = ctl.max_ns[dir.index()];
         if max > 0 && lat > max {
             self.latency_exceeded(index, lat, max);
             return;

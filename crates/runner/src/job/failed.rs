@@ -2,7 +2,7 @@
 //! engine call that fails, a log that cannot be written.
 
 use super::Loop;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 
 impl Loop<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file

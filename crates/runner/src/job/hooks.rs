@@ -3,7 +3,7 @@
 //! such features (see `Loop::needs_rich` in the loop), so a plain job does not even test for them.
 
 use super::Loop;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -8,9 +8,9 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::Loop;
+use iomark_core::Ddir;
 use iomark_engine::{IoUnit, Queued};
 use iomark_plan::JobPlan;
-use iomark_stats::recorder::Dir;
 use iomark_workload::Workload;
 
 /// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
@@ -148,7 +148,7 @@ impl Loop<'_, '_> {
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once.
-                let mut run: Option<(Dir, u64, u64)> = None;
+                let mut run: Option<(Ddir, u64, u64)> = None;
                 for &index in &done {
                     self.in_flight -= 1;
                     let stamps @ (start, submitted) = self.stamps[index as usize];

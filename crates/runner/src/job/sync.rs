@@ -2,7 +2,7 @@
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
 use super::Loop;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::sync::SyncPlan;
 use std::fs::File;
 use std::os::fd::AsRawFd;

@@ -12,7 +12,7 @@
 //! `loops`; iomark keeps them open and logs one `open` and one `close` per file.
 
 use super::LogFile;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use std::fmt::Write;
 use std::path::Path;

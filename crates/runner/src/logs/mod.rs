@@ -22,7 +22,7 @@ pub mod agg;
 mod format;
 mod iolog;
 
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::logs::LogPlan;
 use iomark_plan::timing::Timing;
