@@ -30,7 +30,8 @@
 //! waits for its helpers (at the end of the write phase and of the verify phase), so the
 //! text and the counts are the same whichever helper checked what.
 
-use super::{Bad, Written};
+use super::check::{bad_report, check_block, Bad};
+use super::written::Written;
 use crate::plan::VerifyPlan;
 use crossbeam_queue::ArrayQueue;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering::SeqCst};
@@ -169,7 +170,7 @@ impl Shared {
         let Task { seq, w, mut buf } = task;
         if seq < self.first_bad.load(SeqCst) {
             self.verified.fetch_add(1, SeqCst);
-            if let Err(bad) = super::check_block(&self.plan, self.seed, &w, &mut buf) {
+            if let Err(bad) = check_block(&self.plan, self.seed, &w, &mut buf) {
                 self.failed(seq, w, &buf, bad);
             }
         }
@@ -185,7 +186,7 @@ impl Shared {
     fn failed(&self, seq: u64, w: Written, buf: &[u8], bad: Bad) {
         if self.plan.continue_on_error {
             let name = &self.plan.job.file_names[w.file as usize];
-            let text = super::bad_report(&self.plan, self.seed, name, &w, buf, bad);
+            let text = bad_report(&self.plan, self.seed, name, &w, buf, bad);
             self.found.lock().unwrap_or_else(PoisonError::into_inner).reports.push((seq, text));
             return;
         }
@@ -328,7 +329,7 @@ impl Helpers {
         settled.report = reports.into_iter().map(|r| r.1).collect();
         if let Some((_, w, buf, bad)) = found.first.take() {
             let name = &shared.plan.job.file_names[w.file as usize];
-            settled.report = super::bad_report(&shared.plan, shared.seed, name, &w, &buf, bad);
+            settled.report = bad_report(&shared.plan, shared.seed, name, &w, &buf, bad);
             settled.failures = 1;
         }
         settled
@@ -464,7 +465,7 @@ mod tests {
         let mut ended = false;
         let mut buf = vec![0u8; BS];
         for i in 0..n {
-            let w = super::super::tests::w(i * BS as u64, BS as u32, i);
+            let w = super::super::written::tests::w(i * BS as u64, BS as u32, i);
             buf.fill(i as u8);
             p.format.stamp(&mut buf, w.offset, &Stamp { seed: 7, thread: 1, numberio: i });
             if bad.contains(&i) {

@@ -18,43 +18,23 @@
 //! overlaps even in part is dropped (fio 3.33 does the same with its tree of writes).
 
 mod asynchronous;
+mod check;
 mod newest;
 mod passes;
 mod report;
 mod trim;
 mod workload_trims;
+mod written;
 
 pub use asynchronous::HelperHost;
 pub use trim::Trimmed;
+pub use written::Written;
 
-use crate::block::{Expect, Mismatch, Stamp};
+use crate::block::Stamp;
 use crate::plan::VerifyPlan;
+use check::{bad_report, check_block};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// One completed write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Written {
-    /// File index in the job.
-    pub file: u32,
-    /// Length in bytes.
-    pub len: u32,
-    /// File offset.
-    pub offset: u64,
-    /// The write's number in the job.
-    pub numberio: u64,
-    /// Whether, and when, `trim_percentage` trimmed it.
-    pub trimmed: Trimmed,
-}
-
-impl Written {
-    /// Whether `other` touches any of the same bytes.
-    fn overlaps(&self, other: &Written) -> bool {
-        self.file == other.file
-            && self.offset < other.offset + u64::from(other.len)
-            && other.offset < self.offset + u64::from(self.len)
-    }
-}
 
 /// The most write log entries reserved up front (32 bytes each).
 const MAX_RESERVED: u64 = 1 << 22;
@@ -423,50 +403,6 @@ impl JobVerify {
     }
 }
 
-/// What is wrong with a block read back.
-#[derive(Debug, Clone)]
-enum Bad {
-    /// A chunk does not check (the first bad one; boxed, as only a failure builds it).
-    Chunk(Box<Mismatch>),
-    /// A trimmed block is not all zeros: the offset of its first other byte.
-    NotZero(usize),
-}
-
-/// Checks block `buf` read back for write `w` (`seed`: the writes' seed, when checked).
-#[inline]
-fn check_block(
-    plan: &VerifyPlan,
-    seed: Option<u64>,
-    w: &Written,
-    buf: &mut [u8],
-) -> Result<(), Bad> {
-    if w.trimmed != Trimmed::No {
-        return trim::first_nonzero(buf).map_or(Ok(()), |at| Err(Bad::NotZero(at)));
-    }
-    plan.format.check(buf, w.offset, &expect(plan, seed, w)).map_err(|m| Bad::Chunk(Box::new(m)))
-}
-
-/// The report of bad block `buf`, read back for write `w` of file `name`.
-fn bad_report(
-    plan: &VerifyPlan,
-    seed: Option<u64>,
-    name: &str,
-    w: &Written,
-    buf: &[u8],
-    bad: Bad,
-) -> String {
-    match bad {
-        Bad::Chunk(first) => report::failure(plan, name, w, buf, *first, &expect(plan, seed, w)),
-        Bad::NotZero(at) => trim::failure(name, w, at),
-    }
-}
-
-/// What a read back of write `w` must find: the writes' seed (`None` when not checked)
-/// and, with `verify_write_sequence`, its number.
-fn expect(plan: &VerifyPlan, seed: Option<u64>, w: &Written) -> Expect {
-    Expect { seed, numberio: plan.write_sequence.then_some(w.numberio) }
-}
-
 /// The writes to read back, from position `first` of the log: the newest write of each
 /// place, in file and offset order; an older write overlapped (even in part) by a newer
 /// one is dropped. A trimmed write counts from the time of its trim: it hides the older
@@ -506,13 +442,10 @@ fn newest_wins(log: &[Written], first: usize) -> Vec<Written> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    /// A write of file 0.
-    pub(crate) fn w(offset: u64, len: u32, numberio: u64) -> Written {
-        Written { file: 0, len, offset, numberio, trimmed: Trimmed::No }
-    }
+    use super::written::tests::w;
 
     #[test]
     fn the_newest_write_wins_and_partly_overwritten_ones_are_dropped() {

@@ -24,7 +24,7 @@
 //! `verify_backlog` writes wait, so no more wait than that and the ones in flight); like
 //! the write log, it grows (doubling) only if more writes wait to be verified.
 
-use super::Written;
+use super::written::Written;
 
 /// The fewest grains a block of the largest size may span before the grain is coarsened.
 const MAX_GRAINS_PER_BLOCK: u64 = 64;
@@ -172,7 +172,7 @@ impl Newest {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::w;
+    use super::super::written::tests::w;
     use super::*;
 
     #[test]

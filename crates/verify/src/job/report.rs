@@ -22,7 +22,7 @@
 //! binary structure): `iomark verify state 1` then `writes=<n>`, the writes the job
 //! completed. `verify_state_load` with `verify_only` reads it and verifies only those.
 
-use super::Written;
+use super::written::Written;
 use crate::block::{Expect, Mismatch, MismatchKind, VerifyFormat};
 use crate::plan::VerifyPlan;
 use std::fmt::Write as _;

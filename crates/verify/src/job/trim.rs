@@ -30,7 +30,6 @@
 //! Nothing here allocates while the job runs: the list of chosen writes is reserved with
 //! the log of writes, and only grows when the log does.
 
-use super::Written;
 use crate::plan::TrimPlan;
 use iomark_workload::Rng;
 
@@ -167,15 +166,6 @@ pub(super) fn first_nonzero(buf: &[u8]) -> Option<usize> {
         base += chunk.len();
     }
     None
-}
-
-/// The report of a trimmed block that did not read back as zeros (`at`: its first
-/// non-zero byte), in fio 3.33's words.
-pub(super) fn failure(file: &str, w: &Written, at: usize) -> String {
-    format!(
-        "trim: verify failed at file {file} offset {}, length {}, block offset {at}\n",
-        w.offset, w.len
-    )
 }
 
 #[cfg(test)]

@@ -64,7 +64,7 @@ impl JobVerify {
 #[cfg(test)]
 mod tests {
     use super::super::newest_wins;
-    use super::super::tests::w;
+    use super::super::written::tests::w;
     use super::*;
 
     #[test]
