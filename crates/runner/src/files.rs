@@ -300,14 +300,13 @@ pub fn unlink(job: &FilesPlan) -> Result<(), FileError> {
     Ok(())
 }
 
-/// The job's workload once its files are open (`files`, one per planned file; none on the
-/// null engine): each region reaches to the end of its file as the file is then, so that
-/// a fixed-size sequential I/O may end past the region as in fio 3.33 (see
-/// [`iomark_workload::FileRegion::reach`]). fio too takes the size when the job opens its
-/// files: a job after a `stonewall` sees what the jobs before it wrote.
-pub fn workload_config(plan: &JobPlan, files: &[File]) -> iomark_workload::WorkloadConfig {
-    let mut cfg = plan.workload_config();
-    for ((region, file), planned) in cfg.files.iter_mut().zip(files).zip(&plan.files.list) {
+/// Stretches the regions of a job's workload `cfg` once its files are open (`files`, one per
+/// file of `job`; none on the null engine): each region reaches to the end of its file as
+/// the file is then, so that a fixed-size sequential I/O may end past the region as in fio
+/// 3.33 (see [`iomark_workload::FileRegion::reach`]). fio too takes the size when the job
+/// opens its files: a job after a `stonewall` sees what the jobs before it wrote.
+pub fn reach(cfg: &mut iomark_workload::WorkloadConfig, job: &FilesPlan, files: &[File]) {
+    for ((region, file), planned) in cfg.files.iter_mut().zip(files).zip(&job.list) {
         let size = match planned.kind {
             FileKind::BlockDevice(n) => n,
             FileKind::CharDevice => continue,
@@ -318,5 +317,4 @@ pub fn workload_config(plan: &JobPlan, files: &[File]) -> iomark_workload::Workl
         };
         region.reach = size.saturating_sub(region.offset).max(region.len);
     }
-    cfg
 }

@@ -73,8 +73,9 @@ pub fn run(
     let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
         .map_err(|e| fail(e.to_string()))?;
     // The one workload of the job (the plan only checked it).
-    let mut workload = Workload::new(&crate::files::workload_config(plan, &files))
-        .map_err(|e| fail(e.to_string()))?;
+    let mut workload_cfg = plan.workload_config();
+    crate::files::reach(&mut workload_cfg, &plan.files, &files);
+    let mut workload = Workload::new(&workload_cfg).map_err(|e| fail(e.to_string()))?;
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
     if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
