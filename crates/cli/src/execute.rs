@@ -5,13 +5,13 @@ use crate::signals::Control;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
+use iomark_plan::JobPlan;
 use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::logs::agg::AggBandwidthLog;
-use iomark_runner::plan::JobPlan;
 use iomark_runner::progress::{Progress, Watch};
 use iomark_runner::run::{self, RunError, RunOptions};
-use iomark_stats::report::{JobHeader, RunReport};
+use iomark_stats::report::RunReport;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsFd;
@@ -56,9 +56,9 @@ pub fn execute(
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
-    for plan in plans.iter().filter(|p| p.depth_capped()) {
-        if !noted.contains(&plan.name.as_str()) {
-            noted.push(&plan.name);
+    for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
+        if !noted.contains(&plan.job.name.as_str()) {
+            noted.push(&plan.job.name);
             eprintln!(
                 "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
                  will be capped at 1"
@@ -72,7 +72,7 @@ pub fn execute(
         write_start_lines(out, &plans, &groups, &print)?;
         writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
         let n = plans.len();
-        let noun = match (plans.iter().any(|p| p.thread), n == 1) {
+        let noun = match (plans.iter().any(|p| p.report.thread), n == 1) {
             (true, true) => "thread",
             (true, false) => "threads",
             (false, true) => "process",
@@ -215,19 +215,14 @@ fn write_start_lines(
     print: &PrintOptions,
 ) -> std::io::Result<()> {
     for (plan, &group) in plans.iter().zip(groups) {
-        if plan.jobnum > 0 {
-            if plan.jobnum == 1 {
+        if plan.job.jobnum > 0 {
+            if plan.job.jobnum == 1 {
                 writeln!(out, "...")?;
             }
             continue;
         }
-        let header = JobHeader {
-            rw: plan.rw.0.to_string(),
-            bs: run::block_size_ranges(plan),
-            ioengine: plan.engine.clone(),
-            iodepth: plan.iodepth,
-        };
-        writeln!(out, "{}", iomark_report::start_line(&plan.name, group, &header, print))?;
+        let header = run::header(plan);
+        writeln!(out, "{}", iomark_report::start_line(&plan.job.name, group, &header, print))?;
     }
     Ok(())
 }

@@ -8,7 +8,9 @@
 //! so that what shows them (fio's ETA line is `iomark_report::eta`) never reaches into the
 //! runner.
 
-use crate::plan::JobPlan;
+use iomark_core::RwMode;
+use iomark_plan::limits::LimitsPlan;
+use iomark_plan::JobPlan;
 pub(crate) use iomark_stats::progress::{JobSample, JobShape, JobState, Sample};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -118,25 +120,24 @@ impl<'a> Publisher<'a> {
 }
 
 impl Progress {
-    /// The shape of `plan`, for whatever shows the run's progress.
-    fn shape_of(plan: &JobPlan) -> JobShape {
-        let random = plan.rw.0.starts_with("rand");
-        let kind = plan.rw.0.trim_start_matches("rand");
-        let letter = match kind {
-            "read" => 'R',
-            "write" => 'W',
-            "trim" => 'D',
+    /// The shape of a job of pattern `rw` within `limits`, for whatever shows the run's
+    /// progress.
+    fn shape_of(rw: RwMode, limits: &LimitsPlan) -> JobShape {
+        let letter = match rw {
+            RwMode::Read | RwMode::RandRead => 'R',
+            RwMode::Write | RwMode::RandWrite => 'W',
+            RwMode::Trim | RwMode::RandTrim => 'D',
             _ => 'M',
         };
-        let letter = if random { letter.to_ascii_lowercase() } else { letter };
-        let time_limit_s = plan
+        let letter = if rw.is_random() { letter.to_ascii_lowercase() } else { letter };
+        let time_limit_s = limits
             .runtime
-            .map(|r| (plan.startdelay + plan.ramp_time + r).as_secs_f64().ceil() as u64);
+            .map(|r| (limits.startdelay + limits.ramp_time + r).as_secs_f64().ceil() as u64);
         JobShape {
             letter,
             time_limit_s,
-            time_based: plan.time_based,
-            planned_bytes: plan.io_bytes.saturating_mul(plan.loops),
+            time_based: limits.time_based,
+            planned_bytes: limits.io_bytes.saturating_mul(limits.loops),
         }
     }
 }
@@ -156,7 +157,7 @@ impl Progress {
         Progress {
             epoch,
             jobs: plans.iter().map(|_| JobProgress::new(epoch)).collect(),
-            shapes: plans.iter().map(Progress::shape_of).collect(),
+            shapes: plans.iter().map(|p| Progress::shape_of(p.workload.rw, &p.limits)).collect(),
         }
     }
 

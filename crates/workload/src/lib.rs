@@ -40,7 +40,6 @@ mod offsets;
 mod region;
 mod rng;
 mod validate;
-pub mod verify;
 mod workload;
 mod zones;
 

@@ -15,6 +15,14 @@ fn bs_option(bs: &BlockSizes) -> &'static str {
     }
 }
 
+impl WorkloadConfig {
+    /// Checks what every generator relies on, without building one (only
+    /// [`crate::Workload::new`] allocates the random maps, whose failure it reports).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        validate(self)
+    }
+}
+
 /// Checks the parts of `cfg` that every generator relies on.
 pub(crate) fn validate(cfg: &WorkloadConfig) -> Result<(), ConfigError> {
     if cfg.files.is_empty() {
