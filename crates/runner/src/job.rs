@@ -32,6 +32,7 @@
 use crate::clock::JobClock;
 use crate::logs::JobLogs;
 use crate::progress::{JobProgress, JobState, Publisher};
+use crate::request::Request;
 use crate::status::JobSlot;
 use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
@@ -364,17 +365,17 @@ impl Loop<'_, '_> {
                 self.reap_full::<RICH>();
                 continue;
             };
-            let Some((ddir, file, offset, len)) = self.next_request::<RICH>() else {
+            let Some(req) = self.next_request::<RICH>() else {
                 self.free.push(index);
                 if RICH && self.plan.files.unlink_each_loop && self.next_loop() {
                     continue;
                 }
                 break;
             };
-            if RICH && !self.before_issue(index, ddir, file, offset, len, stop) {
+            if RICH && !self.before_issue(index, req, stop) {
                 continue;
             }
-            self.issue::<RICH>(index, ddir, file, offset, len);
+            self.issue::<RICH>(index, req);
         }
         self.commit();
         while self.in_flight > 0 && self.error == 0 {
@@ -385,23 +386,15 @@ impl Loop<'_, '_> {
     /// In a rich job, between drawing a request and issuing it: a sync that `fsync=N` puts
     /// before it, or the pause the rate controls ask for. Returns false when the request
     /// waits for the next turn of the loop (unit `index` is then used or given back).
-    fn before_issue(
-        &mut self,
-        index: u32,
-        ddir: Ddir,
-        file: usize,
-        offset: u64,
-        len: usize,
-        stop: &AtomicBool,
-    ) -> bool {
+    fn before_issue(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
         if let Some(sync) = self.sync_due() {
-            self.sync_state.held = Some((ddir, file, offset, len));
+            self.sync_state.held = Some(req);
             self.issue_sync(index, sync);
             return false;
         }
-        if self.ctl.is_some() && !self.pace(index, ddir, len as u64, stop) {
+        if self.ctl.is_some() && !self.pace(index, req, stop) {
             // Not due before the phase ends or the job stops: the loop decides.
-            self.sync_state.held = Some((ddir, file, offset, len));
+            self.sync_state.held = Some(req);
             self.free.push(index);
             return false;
         }
@@ -411,20 +404,14 @@ impl Loop<'_, '_> {
 
     /// Fills unit `index` with one I/O and hands it to the engine.
     #[inline(always)]
-    fn issue<const RICH: bool>(
-        &mut self,
-        index: u32,
-        ddir: Ddir,
-        file: usize,
-        offset: u64,
-        len: usize,
-    ) {
+    fn issue<const RICH: bool>(&mut self, index: u32, req: Request) {
+        let Request { ddir, file, offset, len } = req;
         if RICH {
-            if !self.verify_issue(index, ddir, file, offset, len) {
+            if !self.verify_issue(index, req) {
                 return;
             }
-            if self.serialize && self.in_flight > 0 && ddir.data_index().is_some() {
-                self.wait_for_overlaps(index, ddir, file, offset, len);
+            if self.serialize && self.in_flight > 0 && ddir.is_data() {
+                self.wait_for_overlaps(index, req);
             }
             if self.locks.is_some() {
                 self.take_lock(file);
@@ -461,7 +448,7 @@ impl Loop<'_, '_> {
         };
         self.stamps[index as usize] = (start, issue);
         if let Some(logs) = self.logs.as_mut().filter(|_| RICH) {
-            logs.issue(start, file, ddir, offset, len);
+            logs.issue(start, req);
         }
         self.queue::<RICH>(index, file, start, issue);
         if RICH && ddir == Ddir::Write {
@@ -470,10 +457,9 @@ impl Loop<'_, '_> {
         }
     }
 
-    /// The next I/O: direction, file index, offset, length (`time_based` workloads never
-    /// end by themselves).
+    /// The next I/O (`time_based` workloads never end by themselves).
     #[inline(always)]
-    fn next_request<const RICH: bool>(&mut self) -> Option<(Ddir, usize, u64, usize)> {
+    fn next_request<const RICH: bool>(&mut self) -> Option<Request> {
         if RICH {
             if let Some(held) = self.sync_state.held.take() {
                 return Some(held);
@@ -483,21 +469,20 @@ impl Loop<'_, '_> {
             }
             if let Some(v) = &mut self.verify {
                 if let Some((file, offset, len)) = v.next_read() {
-                    return Some((Ddir::Read, file, offset, len));
+                    return Some(Request { ddir: Ddir::Read, file, offset, len });
                 }
                 if v.reading() {
                     return None;
                 }
                 if let Some((file, offset, len)) = v.next_trim() {
-                    return Some((Ddir::Trim, file, offset, len));
+                    return Some(Request { ddir: Ddir::Trim, file, offset, len });
                 }
             }
             if let Some(replay) = &mut self.replay {
                 return replay.next(&mut self.clock);
             }
         }
-        let req = self.workload.next()?;
-        Some((req.dir, req.file, req.offset, req.len as usize))
+        self.workload.next().map(Request::from)
     }
 
     /// The single completion point: the recorder, with the clock reading `now` taken

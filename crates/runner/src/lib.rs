@@ -26,6 +26,7 @@ pub mod pace;
 pub mod placement;
 pub mod progress;
 pub mod replay;
+mod request;
 pub mod run;
 pub mod safety;
 pub mod schedule;

@@ -14,6 +14,7 @@
 use super::Loop;
 use crate::flow::{FlowLink, FlowMember};
 use crate::pace::{MinRate, Pacer};
+use crate::request::Request;
 use crate::steady::Steady;
 use crate::target::{DepthSearch, Step};
 use crate::think::Think;
@@ -178,11 +179,11 @@ impl Loop<'_, '_> {
         self.workload.steer(Some(dir));
     }
 
-    /// Before unit `index` takes an I/O of `len` bytes in `ddir`: waits until the I/O is
-    /// due. Returns false when the phase ends or the job is asked to stop first (the
-    /// request then waits for the loop's next turn).
-    pub(super) fn pace(&mut self, index: u32, ddir: Ddir, len: u64, stop: &AtomicBool) -> bool {
-        let Some(d) = ddir.data_index() else { return true };
+    /// Before unit `index` takes the I/O `req`: waits until the I/O is due. Returns false
+    /// when the phase ends or the job is asked to stop first (the request then waits for
+    /// the loop's next turn).
+    pub(super) fn pace(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
+        let Some(d) = req.ddir.data_index() else { return true };
         if !self.wait_for_flow(stop) {
             return false;
         }
@@ -195,7 +196,7 @@ impl Loop<'_, '_> {
                 flow.issued();
             }
             if let Some(pacer) = &mut ctl.pacer {
-                pacer.issue(index, d, len);
+                pacer.issue(index, d, req.len as u64);
             }
             if let Some(think) = &mut ctl.think {
                 think.count(false);

@@ -3,6 +3,7 @@
 //! such features (see `Loop::needs_rich` in the loop), so a plain job does not even test for them.
 
 use super::Loop;
+use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,20 +37,14 @@ impl Loop<'_, '_> {
     /// verification fail for no fault of the storage. Off the common path: it scans the
     /// pool, and only serializing jobs come here.
     #[cold]
-    pub(super) fn wait_for_overlaps(
-        &mut self,
-        index: u32,
-        ddir: Ddir,
-        file: usize,
-        offset: u64,
-        len: usize,
-    ) {
+    pub(super) fn wait_for_overlaps(&mut self, index: u32, req: Request) {
+        let Request { ddir, file, offset, len } = req;
         let end = offset + len as u64;
         let races = |l: &Self| {
             l.units.iter().enumerate().any(|(i, u)| {
                 i != index as usize
                     && !l.free.contains(&(i as u32))
-                    && u.ddir.data_index().is_some()
+                    && u.ddir.is_data()
                     && (changes_data(ddir) || changes_data(u.ddir))
                     && u.file as usize == file
                     && u.offset < end
@@ -65,16 +60,10 @@ impl Loop<'_, '_> {
     /// Before unit `index` is filled for an I/O: verification's turn. Returns false when
     /// the I/O is not to be issued (`verify_only` issues nothing but its verify reads;
     /// its writes are only logged).
-    pub(super) fn verify_issue(
-        &mut self,
-        index: u32,
-        ddir: Ddir,
-        file: usize,
-        offset: u64,
-        len: usize,
-    ) -> bool {
+    pub(super) fn verify_issue(&mut self, index: u32, req: Request) -> bool {
         let Some(v) = &mut self.verify else { return true };
-        if ddir.data_index().is_some() {
+        let Request { ddir, file, offset, len } = req;
+        if ddir.is_data() {
             v.count_issued(len);
         }
         let verify_read = ddir == Ddir::Read && v.bind_read(index, file, offset, len);

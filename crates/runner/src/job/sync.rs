@@ -2,6 +2,7 @@
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
 use super::Loop;
+use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_plan::sync::SyncPlan;
 use std::fs::File;
@@ -24,7 +25,7 @@ pub(super) struct SyncState {
     /// the ones not set.
     every: [u64; 3],
     /// The request drawn from the workload that a sync went before.
-    pub(super) held: Option<(Ddir, usize, u64, usize)>,
+    pub(super) held: Option<Request>,
     /// With `sync_file_range`, per file: `(first, end)` of the range that the writes which
     /// completed since the file's last sync cover (`end` 0: none did). Empty without it.
     ranges: Vec<(u64, u64)>,
@@ -98,7 +99,7 @@ impl Loop<'_, '_> {
             _ => (0, 0),
         };
         self.sync_state.last_was_sync = true;
-        self.issue::<true>(index, sync, file, offset, len);
+        self.issue::<true>(index, Request { ddir: sync, file, offset, len });
     }
 
     /// `end_fsync` and `fsync_on_close`: an fsync of each file after the I/O loop. As in

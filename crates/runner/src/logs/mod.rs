@@ -22,7 +22,7 @@ pub mod agg;
 mod format;
 mod iolog;
 
-use iomark_core::Ddir;
+use crate::request::Request;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::logs::LogPlan;
 use iomark_plan::timing::Timing;
@@ -182,9 +182,9 @@ impl JobLogs {
 
     /// An I/O issued at `now_ns` (the iolog's line).
     #[inline]
-    pub fn issue(&mut self, now_ns: u64, file: usize, ddir: Ddir, offset: u64, len: usize) {
+    pub(crate) fn issue(&mut self, now_ns: u64, req: Request) {
         if let Some(iolog) = &mut self.iolog {
-            if iolog.record(now_ns, file, ddir, offset, len as u64) {
+            if iolog.record(now_ns, req.file, req.ddir, req.offset, req.len as u64) {
                 let r = iolog.drain();
                 self.keep_error(r);
             }
