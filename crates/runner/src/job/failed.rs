@@ -1,31 +1,41 @@
 //! What the loop does when something fails: an I/O that completes with an error, an
-//! engine call that fails, a log that cannot be written.
+//! engine call that fails, a log that cannot be written. The job's error is kept in
+//! [`Hot`], where the loop looks at it every turn.
 
-use super::Loop;
+use super::features::Features;
+use super::hot::Hot;
 use iomark_core::Ddir;
 
-impl Loop<'_, '_> {
+impl Hot<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
     /// system; anything else is the job's error unless `continue_on_error` lets it go (see
     /// [`crate::errors::failed_io`]).
+    /// A plain job has neither verification nor `fill_device`: `feat` is not looked at.
     #[cold]
-    pub(super) fn failed(&mut self, index: u32, errno: i32) {
-        if let Some(v) = &mut self.verify {
-            v.unbind(index);
-        }
+    pub(super) fn failed<const RICH: bool>(
+        &mut self,
+        feat: &mut Features<'_, '_>,
+        index: u32,
+        errno: i32,
+    ) {
         let unit = &self.units[index as usize];
-        if self.plan.files.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
-            // `fill_device`: full is the end, not an error; fio counts the I/O as issued.
-            if let Some(d) = unit.ddir.data_index() {
-                self.recorder.dirs[d].ios += 1;
+        if RICH {
+            if let Some(v) = &mut feat.verify {
+                v.unbind(index);
             }
-            self.filled = true;
-            return;
+            let full = errno == libc::ENOSPC || errno == libc::EDQUOT;
+            if feat.plan.files.fill_device && full {
+                // `fill_device`: full is the end, not an error; fio counts the I/O as
+                // issued.
+                if let Some(d) = unit.ddir.data_index() {
+                    self.recorder.dirs[d].ios += 1;
+                }
+                feat.filled = true;
+                return;
+            }
         }
         let op = ddir_name(unit.ddir);
-        let plan = self.plan;
-        let job = (plan.job.name.as_str(), &plan.errors, &plan.files);
-        if crate::errors::failed_io(job, &mut self.recorder, unit, op, errno) {
+        if crate::errors::failed_io(self.on_error, &mut self.recorder, unit, op, errno) {
             self.set_error(errno, op);
         } else if self.error_text.is_empty() {
             self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));

@@ -1,7 +1,7 @@
 //! The syncs a job issues: `fsync=N`, `fdatasync=N` and `sync_file_range` inside the
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
-use super::Loop;
+use super::drive::Loop;
 use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_plan::sync::SyncPlan;
@@ -13,7 +13,7 @@ use std::os::fd::AsRawFd;
 /// fdatasync=3` syncs the 12th write with an fsync only).
 const KINDS: [Ddir; 3] = [Ddir::Sync, Ddir::Datasync, Ddir::SyncFileRange];
 
-/// The state of the syncs in the loop (see [`Loop::sync_due`]).
+/// The state of the syncs in the loop (see [`SyncState::due`]).
 pub(super) struct SyncState {
     /// Writes issued so far.
     pub(super) writes: u64,
@@ -67,9 +67,7 @@ impl SyncState {
             _ => (0, 0),
         }
     }
-}
 
-impl Loop<'_, '_> {
     /// The sync to issue before the next I/O, if `fsync=N`, `fdatasync=N` or
     /// `sync_file_range` asks for one.
     ///
@@ -80,25 +78,28 @@ impl Loop<'_, '_> {
     /// until the next write (`W S R S R S W`). With more than one option, each counts on
     /// its own and the first of [`KINDS`] that is due is issued.
     #[inline]
-    pub(super) fn sync_due(&self) -> Option<Ddir> {
-        let s = &self.sync_state;
+    pub(super) fn due(&self) -> Option<Ddir> {
+        let s = self;
         if s.writes == 0 || s.last_was_sync {
             return None;
         }
         let due = s.every.iter().position(|&n| n > 0 && s.writes % n == 0)?;
         Some(KINDS[due])
     }
+}
 
+impl Loop<'_, '_> {
     /// Issues `sync` on unit `index`, to the file of the last write; a `sync_file_range`
     /// syncs the range the file's completed writes cover (fio 3.33, under strace: with
     /// `iodepth=4` the writes still in flight are left to the next one).
     pub(super) fn issue_sync(&mut self, index: u32, sync: Ddir) {
-        let file = self.sync_state.last_write_file;
-        let (offset, len) = match self.sync_state.take_range(file) {
+        let state = &mut self.feat.sync;
+        let file = state.last_write_file;
+        let (offset, len) = match state.take_range(file) {
             range if sync == Ddir::SyncFileRange => range,
             _ => (0, 0),
         };
-        self.sync_state.last_was_sync = true;
+        state.last_was_sync = true;
         self.issue::<true>(index, Request { ddir: sync, file, offset, len });
     }
 
@@ -106,12 +107,13 @@ impl Loop<'_, '_> {
     /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`,
     /// `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
     pub(super) fn finish(&mut self, files: &[File]) {
-        let syncs = &self.plan.syncs;
-        if syncs.end_fsync || (syncs.fsync_on_close && self.plan.writes()) {
+        let plan = self.feat.plan;
+        let syncs = &plan.syncs;
+        if syncs.end_fsync || (syncs.fsync_on_close && plan.writes()) {
             for f in files {
                 let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
                 if r < 0 {
-                    self.set_error((-r) as i32, "fsync");
+                    self.io.set_error((-r) as i32, "fsync");
                 }
             }
         }
