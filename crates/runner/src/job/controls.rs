@@ -4,31 +4,28 @@
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
 //! an `Option` each. The hooks are called from four places: at the top of the loop, before
-//! the checks that end it ([`Loop::between_ios`]), before a request is drawn
-//! ([`Controls::steer`]), before it is issued ([`Loop::pace`]) and at the single
-//! completion point ([`Controls::completed`]). The ones that wait complete the I/Os in
-//! flight first, so they are the loop's; the others are the controls' own, and take the
-//! few hot values they need. What a completion decides that needs the I/Os in flight to be
+//! the checks that end it (`Loop::between_ios`), before a request is drawn
+//! ([`Controls::steer`]), before it is issued (`Loop::pace`) and at the single completion
+//! point ([`Controls::completed`]). The ones here are the controls' own, and take the few
+//! hot values they need; the ones that wait complete the I/Os in flight first, so they are
+//! the loop's (`waits.rs`). What a completion decides that needs the I/Os in flight to be
 //! reaped first (the final run of a latency target starting the statistics over) waits for
 //! the top of the loop, since completions may be handled in the middle of a batch.
 
-use super::drive::Loop;
 use super::hot::Hot;
 use crate::flow::{FlowLink, FlowMember};
 use crate::pace::{MinRate, Pacer};
-use crate::request::Request;
 use crate::steady::Steady;
 use crate::target::{DepthSearch, Step};
 use crate::think::Think;
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::pacing::{LatencyPlan, PacingPlan};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The longest single sleep: a job waiting for a far due time still notices a stop request
 /// this often.
-const WAIT_SLICE: Duration = Duration::from_millis(100);
+pub(super) const WAIT_SLICE: Duration = Duration::from_millis(100);
 
 /// What acts between the I/Os of one job.
 pub(super) struct Controls<'a> {
@@ -105,6 +102,60 @@ impl<'a> Controls<'a> {
     /// The depth to start at, when a latency target is searched.
     pub(super) fn depth(&self) -> Option<u32> {
         self.search.as_ref().map(DepthSearch::depth)
+    }
+
+    /// Whether the final run of a latency target is to start (once: the flag is taken).
+    pub(super) fn take_restart(&mut self) -> bool {
+        std::mem::take(&mut self.restart)
+    }
+
+    /// Whether the job has think time.
+    pub(super) fn thinks(&self) -> bool {
+        self.think.is_some()
+    }
+
+    /// Whether think time is due at `now`.
+    pub(super) fn think_due(&self, now: u64) -> bool {
+        self.think.as_ref().is_some_and(|t| t.due(now))
+    }
+
+    /// A pause of think time starts at `now`: until when it spins, and until when it
+    /// lasts. `None` without think time.
+    pub(super) fn start_think(&mut self, now: u64) -> Option<(u64, u64)> {
+        self.think.as_mut().map(|t| t.start(now))
+    }
+
+    /// The pause of think time ended at `now`: the rate's schedule goes on from there when
+    /// `rate_ignore_thinktime` says so.
+    pub(super) fn thought(&mut self, now: u64) {
+        let rebase = self.think.as_ref().is_some_and(Think::ignored_by_rate);
+        if let (Some(pacer), true) = (&mut self.pacer, rebase) {
+            pacer.rebase(now);
+        }
+    }
+
+    /// When the next I/O of direction `d` is due (0: at once).
+    pub(super) fn due(&self, d: usize) -> u64 {
+        self.pacer.as_ref().map_or(0, |p| p.due(d))
+    }
+
+    /// Unit `index` takes an I/O of `len` bytes in direction `d`: it counts in the flow,
+    /// the rate's schedule and think time.
+    pub(super) fn issued(&mut self, index: u32, d: usize, len: u64) {
+        if let Some(flow) = &mut self.flow {
+            flow.issued();
+        }
+        if let Some(pacer) = &mut self.pacer {
+            pacer.issue(index, d, len);
+        }
+        if let Some(think) = &mut self.think {
+            think.count(false);
+        }
+    }
+
+    /// The job's flow, if it has one.
+    pub(super) fn flow(&self) -> Option<&FlowMember> {
+        self.flow.as_ref()
     }
 
     /// What the steady-state watch found, if the job had one.
@@ -207,150 +258,10 @@ impl<'a> Controls<'a> {
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
             file.unwrap_or_default(),
-            super::failed::ddir_name(unit.ddir),
+            crate::errors::ddir_name(unit.ddir),
             unit.offset,
             unit.len
         );
         io.set_error(libc::ETIMEDOUT, "max latency exceeded");
-    }
-}
-
-impl Loop<'_, '_> {
-    /// At the top of the loop: starts the final run of a latency target, and pauses for
-    /// think time. Returns whether anything happened (the loop then looks at the clock
-    /// again).
-    pub(super) fn between_ios(&mut self, stop: &AtomicBool) -> bool {
-        if self.feat.ctl.as_deref_mut().is_some_and(|c| std::mem::take(&mut c.restart)) {
-            self.final_run();
-            return true;
-        }
-        self.think(stop)
-    }
-
-    /// The final run of a latency target: waits for the I/Os in flight and starts the
-    /// statistics over, as the end of `ramp_time` does.
-    fn final_run(&mut self) {
-        self.quiesce();
-        let now = self.io.clock.now_ns();
-        self.io.recorder.clear(now);
-        if let Some(logs) = &mut self.feat.logs {
-            logs.restart(now);
-        }
-        self.io.measure_from = now;
-        self.io.last_now = now;
-        self.io.ios_done = 0;
-    }
-
-    /// Pauses if think time is due (after waiting for the I/Os in flight), spinning then
-    /// sleeping, never past the end of the phase. Returns whether it paused.
-    fn think(&mut self, stop: &AtomicBool) -> bool {
-        let thinks = |c: &Controls| c.think.is_some();
-        if self.io.in_flight > 0 && self.feat.ctl.as_deref().is_some_and(thinks) {
-            // Completions that are ready count now, as fio reaps them after each I/O.
-            self.io.commit();
-            self.io.reap::<true>(&mut self.feat, 0, self.io.in_flight as usize);
-        }
-        let now = self.io.last_now;
-        let due = |c: &Controls| c.think.as_ref().is_some_and(|t| t.due(now));
-        if !self.feat.ctl.as_deref().is_some_and(due) {
-            return false;
-        }
-        self.quiesce();
-        let mut now = self.io.clock.now_ns();
-        let Some(think) = self.feat.ctl.as_deref_mut().and_then(|c| c.think.as_mut()) else {
-            return false;
-        };
-        let (spin_end, end) = think.start(now);
-        let rebase = think.ignored_by_rate();
-        let deadline = self.feat.deadline;
-        let spin_end = spin_end.min(deadline);
-        while now < spin_end {
-            now = self.io.clock.wait_until(spin_end, WAIT_SLICE, true);
-        }
-        let end = end.min(deadline);
-        while now < end && !stop.load(Ordering::Relaxed) {
-            now = self.io.clock.wait_until(end, WAIT_SLICE, false);
-        }
-        self.io.last_now = now;
-        if let Some(pacer) = self.feat.ctl.as_deref_mut().and_then(|c| c.pacer.as_mut()) {
-            if rebase {
-                pacer.rebase(now);
-            }
-        }
-        true
-    }
-
-    /// Before unit `index` takes the I/O `req`: waits until the I/O is due. Returns false
-    /// when the phase ends or the job is asked to stop first (the request then waits for
-    /// the loop's next turn).
-    pub(super) fn pace(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
-        let Some(d) = req.ddir.data_index() else { return true };
-        if !self.wait_for_flow(stop) {
-            return false;
-        }
-        let pacer = self.feat.ctl.as_deref().and_then(|c| c.pacer.as_ref());
-        let due = pacer.map_or(0, |p| p.due(d));
-        if due > 0 && !self.wait_until(due, stop) {
-            return false;
-        }
-        if let Some(ctl) = self.feat.ctl.as_deref_mut() {
-            if let Some(flow) = &mut ctl.flow {
-                flow.issued();
-            }
-            if let Some(pacer) = &mut ctl.pacer {
-                pacer.issue(index, d, req.len as u64);
-            }
-            if let Some(think) = &mut ctl.think {
-                think.count(false);
-            }
-        }
-        true
-    }
-
-    /// Waits until the clock reads `t`, first for the I/Os in flight (fio does too, so
-    /// that their completions are stamped when they happen). False when the phase ends or
-    /// a stop is asked for before `t`.
-    fn wait_until(&mut self, t: u64, stop: &AtomicBool) -> bool {
-        let mut now = self.io.clock.now_ns();
-        if now >= t {
-            return true;
-        }
-        self.quiesce();
-        let deadline = self.feat.deadline;
-        // An I/O due when the phase ends is not issued in it (fio 3.33: a 2 s run at 100
-        // IOPS issues 200).
-        while now < t && now < deadline {
-            if self.io.error != 0 || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            now = self.io.clock.wait_until(t.min(deadline), WAIT_SLICE, false);
-        }
-        self.io.last_now = now;
-        now >= t && now < deadline
-    }
-
-    /// Waits until the job's flow lets it issue (see [`crate::flow`]): `flow_sleep` at a
-    /// time, or yielding the CPU. False when the phase ends or a stop is asked for first.
-    fn wait_for_flow(&mut self, stop: &AtomicBool) -> bool {
-        let Some(flow) = self.feat.ctl.as_deref().and_then(|c| c.flow.as_ref()) else {
-            return true;
-        };
-        let io = &mut self.io;
-        loop {
-            if flow.may_issue() {
-                return true;
-            }
-            let sleep_ns = flow.sleep_us().saturating_mul(1000);
-            let now = io.clock.now_ns();
-            io.last_now = now;
-            if now >= self.feat.deadline || io.error != 0 || stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            if sleep_ns == 0 {
-                std::thread::yield_now();
-            } else {
-                io.last_now = io.clock.wait_until(now + sleep_ns, WAIT_SLICE, false);
-            }
-        }
     }
 }

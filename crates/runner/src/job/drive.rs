@@ -159,7 +159,8 @@ impl Loop<'_, '_> {
     fn before_issue(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
         if let Some(sync) = self.feat.sync.due() {
             self.feat.sync.held = Some(req);
-            self.issue_sync(index, sync);
+            let sync = self.feat.sync.issue(sync);
+            self.issue::<true>(index, sync);
             return false;
         }
         if self.feat.ctl.is_some() && !self.pace(index, req, stop) {
@@ -174,7 +175,7 @@ impl Loop<'_, '_> {
 
     /// Fills unit `index` with the I/O `req` and hands it to the engine.
     #[inline(always)]
-    pub(super) fn issue<const RICH: bool>(&mut self, index: u32, req: Request) {
+    fn issue<const RICH: bool>(&mut self, index: u32, req: Request) {
         let Request { ddir, file, offset, len } = req;
         if RICH {
             if !self.feat.verify_issue(index, req) {

@@ -4,7 +4,6 @@
 
 use super::features::Features;
 use super::hot::Hot;
-use iomark_core::Ddir;
 
 impl Hot<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
@@ -34,7 +33,7 @@ impl Hot<'_, '_> {
                 return;
             }
         }
-        let op = ddir_name(unit.ddir);
+        let op = crate::errors::ddir_name(unit.ddir);
         if crate::errors::failed_io(self.on_error, &mut self.recorder, unit, op, errno) {
             self.set_error(errno, op);
         } else if self.error_text.is_empty() {
@@ -56,17 +55,5 @@ impl Hot<'_, '_> {
             let text = crate::errors::errno_text(errno);
             self.set_error_text(errno, format!("{during}: {text}"));
         }
-    }
-}
-
-/// The name fio gives an I/O of `d` in its error messages.
-pub(super) fn ddir_name(d: Ddir) -> &'static str {
-    match d {
-        Ddir::Read => "read",
-        Ddir::Write => "write",
-        Ddir::Trim => "trim",
-        Ddir::Sync => "fsync",
-        Ddir::Datasync => "fdatasync",
-        Ddir::SyncFileRange => "sync_file_range",
     }
 }

@@ -8,11 +8,13 @@
 //! from the job's start and end. [`drive::Loop`] holds both and turns the loop.
 //!
 //! Each `impl` block has one owner: `Hot` submits, reaps and completes (`submit.rs`,
-//! `complete.rs`, `failed.rs`); `Features` answers the per-I/O hooks of its features
-//! (`features.rs`, `hooks.rs`, `controls.rs`, `sync.rs`), taking the few hot values they
-//! need; `Loop` holds the steps that must complete I/Os before they go on (a pause, a lock,
-//! an overlap, the verify phase, the end of a loop), since completing an I/O runs the
-//! features' hooks.
+//! `complete.rs`, `failed.rs`); `Features` and the features' own types answer the per-I/O
+//! hooks (`features.rs`, `hooks.rs`, `controls.rs`, `sync.rs`), taking the few hot values
+//! they need; `Loop` turns the loop (`drive.rs`) and holds the steps that must complete
+//! I/Os before they go on (`waits.rs`: think time, the rate's pauses; `hooks.rs`: a lock,
+//! an overlap, the verify phase; `loops.rs`: the end of a loop), since completing an I/O
+//! runs the features' hooks. The files import one another downwards only: `hot.rs` and
+//! `sync.rs` at the bottom, then `controls.rs`, `features.rs`, the loop, and this file.
 
 use crate::clock::JobClock;
 use crate::logs::JobLogs;
@@ -37,6 +39,7 @@ mod loops;
 mod outcome;
 mod submit;
 mod sync;
+mod waits;
 
 pub use crate::outcome::{JobError, JobOutcome};
 use drive::Loop;
@@ -172,7 +175,9 @@ pub fn run(
     l.io.published.flush();
     progress.set_state(JobState::Fsync);
     let files = std::mem::take(&mut l.feat.files);
-    l.finish(&files);
+    if let Err(errno) = sync::at_close(&plan.syncs, plan.writes(), &files) {
+        l.io.set_error(errno, "fsync");
+    }
     progress.set_state(JobState::Done);
     // Under the fake clock everything measured from the system is left out, so that a
     // report is the same on every run.

@@ -1,7 +1,6 @@
 //! The syncs a job issues: `fsync=N`, `fdatasync=N` and `sync_file_range` inside the
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
-use super::drive::Loop;
 use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_plan::sync::SyncPlan;
@@ -68,6 +67,19 @@ impl SyncState {
         }
     }
 
+    /// The request of `sync`, issued now to the file of the last write; a
+    /// `sync_file_range` syncs the range the file's completed writes cover (fio 3.33, under
+    /// strace: with `iodepth=4` the writes still in flight are left to the next one).
+    pub(super) fn issue(&mut self, sync: Ddir) -> Request {
+        let file = self.last_write_file;
+        let (offset, len) = match self.take_range(file) {
+            range if sync == Ddir::SyncFileRange => range,
+            _ => (0, 0),
+        };
+        self.last_was_sync = true;
+        Request { ddir: sync, file, offset, len }
+    }
+
     /// The sync to issue before the next I/O, if `fsync=N`, `fdatasync=N` or
     /// `sync_file_range` asks for one.
     ///
@@ -88,34 +100,19 @@ impl SyncState {
     }
 }
 
-impl Loop<'_, '_> {
-    /// Issues `sync` on unit `index`, to the file of the last write; a `sync_file_range`
-    /// syncs the range the file's completed writes cover (fio 3.33, under strace: with
-    /// `iodepth=4` the writes still in flight are left to the next one).
-    pub(super) fn issue_sync(&mut self, index: u32, sync: Ddir) {
-        let state = &mut self.feat.sync;
-        let file = state.last_write_file;
-        let (offset, len) = match state.take_range(file) {
-            range if sync == Ddir::SyncFileRange => range,
-            _ => (0, 0),
-        };
-        state.last_was_sync = true;
-        self.issue::<true>(index, Request { ddir: sync, file, offset, len });
-    }
-
-    /// `end_fsync` and `fsync_on_close`: an fsync of each file after the I/O loop. As in
-    /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`,
-    /// `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
-    pub(super) fn finish(&mut self, files: &[File]) {
-        let plan = self.feat.plan;
-        let syncs = &plan.syncs;
-        if syncs.end_fsync || (syncs.fsync_on_close && plan.writes()) {
-            for f in files {
-                let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
-                if r < 0 {
-                    self.io.set_error((-r) as i32, "fsync");
-                }
+/// `end_fsync` and `fsync_on_close` (of a job that `writes`): an fsync of each of `files`
+/// after the I/O loop. As in fio 3.33 they are not in the sync statistics (which count the
+/// syncs of `fsync=N`, `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
+/// Every file is synced; the error is the first one that failed (an errno).
+pub(super) fn at_close(plan: &SyncPlan, writes: bool, files: &[File]) -> Result<(), i32> {
+    let mut first = Ok(());
+    if plan.end_fsync || (plan.fsync_on_close && writes) {
+        for f in files {
+            let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
+            if r < 0 && first.is_ok() {
+                first = Err((-r) as i32);
             }
         }
     }
+    first
 }
