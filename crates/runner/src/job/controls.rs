@@ -1,6 +1,6 @@
-//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]),
-//! think time ([`crate::think`]), latency limits and targets ([`crate::target`]), and the
-//! steady-state watch ([`crate::steady`]), and flow control between jobs ([`crate::flow`]).
+//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::features::pace`]),
+//! think time ([`crate::features::think`]), latency limits and targets ([`crate::features::target`]), and the
+//! steady-state watch ([`crate::features::steady`]), and flow control between jobs ([`crate::links::flow`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
 //! an `Option` each. The hooks are called from four places: at the top of the loop, before
@@ -13,11 +13,11 @@
 //! the top of the loop, since completions may be handled in the middle of a batch.
 
 use super::hot::Hot;
-use crate::flow::{FlowLink, FlowMember};
-use crate::pace::{MinRate, Pacer};
-use crate::steady::Steady;
-use crate::target::{DepthSearch, Step};
-use crate::think::Think;
+use crate::features::pace::{MinRate, Pacer};
+use crate::features::steady::Steady;
+use crate::features::target::{DepthSearch, Step};
+use crate::features::think::Think;
+use crate::links::flow::{FlowLink, FlowMember};
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::pacing::{LatencyPlan, PacingPlan};
@@ -258,7 +258,7 @@ impl<'a> Controls<'a> {
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
             file.unwrap_or_default(),
-            crate::errors::ddir_name(unit.ddir),
+            super::describe::ddir_name(unit.ddir),
             unit.offset,
             unit.len
         );

@@ -18,7 +18,7 @@
 //! The loop allocates nothing, takes no lock and makes no system call but the I/O and the
 //! clock (relaxed atomic loads check for a stop request and for a request for an interim
 //! report; only when such a request comes does the job copy its recorder, see
-//! [`crate::status`]).
+//! [`crate::links::status`]).
 //!
 //! A plain job (no verification, `lockfile`, serializing, replay, rate or other controls,
 //! logs, per-I/O priorities, syncs (`fsync=N`, `sync_file_range`), `fill_device` or
@@ -28,7 +28,7 @@
 
 use super::features::Features;
 use super::hot::Hot;
-use crate::progress::JobState;
+use crate::links::progress::JobState;
 use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_verify::JobVerify;

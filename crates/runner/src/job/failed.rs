@@ -8,7 +8,7 @@ use super::hot::Hot;
 impl Hot<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
     /// system; anything else is the job's error unless `continue_on_error` lets it go (see
-    /// [`crate::errors::failed_io`]).
+    /// [`super::describe::failed_io`]).
     /// A plain job has neither verification nor `fill_device`: `feat` is not looked at.
     #[cold]
     pub(super) fn failed<const RICH: bool>(
@@ -33,11 +33,11 @@ impl Hot<'_, '_> {
                 return;
             }
         }
-        let op = crate::errors::ddir_name(unit.ddir);
-        if crate::errors::failed_io(self.on_error, &mut self.recorder, unit, op, errno) {
+        let op = super::describe::ddir_name(unit.ddir);
+        if super::describe::failed_io(self.on_error, &mut self.recorder, unit, op, errno) {
             self.set_error(errno, op);
         } else if self.error_text.is_empty() {
-            self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));
+            self.error_text = format!("{op}: {}", super::describe::errno_text(errno));
         }
     }
 
@@ -52,7 +52,7 @@ impl Hot<'_, '_> {
     /// Records `errno` as the job's error, failing `during` (the first error stays).
     pub(super) fn set_error(&mut self, errno: i32, during: &str) {
         if self.error == 0 {
-            let text = crate::errors::errno_text(errno);
+            let text = super::describe::errno_text(errno);
             self.set_error_text(errno, format!("{during}: {text}"));
         }
     }

@@ -6,8 +6,8 @@
 use super::controls::Controls;
 use super::hot::Hot;
 use super::sync::SyncState;
+use crate::links::status::JobSlot;
 use crate::logs::JobLogs;
-use crate::status::JobSlot;
 use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
@@ -22,9 +22,9 @@ pub(super) struct Features<'a, 's> {
     /// The job's open files (none on the null engine).
     pub(super) files: Vec<File>,
     /// Where a `read_iolog` replay stands (its I/Os replace the workload's).
-    pub(super) replay: Option<crate::replay::Cursor<'a>>,
+    pub(super) replay: Option<crate::features::replay::Cursor<'a>>,
     /// Picks each I/O's own priority (`cmdprio_*`).
-    pub(super) prio: Option<crate::cmdprio::Picker<'a>>,
+    pub(super) prio: Option<crate::features::cmdprio::Picker<'a>>,
     /// Where `fsync=N`, `fdatasync=N` and `sync_file_range` stand.
     pub(super) sync: SyncState,
     /// Verification, if the job verifies (see [`iomark_verify`]).
@@ -34,7 +34,7 @@ pub(super) struct Features<'a, 's> {
     /// The log files, if the job writes any.
     pub(super) logs: Option<JobLogs>,
     /// The file locks of `lockfile`, if the job sets it.
-    pub(super) locks: Option<crate::lockfile::JobLocks>,
+    pub(super) locks: Option<crate::links::lockfile::JobLocks>,
     /// Whether an I/O waits for the in-flight ones it overlaps (see
     /// [`super::drive::Loop::wait_for_overlaps`]).
     pub(super) serialize: bool,

@@ -75,7 +75,7 @@ impl Features<'_, '_> {
 impl Loop<'_, '_> {
     /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
     /// job first completes its I/Os in flight (giving back its own locks), then waits; see
-    /// [`crate::lockfile`].
+    /// [`crate::links::lockfile`].
     #[cold]
     pub(super) fn take_lock(&mut self, file: usize) {
         if self.feat.locks.as_mut().is_some_and(|l| l.try_take(file)) {

@@ -4,8 +4,8 @@
 //! report). Nothing of a feature is here: that is [`super::features::Features`].
 
 use crate::clock::JobClock;
-use crate::progress::Publisher;
-use crate::status::Requests;
+use crate::links::progress::Publisher;
+use crate::links::status::Requests;
 use iomark_engine::{Engine, IoUnit};
 use iomark_plan::engine::Batching;
 use iomark_plan::errors::ErrorPolicy;

@@ -10,6 +10,7 @@
 //! removed between them.
 
 use super::drive::Loop;
+use crate::files::FileAction;
 
 impl Loop<'_, '_> {
     /// The workload paused at the end of a pass (it does with `unlink_each_loop`, and in a
@@ -37,7 +38,7 @@ impl Loop<'_, '_> {
         if let Err(e) = crate::files::unlink_and_reopen(&feat.plan.files, &mut feat.files) {
             let errno = e.source.raw_os_error().unwrap_or(libc::EIO);
             let text = std::io::Error::from_raw_os_error(errno);
-            let call = if e.action == "cannot remove" { "unlink" } else { "open" };
+            let call = if e.action == FileAction::Remove { "unlink" } else { "open" };
             io.set_error_text(errno, format!("{call}({}): {text}", e.path));
             return false;
         }

@@ -17,9 +17,9 @@
 //! `sync.rs` at the bottom, then `controls.rs`, `features.rs`, the loop, and this file.
 
 use crate::clock::JobClock;
+use crate::links::progress::{JobProgress, JobState, Publisher};
+use crate::links::status::JobSlot;
 use crate::logs::JobLogs;
-use crate::progress::{JobProgress, JobState, Publisher};
-use crate::status::JobSlot;
 use iomark_engine::file::ThreadUsage;
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::JobRecorder;
@@ -30,7 +30,9 @@ use std::sync::atomic::AtomicBool;
 
 mod complete;
 mod controls;
+mod describe;
 mod drive;
+mod error;
 mod failed;
 mod features;
 mod hooks;
@@ -41,8 +43,10 @@ mod submit;
 mod sync;
 mod waits;
 
-pub use crate::outcome::{JobError, JobOutcome};
+pub(crate) use crate::outcome::JobOutcome;
+pub(crate) use describe::errno_text;
 use drive::Loop;
+pub use error::{JobError, JobFailure};
 use features::Features;
 use hot::Hot;
 pub(crate) use outcome::recorder_config;
@@ -58,26 +62,28 @@ pub fn run(
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
-    let fail = |message: String| JobError { job: plan.job.name.clone(), message };
+    let name = plan.job.name.as_str();
     let iodepth = plan.engine.iodepth;
-    let files = crate::files::open(&plan.files).map_err(|e| fail(e.to_string()))?;
+    let files = crate::files::open(&plan.files).map_err(JobError::of(name))?;
     let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(JobError::of(name))?;
     // The one workload of the job (the plan only checked it).
     let mut workload_cfg = plan.workload_config();
     crate::files::reach(&mut workload_cfg, &plan.files, &files);
-    let mut workload = Workload::new(&workload_cfg).map_err(|e| fail(e.to_string()))?;
+    let mut workload = Workload::new(&workload_cfg).map_err(JobError::of(name))?;
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
     if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
     }
-    let mut units = submit::units(plan, &mut workload).map_err(fail)?;
+    let mut units = submit::units(plan, &mut workload)
+        .map_err(JobFailure::Buffers)
+        .map_err(JobError::of(name))?;
     let fds: Vec<i32> = if files.is_empty() {
         vec![-1; plan.files.list.len()]
     } else {
         files.iter().map(AsRawFd::as_raw_fd).collect()
     };
-    engine.setup(&mut units, &fds).map_err(|e| fail(e.to_string()))?;
+    engine.setup(&mut units, &fds).map_err(JobError::of(name))?;
     let mut clock = clock;
     let limits = &plan.limits;
     if !limits.startdelay.is_zero() && !clock.is_fake() {
@@ -87,23 +93,31 @@ pub fn run(
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
-    let mut recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
+    let mut recorder = JobRecorder::new(config, now).map_err(JobError::of(name))?;
     let cmdprio = plan.placement.cmdprio.as_ref();
     if let Some(p) = cmdprio {
         recorder.track_prios(&p.values, p.total_latency);
     }
     let (ramping, fake) = (!limits.ramp_time.is_zero(), clock.is_fake());
     let logs_of = (&plan.logs, &plan.timing, &plan.files);
-    let logs = JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(fail)?;
-    let verify_host = std::sync::Arc::new(crate::verify::Host::default());
+    let logs =
+        JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(JobError::of(name))?;
+    let verify_host = std::sync::Arc::new(crate::features::verify_host::Host::default());
     let verify = match &plan.verify {
-        Some(v) => Some(JobVerify::new(v, verify_host.clone()).map_err(fail)?),
+        Some(v) => Some(
+            JobVerify::new(v, verify_host.clone())
+                .map_err(JobFailure::Verify)
+                .map_err(JobError::of(name))?,
+        ),
         None => None,
     };
     let usage_before = ThreadUsage::now();
-    let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
-    let replay = replay.transpose().map_err(fail)?;
-    let prio = cmdprio.map(|p| crate::cmdprio::Picker::new(p, plan.seeds.cmdprio));
+    let replay = plan
+        .replay
+        .as_ref()
+        .map(|r| crate::features::replay::Cursor::new(r, clock.is_fake(), stop));
+    let replay = replay.transpose().map_err(JobFailure::Replay).map_err(JobError::of(name))?;
+    let prio = cmdprio.map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.cmdprio));
     let job = (plan.job.name.as_str(), &plan.files);
     let seed = plan.seeds.workload;
     let ctl =
@@ -166,7 +180,7 @@ pub fn run(
     l.count_verify_failures();
     let end = l.io.last_now;
     if let Some(Err(e)) = l.feat.logs.as_mut().map(|logs| logs.finish(end)) {
-        l.io.set_error_text(libc::EIO, e);
+        l.io.set_error_text(libc::EIO, e.to_string());
     }
     if let Some(Err(e)) = l.feat.verify.as_ref().map(JobVerify::save_state) {
         l.io.set_error_text(libc::EIO, e);
@@ -195,7 +209,7 @@ pub fn run(
     let outcome = l.outcome(l.io.recorder.clone(), end, usage);
     drop(files);
     if plan.files.unlink || l.unlinks_at_end() {
-        crate::files::unlink(&plan.files).map_err(|e| fail(e.to_string()))?;
+        crate::files::unlink(&plan.files).map_err(JobError::of(name))?;
     }
     Ok(outcome)
 }

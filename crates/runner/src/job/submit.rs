@@ -10,13 +10,14 @@
 use super::features::Features;
 use super::hot::Hot;
 use iomark_core::Ddir;
+use iomark_engine::mem::MemError;
 use iomark_engine::{IoUnit, Queued};
 use iomark_plan::JobPlan;
 use iomark_workload::Workload;
 
 /// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
-/// filled by `workload`; the error names the option.
-pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, String> {
+/// filled by `workload`.
+pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, MemError> {
     let (iodepth, buffers) = (plan.engine.iodepth, &plan.buffers);
     let bufs = iomark_engine::mem::allocate(
         &buffers.mem,
@@ -24,8 +25,7 @@ pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUni
         plan.max_block_size() as usize,
         buffers.align as usize,
         buffers.hugepage_size as usize,
-    )
-    .map_err(|e| format!("option 'mem': {e}"))?;
+    )?;
     let mut units = Vec::with_capacity(iodepth as usize);
     for (index, buf) in (0..iodepth).zip(bufs) {
         let mut unit = IoUnit::with_buf(index, buf);

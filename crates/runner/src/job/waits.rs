@@ -110,7 +110,7 @@ impl Loop<'_, '_> {
         now >= t && now < deadline
     }
 
-    /// Waits until the job's flow lets it issue (see [`crate::flow`]): `flow_sleep` at a
+    /// Waits until the job's flow lets it issue (see [`crate::links::flow`]): `flow_sleep` at a
     /// time, or yielding the CPU. False when the phase ends or a stop is asked for first.
     fn wait_for_flow(&mut self, stop: &AtomicBool) -> bool {
         let Some(flow) = self.feat.ctl.as_deref().and_then(Controls::flow) else {

@@ -9,8 +9,8 @@
 //! left their outcome in their slot; jobs not started yet (stonewall, `startdelay`) count
 //! as having done nothing. The run itself takes the final outcomes from the same slots.
 
-use crate::disk::DiskWatch;
 use crate::outcome::JobOutcome;
+use crate::system::disk::DiskWatch;
 use iomark_stats::report::DiskReport;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
