@@ -14,7 +14,7 @@ mod status;
 mod suite;
 
 use iomark_options::flags::{self, complete, man};
-use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
+use iomark_options::{cmdline, debug, help, keys, showcmd, spec, JobSpec, ParseError};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -175,7 +175,7 @@ fn check_limits(p: &cmdline::ProgramOptions, jobs: &[JobSpec]) -> Result<(), Fai
     }
     if p.readonly {
         if let Some(job) = jobs.iter().find(|j| j.writes()) {
-            let rw = job.value("rw").map(|v| debug::canonical(&v)).unwrap_or_default();
+            let rw = job.given(keys::RW).map(|rw| rw.to_string()).unwrap_or_default();
             return Err(Failure::Usage(format!(
                 "job '{}' ({}): --readonly is set but the job writes (rw={rw})",
                 job.name, job.place
