@@ -8,7 +8,7 @@
 //!
 //! Each run happens in a temporary directory that the test creates and removes.
 
-use crate::support::run::{command, run_job_file, tempdir, text, IOMARK};
+use crate::support::run::{iomark_in, run_in, run_job_file, tempdir, text, write_job, IOMARK};
 use crate::support::tools::{direct_io_works, engine_available};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -113,12 +113,8 @@ fn async_jobs_carry_slat_and_sync_jobs_do_not() {
     let job = "[global]\nsize=256k\nbs=4k\nrw=randread\n\n\
                [async]\nioengine=threadpool\niodepth=8\nfilename=a.dat\n\n\
                [sync]\nioengine=psync\nfilename=b.dat\n";
-    std::fs::write(dir.path().join("job.fio"), job).expect("write job file");
-    let out = command(IOMARK)
-        .current_dir(dir.path())
-        .args(["--output-format=json,normal", "job.fio"])
-        .output()
-        .expect("run iomark");
+    write_job(dir.path(), job);
+    let out = run_in(dir.path(), IOMARK, &["--output-format=json,normal", "job.fio"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let text = text(&out.stdout);
     // The start lines, the JSON document, then the normal report.
@@ -146,21 +142,18 @@ fn async_jobs_carry_slat_and_sync_jobs_do_not() {
 fn offload_runs_sync_engines_on_a_pool_and_refuses_async_ones() {
     let dir = tempdir();
     let run = |engine: &str| {
-        command(IOMARK)
-            .current_dir(dir.path())
-            .args([
-                "--output-format=json",
-                "--name=off",
-                "--filename=off.dat",
-                "--size=256k",
-                "--bs=4k",
-                "--rw=randwrite",
-                "--iodepth=8",
-                "--io_submit_mode=offload",
-                &format!("--ioengine={engine}"),
-            ])
-            .output()
-            .expect("run iomark")
+        let args = [
+            "--output-format=json",
+            "--name=off",
+            "--filename=off.dat",
+            "--size=256k",
+            "--bs=4k",
+            "--rw=randwrite",
+            "--iodepth=8",
+            "--io_submit_mode=offload",
+            &format!("--ioengine={engine}"),
+        ];
+        iomark_in(dir.path(), &args, false)
     };
     let out = run("psync");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

@@ -27,7 +27,7 @@ fn setup() -> Option<LoopDevice> {
     LoopDevice::new(32 << 20)
 }
 
-fn write_job(dev: &str, extra: &[&str]) -> std::process::Output {
+fn write_to(dev: &str, extra: &[&str]) -> std::process::Output {
     let filename = format!("--filename={dev}");
     let mut args = vec!["--name=w", filename.as_str(), "--rw=write", "--bs=64k", "--size=1m"];
     args.extend_from_slice(extra);
@@ -38,7 +38,7 @@ fn write_job(dev: &str, extra: &[&str]) -> std::process::Output {
 #[test]
 fn a_free_loop_device_is_written_and_a_mounted_one_refused() {
     let Some(mut dev) = setup() else { return };
-    let out = write_job(&dev.dev, &[]);
+    let out = write_to(&dev.dev, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["jobs"][0]["write"]["io_bytes"], 1 << 20);
@@ -47,7 +47,7 @@ fn a_free_loop_device_is_written_and_a_mounted_one_refused() {
         eprintln!("skipped: could not make and mount a file system on {}", dev.dev);
         return;
     }
-    let out = write_job(&dev.dev, &[]);
+    let out = write_to(&dev.dev, &[]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("is mounted on") && err.contains(&dev.dev), "{err}");

@@ -424,11 +424,7 @@ fn ioscheduler_switches_the_disk_and_leaves_it_so_as_fio_does() {
     }
     // A scheduler the disk does not have fails the job before any I/O.
     let dir = tempdir();
-    std::fs::write(
-        dir.path().join("job.fio"),
-        format!("[j]\nfilename={}\nsize=1m\nioscheduler=bogus\n", disk.dev),
-    )
-    .expect("write job");
+    write_job(dir.path(), &format!("[j]\nfilename={}\nsize=1m\nioscheduler=bogus\n", disk.dev));
     let out = run_in(dir.path(), IOMARK, &["job.fio"]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");

@@ -11,7 +11,7 @@
 //! passes when `fio` is not on the `PATH` or is not fio 3.33.
 
 use crate::support::golden;
-use crate::support::run::{iomark_in, run_in, tempdir, text, IOMARK};
+use crate::support::run::{iomark_in, run_in, tempdir, text, write_job, IOMARK};
 use crate::support::tools::fio_3_33_installed;
 
 /// Runs `program` with `args` in a fresh temporary directory; `fake` runs iomark under
@@ -148,8 +148,7 @@ fn terse_fields_match_fio() {
         return;
     }
     let dir = tempdir();
-    let job = dir.path().join("job.fio");
-    std::fs::write(&job, FIO_JOB).expect("write the job");
+    let job = write_job(dir.path(), FIO_JOB);
     let job = job.to_str().expect("a UTF-8 path");
     for version in [3, 5] {
         let flag = format!("--terse-version={version}");

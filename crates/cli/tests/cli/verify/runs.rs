@@ -4,7 +4,7 @@
 
 use crate::support::iolog::read_data_ios;
 use crate::support::report::report_json;
-use crate::support::run::{run_in, tempdir, text, IOMARK};
+use crate::support::run::{run_in, run_job_file, tempdir, text, IOMARK};
 use crate::support::tools::engine_available;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -176,8 +176,7 @@ pub type Counts = BTreeMap<String, (i64, u64, u64)>;
 
 /// Runs `job_file` in `dir` with JSON output; the counts of its jobs.
 pub fn run_json(dir: &Path, job_file: &str) -> (Output, Counts) {
-    std::fs::write(dir.join("job.fio"), job_file).expect("job file");
-    let out = iomark(dir, &["--output-format=json", "job.fio"]);
+    let out = run_job_file(dir, IOMARK, job_file);
     let mut jobs = BTreeMap::new();
     if let Ok(json) = serde_json::from_slice::<Value>(&out.stdout) {
         for (i, job) in json["jobs"].as_array().expect("jobs").iter().enumerate() {

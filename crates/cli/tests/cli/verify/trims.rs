@@ -10,7 +10,7 @@
 use crate::support::devices::LoopDevice;
 use crate::support::iolog::read_data_ios;
 use crate::support::report::report_json;
-use crate::support::run::{run_in, tempdir, text, IOMARK};
+use crate::support::run::{run_in, run_job_file, tempdir, text, IOMARK};
 use crate::support::tools::{engine_available, fio_installed};
 use serde_json::Value;
 use std::path::Path;
@@ -207,8 +207,7 @@ fn the_workloads_own_trims_count_as_in_fio_3_33_on_a_loop_device() {
 
 /// Runs iomark's job file `job` in `dir`: the exit code, the JSON report, standard error.
 fn job(dir: &Path, job: &str) -> (Option<i32>, Value, String) {
-    std::fs::write(dir.join("job.fio"), job).expect("job file");
-    let out = run_in(dir, IOMARK, &["--output-format=json", "job.fio"]);
+    let out = run_job_file(dir, IOMARK, job);
     let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     (out.status.code(), json, text(&out.stderr))
 }
