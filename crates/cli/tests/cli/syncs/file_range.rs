@@ -24,7 +24,8 @@ fn job_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 /// `S<offset>+<len>:<flags>` a sync_file_range, `F`/`D`/`M` an fsync, fdatasync or msync;
 /// `None` for a line that is none of these on the job's file.
 fn token(line: &str) -> Option<String> {
-    let call = line.split_once(' ')?.1;
+    // `PID  call(…)`: strace pads a PID of fewer than five digits with spaces.
+    let call = line.split_once(' ')?.1.trim_start();
     let name = call.split('(').next()?;
     let on_data = call.contains("/data>");
     match name {
