@@ -5,14 +5,15 @@ use crate::signals::Control;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
-use iomark_report::units::{scaled, Unit};
+use iomark_plan::JobPlan;
+use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::logs::agg::AggBandwidthLog;
-use iomark_runner::plan::JobPlan;
-use iomark_runner::progress::{EtaThread, NumberFormat, Progress};
+use iomark_runner::progress::{Progress, Watch};
 use iomark_runner::run::{self, RunError, RunOptions};
-use iomark_stats::report::{JobHeader, RunReport};
+use iomark_stats::report::RunReport;
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::os::fd::AsFd;
 use std::path::Path;
 use std::sync::Arc;
@@ -55,9 +56,9 @@ pub fn execute(
     let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
-    for plan in plans.iter().filter(|p| p.depth_capped()) {
-        if !noted.contains(&plan.name.as_str()) {
-            noted.push(&plan.name);
+    for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
+        if !noted.contains(&plan.job.name.as_str()) {
+            noted.push(&plan.job.name);
             eprintln!(
                 "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
                  will be capped at 1"
@@ -71,7 +72,7 @@ pub fn execute(
         write_start_lines(out, &plans, &groups, &print)?;
         writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
         let n = plans.len();
-        let noun = match (plans.iter().any(|p| p.thread), n == 1) {
+        let noun = match (plans.iter().any(|p| p.report.thread), n == 1) {
             (true, true) => "thread",
             (true, false) => "threads",
             (false, true) => "process",
@@ -97,7 +98,7 @@ pub fn execute(
         write_reports(out, r, program, &print)
     })?;
     if let Some(eta) = eta {
-        eta.stop();
+        let _ = eta.stop();
     }
     if let Some(Err(e)) = agg.map(|a| a.stop()) {
         eprintln!("iomark: --bandwidth-log: {e}");
@@ -152,7 +153,7 @@ fn start_eta(
     progress: &Arc<Progress>,
     interval: Duration,
     fake: bool,
-) -> Result<Option<EtaThread>, Failure> {
+) -> Result<Option<Watch<()>>, Failure> {
     let stdout = std::io::stdout();
     let wanted = match program.eta {
         Eta::Always => true,
@@ -163,21 +164,16 @@ fn start_eta(
         return Ok(None);
     }
     // The report holds the stdout lock; the ETA thread writes through its own descriptor.
-    let out = std::fs::File::from(stdout.as_fd().try_clone_to_owned()?);
-    let format = NumberFormat { rate: eta_rate, count: |n| scaled(n, 4, false, Unit::None) };
-    let line = progress.eta_line(format, program.eta_newline);
-    Ok(Some(EtaThread::spawn(Arc::clone(progress), line, interval, Box::new(out))))
-}
-
-/// A rate on the ETA line: fio shows it in KiB/s scaled to four figures (`5124KiB/s`,
-/// `92.3MiB/s`).
-fn eta_rate(bytes_per_sec: u64) -> String {
-    let kib = bytes_per_sec / 1024;
-    if kib < 10_000 {
-        format!("{kib}KiB/s")
-    } else {
-        scaled(kib * 1024, 4, true, Unit::BytePerSec)
-    }
+    let mut out = std::fs::File::from(stdout.as_fd().try_clone_to_owned()?);
+    let shapes = progress.shapes().to_vec();
+    let mut line = EtaLine::new(shapes, NumberFormat::FIO, program.eta_newline);
+    Ok(Some(progress.watch(interval, move |sample| match line.update(sample) {
+        // A terminal that went away is no reason to stop the jobs.
+        Some(text) if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() => {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    })))
 }
 
 /// The reports in the formats asked for, each once, in fio 3.33's order whatever the order
@@ -219,19 +215,14 @@ fn write_start_lines(
     print: &PrintOptions,
 ) -> std::io::Result<()> {
     for (plan, &group) in plans.iter().zip(groups) {
-        if plan.jobnum > 0 {
-            if plan.jobnum == 1 {
+        if plan.job.jobnum > 0 {
+            if plan.job.jobnum == 1 {
                 writeln!(out, "...")?;
             }
             continue;
         }
-        let header = JobHeader {
-            rw: plan.rw.0.to_string(),
-            bs: run::block_size_ranges(plan),
-            ioengine: plan.engine.clone(),
-            iodepth: plan.iodepth,
-        };
-        writeln!(out, "{}", iomark_report::start_line(&plan.name, group, &header, print))?;
+        let header = run::header(plan);
+        writeln!(out, "{}", iomark_report::start_line(&plan.job.name, group, &header, print))?;
     }
     Ok(())
 }

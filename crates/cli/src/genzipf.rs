@@ -1,38 +1,20 @@
 //! `iomark genzipf`: what a zipf, pareto or normal `random_distribution` looks like, in the
 //! table fio's `fio-genzipf` prints.
 //!
-//! As fio-genzipf does, it draws as many values as the data set has blocks (`-g` GiB of
-//! `-b` bytes), counts the hits of each value, sorts the values hit from the most to the
-//! least hit, and splits them into `-o` rows of equal numbers of values (the last row takes
-//! the rest): each row shows its share of the hits, the running sum, the hits and their
-//! size (hits × block size). The rows are shares of the values that were *hit*, as in
-//! fio-genzipf, not of all the blocks. The draws are iomark's (its generator, its samplers,
-//! fixed seed unless `-s` is given), so the numbers agree with fio-genzipf's within sampling
-//! noise, not digit for digit. `-p P` prints how much of the data set (the most hit values
-//! first) serves P% of the hits; fio 3.33 prints a number there that does not add up.
+//! This file reads fio-genzipf's options and prints; the table itself (as many draws as the
+//! data set, `-g` GiB, has blocks of `-b` bytes, the values hit sorted from the most hit and
+//! split into `-o` rows, each row's share of the hits and the running sum) is computed by
+//! [`iomark_workload::Hits`], which says how it follows fio-genzipf. Each row also shows the
+//! size of its hits (hits × block size). The draws are iomark's (fixed seed unless `-s` is
+//! given), so the numbers agree with fio-genzipf's within sampling noise, not digit for
+//! digit. `-p P` prints how much of the data set (the most hit values first) serves P% of
+//! the hits; fio 3.33 prints a number there that does not add up.
 
-use iomark_workload::{Distribution, RankSampler, Rng, DEFAULT_SEED};
+use iomark_options::flags;
+use iomark_workload::{Distribution, Hits, DEFAULT_SEED};
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
-
-/// What `iomark genzipf -h` prints.
-const HELP: &str = "\
-iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)
-	-h	This help screen
-	-p	Generate size of data set that are hit by this percentage
-	-t	Distribution type (zipf, pareto, or normal)
-	-i	Distribution algorithm input (zipf theta, pareto power,
-		or normal % deviation)
-	-b	Block size of a given range (in bytes)
-	-g	Size of data set (in gigabytes)
-	-o	Number of output rows
-	-c	Output ranges in CSV format
-	-s	Seed of the draws (default 0x89)
-";
-
-/// The most values a preview counts (a count of 4 bytes each: 4 GiB).
-const MAX_VALUES: u64 = 1 << 30;
 
 /// The preview's settings, with fio-genzipf's defaults.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,7 +74,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
     let settings = match parse(args) {
         Ok(s) => s,
         Err(Usage::Help) => {
-            print!("{HELP}");
+            print!("{}", flags::help::subcommand(&flags::GENZIPF));
             return ExitCode::SUCCESS;
         }
         Err(Usage::Bad(why)) => {
@@ -135,7 +117,7 @@ fn parse(args: &[OsString]) -> Result<Settings, Usage> {
             }
             _ => {}
         }
-        if !"tigbops".contains(flag) {
+        if flags::GENZIPF.find(flag).and_then(|f| f.arg).is_none() {
             return Err(Usage::Bad(format!("unknown option '-{flag}'")));
         }
         let inline = &arg[1 + flag.len_utf8()..];
@@ -198,31 +180,16 @@ fn parse(args: &[OsString]) -> Result<Settings, Usage> {
     let input = s.input.unwrap_or(s.kind.default_input());
     s.kind.distribution(input).validate().map_err(Usage::Bad)?;
     let values = s.gib.checked_mul(1 << 30).map(|b| b / s.bs).unwrap_or(u64::MAX);
-    if values == 0 || values > MAX_VALUES {
+    if values == 0 || values > Hits::MAX_VALUES {
         return Err(Usage::Bad(format!(
-            "{} GiB of {}-byte blocks is {values} values; iomark counts 1 to {MAX_VALUES} \
+            "{} GiB of {}-byte blocks is {values} values; iomark counts 1 to {} \
              (use a larger -b or a smaller -g)",
-            s.gib, s.bs
+            s.gib,
+            s.bs,
+            Hits::MAX_VALUES
         )));
     }
     Ok(s)
-}
-
-/// Hits per value hit, from the most hit: the draws of the preview.
-fn sorted_hits(s: &Settings) -> Vec<u32> {
-    let input = s.input.unwrap_or(s.kind.default_input());
-    let values = s.gib * (1 << 30) / s.bs;
-    let sampler = RankSampler::new(&s.kind.distribution(input), values)
-        .expect("zipf, pareto and normal have ranks");
-    let mut rng = Rng::from_seed(s.seed);
-    let mut counts = vec![0u32; values as usize];
-    for _ in 0..values {
-        let c = &mut counts[sampler.rank(&mut rng) as usize];
-        *c = c.saturating_add(1);
-    }
-    counts.retain(|&c| c > 0);
-    counts.sort_unstable_by(|a, b| b.cmp(a));
-    counts
 }
 
 /// `bytes` as fio-genzipf prints a size: two decimals and a binary unit letter.
@@ -238,16 +205,17 @@ fn size(bytes: f64) -> String {
 
 /// Writes the preview of `s`.
 fn preview(s: &Settings, out: &mut impl Write) -> std::io::Result<()> {
-    let hits = sorted_hits(s);
-    let total: u64 = hits.iter().map(|&h| u64::from(h)).sum();
+    let input = s.input.unwrap_or(s.kind.default_input());
+    let values = s.gib * (1 << 30) / s.bs;
+    let hits = Hits::draw(&s.kind.distribution(input), values, s.seed)
+        .expect("parse checked the law and the number of values");
     if s.csv {
         writeln!(out, "rank, count")?;
-        for (i, h) in hits.iter().enumerate() {
+        for (i, h) in hits.counts().iter().enumerate() {
             writeln!(out, "{i}, {h}")?;
         }
         return Ok(());
     }
-    let input = s.input.unwrap_or(s.kind.default_input());
     writeln!(
         out,
         "Generating {} distribution with {input:.6} input and {} GiB size and {} block_size.",
@@ -256,40 +224,27 @@ fn preview(s: &Settings, out: &mut impl Write) -> std::io::Result<()> {
         s.bs
     )?;
     if let Some(p) = s.percent {
-        let want = total as f64 * p / 100.0;
-        let mut sum = 0u64;
-        let needed = hits.iter().take_while(|&&h| {
-            let short = (sum as f64) < want;
-            sum += u64::from(h);
-            short
-        });
-        let mb = needed.count() as f64 * s.bs as f64 / (1 << 20) as f64;
+        let mb = hits.values_serving(p) as f64 * s.bs as f64 / (1 << 20) as f64;
         writeln!(out, "{p:.2}% of hits satisfied in {mb:.3}MB of cache")?;
     }
     writeln!(out)?;
     writeln!(out, "   Rows           Hits %         Sum %           # Hits          Size")?;
     let rule = "-----------------------------------------------------------------------";
     writeln!(out, "{rule}")?;
-    let per_row = (hits.len() as u64).div_ceil(s.rows).max(1) as usize;
-    let mut sum = 0u64;
-    for row in 0..s.rows as usize {
-        let from = (row * per_row).min(hits.len());
-        let to = ((row + 1) * per_row).min(hits.len());
-        let row_hits: u64 = hits[from..to].iter().map(|&h| u64::from(h)).sum();
-        sum += row_hits;
-        let head = if row == 0 { "Top" } else { "|->" };
-        let pct = |x: u64| x as f64 * 100.0 / total.max(1) as f64;
+    for (i, row) in hits.rows(s.rows).iter().enumerate() {
+        let head = if i == 0 { "Top" } else { "|->" };
         writeln!(
             out,
-            "{head} {:6.2}%\t{:6.2}%\t\t{:6.2}%\t\t{row_hits:8}\t{}",
-            (row + 1) as f64 * 100.0 / s.rows as f64,
-            pct(row_hits),
-            pct(sum),
-            size(row_hits as f64 * s.bs as f64),
+            "{head} {:6.2}%\t{:6.2}%\t\t{:6.2}%\t\t{:8}\t{}",
+            row.upto_percent,
+            row.hits_percent,
+            row.sum_percent,
+            row.hits,
+            size(row.hits as f64 * s.bs as f64),
         )?;
     }
     writeln!(out, "{rule}")?;
-    writeln!(out, "Total\t\t\t\t\t\t{total:8}")?;
+    writeln!(out, "Total\t\t\t\t\t\t{:8}", hits.total())?;
     Ok(())
 }
 
@@ -331,42 +286,28 @@ mod tests {
         assert!(refused("-g 2 -b 1").contains("larger -b"));
     }
 
-    /// The rows of a preview: (hits %, sum %, hits).
-    fn rows(line: &str) -> Vec<(f64, f64, u64)> {
-        let mut out = Vec::new();
-        preview(&settings(line), &mut out).unwrap();
-        String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .filter(|l| l.starts_with("Top") || l.starts_with("|->"))
-            .map(|l| {
-                let f: Vec<&str> = l[4..].split_whitespace().collect();
-                let pct = |s: &str| s.trim_end_matches('%').parse::<f64>().unwrap();
-                (pct(f[1]), pct(f[2]), f[3].parse().unwrap())
-            })
-            .collect()
-    }
-
+    /// Every flag of the table (which `-h`, the man page and the completions print) is one
+    /// that the parser takes, and the table's fixed values are the parser's.
     #[test]
-    fn rows_agree_with_fio_genzipf() {
-        // fio-genzipf 3.33 -g 1 -b 4096 (262144 draws), its "Hits %" of the first rows and
-        // its "Sum %" at the middle; iomark within 1.5 points (fio's rows are over the
-        // values hit, which vary by a few percent from draw to draw).
-        let cases: [(&str, &[f64], f64, u64); 4] = [
-            ("-t zipf -i 1.2 -g 1 -o 10", &[88.76, 2.82, 1.82], 95.29, 262_144),
-            ("-t pareto -i 0.3 -g 1 -o 5", &[55.46, 17.25, 9.10], 81.81, 262_144),
-            ("-t normal -i 10 -g 1 -o 5", &[41.14, 24.77, 16.90], 82.81, 262_144),
-            ("-t zipf -i 0.8 -g 1 -b 65536 -o 4", &[64.28, 15.23, 10.25], 79.51, 16_384),
-        ];
-        for (line, first, middle, draws) in cases {
-            let got = rows(line);
-            for (i, want) in first.iter().enumerate() {
-                assert!((got[i].0 - want).abs() < 1.5, "{line}: row {i}: {} vs {want}", got[i].0);
+    fn the_flag_table_is_the_parsers() {
+        for flag in flags::GENZIPF.flags {
+            let line = match (flag.short, flag.arg) {
+                ('h', _) => continue,
+                ('p', Some(_)) => "-p 50".to_string(),
+                ('t', Some(_)) => "-t normal".to_string(),
+                ('b', Some(_)) => "-b 4096".to_string(),
+                ('i', Some(_)) => "-i 1.1".to_string(),
+                (c, Some(_)) => format!("-{c} 4"),
+                (c, None) => format!("-{c}"),
+            };
+            settings(&line);
+        }
+        for flag in flags::GENZIPF.flags {
+            if let flags::Values::Fixed(words) = flag.values {
+                for word in words {
+                    settings(&format!("-{} {word}", flag.short));
+                }
             }
-            // fio's "Sum %" at the middle row (row 5 of 10, row 3 of 5, row 2 of 4).
-            let mid = got[(got.len() - 1) / 2].1;
-            assert!((mid - middle).abs() < 1.5, "{line}: middle sum {mid} vs {middle}");
-            assert_eq!(got.iter().map(|r| r.2).sum::<u64>(), draws, "{line}");
         }
     }
 

@@ -12,8 +12,8 @@ mod loader;
 mod signals;
 mod status;
 mod suite;
-mod usage;
 
+use iomark_options::flags::{self, complete, man};
 use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
 use std::io::Write;
 use std::process::ExitCode;
@@ -68,7 +68,15 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     let p = &cmd.program;
     let mut out = std::io::stdout().lock();
     if p.help {
-        out.write_all(usage::TEXT.as_bytes())?;
+        out.write_all(flags::help::text().as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.man {
+        out.write_all(man::page().as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(shell) = p.completions {
+        out.write_all(complete::script(shell).as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     if p.version {
@@ -85,8 +93,10 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(engine) = &p.enghelp {
-        let text = help::enghelp(engine)
-            .ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
+        let text =
+            if engine.trim().is_empty() { Some(engine_list()) } else { help::enghelp(engine) };
+        let text =
+            text.ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -140,6 +150,16 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
 }
 
+/// `--enghelp` without an engine: the engines iomark runs, from the engine registry, in
+/// fio's `Available IO engines:` layout.
+fn engine_list() -> String {
+    let mut out = String::from("Available IO engines:\n");
+    for name in iomark_engine::registry::names() {
+        out.push_str(&format!("\t{name}\n"));
+    }
+    out
+}
+
 /// The exit code of a run that a signal stopped, if one did.
 fn stopped() -> Option<ExitCode> {
     CONTROL.stopped_by().map(|_| ExitCode::from(signals::STOPPED_EXIT))
@@ -163,4 +183,22 @@ fn check_limits(p: &cmdline::ProgramOptions, jobs: &[JobSpec]) -> Result<(), Fai
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exit statuses that `--help` and the man page list are the ones `main` returns.
+    #[test]
+    fn the_documented_exit_codes_are_mains() {
+        let codes: Vec<&str> = flags::EXIT_CODES.iter().map(|s| s.code).collect();
+        let stopped = signals::STOPPED_EXIT.to_string();
+        assert_eq!(codes, ["0", "1", "2", stopped.as_str(), "128+N"]);
+    }
+
+    #[test]
+    fn the_engine_list_is_the_option_crates_list() {
+        assert_eq!(Some(super::engine_list()), iomark_options::help::enghelp(""));
+    }
 }

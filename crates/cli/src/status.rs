@@ -8,7 +8,7 @@
 //! ([`iomark_runner::status`]) only then.
 
 use crate::signals::{Control, Woken};
-use iomark_runner::plan::JobPlan;
+use iomark_plan::JobPlan;
 use iomark_runner::run::{self, RunError, RunOptions};
 use iomark_runner::status::StatusBoard;
 use iomark_stats::report::RunReport;

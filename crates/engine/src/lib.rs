@@ -5,17 +5,20 @@
 //! are submitted with `commit` and collected with `reap`. Synchronous engines complete every
 //! unit inside `queue`; `io_uring` queues into the kernel's rings. Engines never read clocks
 //! and never touch statistics: the runner times every I/O at one single point, so
-//! `ioengine=null` measures iomark's own overhead.
+//! `ioengine=null` measures iomark's own overhead. The engines are listed once, in
+//! [`registry`], which [`create`] makes them from.
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod file;
+mod interface;
 pub mod libaio;
 pub mod locked;
 pub mod mem;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
+pub mod registry;
 pub mod sync;
 pub mod system;
 pub mod thread;
@@ -23,233 +26,7 @@ pub mod threadpool;
 pub mod unit;
 pub mod uring;
 
-pub use unit::{AlignedBuf, Ddir, IoUnit};
-
-use std::os::fd::RawFd;
-
-/// What `queue` did with a unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Queued {
-    /// The I/O is done; its `result` is set.
-    Completed,
-    /// The I/O is queued; it completes after `commit`, through `reap`.
-    Queued,
-    /// The engine cannot take more now: reap, then try again.
-    Busy,
-}
-
-/// An I/O engine.
-///
-/// The runner owns a fixed pool of units; it hands a unit to `queue` and does not touch it
-/// again until the engine reports it done (at once for `Queued::Completed`, through `reap`
-/// for `Queued::Queued`). An engine may keep raw pointers into a queued unit's buffer until
-/// then; the buffers never move.
-pub trait Engine: Send {
-    /// The engine's name, as `ioengine` spells it.
-    fn name(&self) -> &'static str;
-
-    /// Whether every `queue` completes the unit (no submission or reaping stage).
-    fn is_sync(&self) -> bool;
-
-    /// Whether the submit and complete distributions count this engine's I/Os (fio's null
-    /// engine reports none).
-    fn counts_batches(&self) -> bool {
-        true
-    }
-
-    /// Prepares for the job's I/O, once, before the first `queue`: the units' buffers and
-    /// the job's files exist. `fds[i]` is the file of every unit whose `file` is `i` (-1 for
-    /// a job without files, such as one on the null engine). io_uring registers buffers and
-    /// files here, mmap maps the files.
-    fn setup(&mut self, units: &mut [IoUnit], fds: &[RawFd]) -> Result<(), EngineError> {
-        let _ = (units, fds);
-        Ok(())
-    }
-
-    /// The job's files were closed and opened again between loops (`unlink_each_loop`),
-    /// with no I/O in flight: `fds` are the new descriptors, in `setup`'s order. Engines
-    /// that take each unit's `fd` at `queue` have nothing to do; io_uring updates its
-    /// registered files.
-    fn reopen(&mut self, fds: &[RawFd]) -> Result<(), EngineError> {
-        let _ = fds;
-        Ok(())
-    }
-
-    /// Starts (or, for a synchronous engine, does) the unit's I/O.
-    fn queue(&mut self, unit: &mut IoUnit) -> Queued;
-
-    /// Submits the units queued since the last commit; returns how many were submitted.
-    fn commit(&mut self) -> std::io::Result<usize> {
-        Ok(0)
-    }
-
-    /// Waits for at least `min` (0: do not wait) and at most `max` completions; sets each
-    /// completed unit's `result`, pushes its index to `done` (which has room for `max`) and
-    /// returns how many.
-    fn reap(
-        &mut self,
-        units: &mut [IoUnit],
-        min: usize,
-        max: usize,
-        done: &mut Vec<u32>,
-    ) -> std::io::Result<usize> {
-        let _ = (units, min, max, done);
-        Ok(0)
-    }
-
-    /// Stops the engine's own threads, if it has any, and returns the CPU time and faults
-    /// they used: the job's usage includes them, as fio's usage of a job's process includes
-    /// all its threads. Called once, after the last I/O was reaped.
-    fn finish(&mut self) -> file::ThreadUsage {
-        file::ThreadUsage::default()
-    }
-
-    /// What the report should say about how the engine behaved, once the job is over (for
-    /// example that libaio completed its submissions inline).
-    fn notes(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// The engines iomark has, by fio's names.
-pub const ENGINES: &[&str] = &[
-    "null",
-    "sync",
-    "psync",
-    "vsync",
-    "pvsync",
-    "pvsync2",
-    "libaio",
-    "posixaio",
-    "mmap",
-    "threadpool",
-    "io_uring",
-    "guasi",
-];
-
-/// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// `iodepth`: the most units in flight at once (the pool's size).
-    pub iodepth: u32,
-    /// `direct`: the files are open with `O_DIRECT`.
-    pub direct: bool,
-    /// `sync` (any value but `none`): the files are open with `O_SYNC`/`O_DSYNC`; mmap
-    /// `msync`s each write's range.
-    pub sync_writes: bool,
-    /// `hipri` (pvsync2, io_uring): polled completion.
-    pub hipri: bool,
-    /// `hipri_percentage` (pvsync2): the share of I/Os, in percent, that `hipri` applies to.
-    pub hipri_percentage: u32,
-    /// `nowait` (pvsync2, io_uring, libaio): fail with `EAGAIN` instead of blocking.
-    pub nowait: bool,
-    /// `uncached` (pvsync2, io_uring): `RWF_DONTCACHE` (formerly `RWF_UNCACHED`) on buffered
-    /// I/O when non-zero.
-    pub uncached: u32,
-    /// `fixedbufs` (io_uring): register the units' buffers.
-    pub fixedbufs: bool,
-    /// `registerfiles` (io_uring): register the job's files.
-    pub registerfiles: bool,
-    /// `fixedbufs` and `registerfiles` are on because iomark chose them, not the job (its
-    /// io_uring default): where the kernel refuses to register, the engine goes on with
-    /// plain requests and says so in a note, instead of failing.
-    pub register_by_default: bool,
-    /// `sqthread_poll` (io_uring): a kernel thread polls the submission queue.
-    pub sqthread_poll: bool,
-    /// `sqthread_poll_cpu` (io_uring): the CPU of that thread.
-    pub sqthread_poll_cpu: Option<u32>,
-    /// `nonvectored` (io_uring): 1 for `READ`/`WRITE`, 0 for `READV`/`WRITEV`, -1 (the
-    /// default) to choose what the kernel supports.
-    pub nonvectored: i64,
-    /// `force_async` (io_uring): set `IOSQE_ASYNC` on every Nth request (0: never).
-    pub force_async: u32,
-    /// `userspace_reap` (libaio): read completions from the ring in user space.
-    pub userspace_reap: bool,
-    /// `threadpool_min` (threadpool): worker threads started with the job.
-    pub threads_min: u32,
-    /// `threadpool_max` (threadpool): the most worker threads the pool grows to.
-    pub threads_max: u32,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            iodepth: 1,
-            direct: false,
-            sync_writes: false,
-            hipri: false,
-            hipri_percentage: 100,
-            nowait: false,
-            uncached: 0,
-            fixedbufs: false,
-            registerfiles: false,
-            register_by_default: false,
-            sqthread_poll: false,
-            sqthread_poll_cpu: None,
-            nonvectored: -1,
-            force_async: 0,
-            userspace_reap: false,
-            threads_min: 1,
-            threads_max: 1,
-        }
-    }
-}
-
-/// Why an engine cannot be set up: the option at fault (if one is) and what is wrong, for
-/// example `option 'sqthread_poll': needs Linux 5.11 or later (this kernel is 5.4)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineError {
-    /// The option that asked for what cannot be done, if the fault is one option's.
-    pub option: Option<&'static str>,
-    /// What went wrong.
-    pub message: String,
-}
-
-impl EngineError {
-    /// An error caused by one option.
-    pub fn option(option: &'static str, message: impl Into<String>) -> Self {
-        EngineError { option: Some(option), message: message.into() }
-    }
-
-    /// An error not tied to one option (a failed system call, say).
-    pub fn other(message: impl Into<String>) -> Self {
-        EngineError { option: None, message: message.into() }
-    }
-}
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.option {
-            Some(option) => write!(f, "option '{option}': {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
-
-/// The engine called `name`, set up with `options`.
-pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
-    use sync::{SyncEngine, SyncFlavor};
-    let flavor = match name {
-        "null" => return Ok(Box::new(null::NullEngine::new(options.iodepth))),
-        "posixaio" => return Ok(Box::new(posixaio::PosixAioEngine::new(options.iodepth))),
-        "mmap" => return Ok(Box::new(mmap::MmapEngine::new(options))),
-        "libaio" => return Ok(Box::new(libaio::LibaioEngine::new(options)?)),
-        "sync" => SyncFlavor::Sync,
-        "psync" => SyncFlavor::Psync,
-        "vsync" => SyncFlavor::Vsync,
-        "pvsync" => SyncFlavor::Pvsync,
-        "pvsync2" => SyncFlavor::Pvsync2 {
-            hipri: options.hipri,
-            nowait: options.nowait,
-            uncached: options.uncached != 0,
-        },
-        "threadpool" | "guasi" => {
-            return Ok(Box::new(threadpool::ThreadPoolEngine::new(name, options)?));
-        }
-        "io_uring" => return Ok(Box::new(uring::UringEngine::new(options)?)),
-        _ => return Err(EngineError::option("ioengine", format!("no engine '{name}'"))),
-    };
-    Ok(Box::new(SyncEngine::new(flavor).with_hipri_percentage(options.hipri_percentage)))
-}
+pub use interface::{Engine, EngineError, EngineOptions, Queued};
+pub use mem::AlignedBuf;
+pub use registry::create;
+pub use unit::IoUnit;

@@ -18,10 +18,11 @@
 pub mod abi;
 mod ring;
 
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
 use crate::sync::{sync_file, sync_range, trim};
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, EngineError, EngineOptions, Queued};
+use crate::unit::IoUnit;
 use abi::{AioContext, IoEvent, Iocb};
+use iomark_core::Ddir;
 use ring::Ring;
 use std::os::fd::RawFd;
 use std::ptr::NonNull;

@@ -22,8 +22,9 @@
 //! `SIGBUS`, which kills the process (fio has the same hazard). The files are mapped whole
 //! at `setup`, so their size must not change during the job.
 
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::unit::IoUnit;
+use iomark_core::Ddir;
 use std::io;
 use std::os::fd::RawFd;
 

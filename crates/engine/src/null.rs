@@ -11,8 +11,8 @@
 //! microseconds, as a device that hangs for a moment would. The coordinated-omission test
 //! of rate-limited jobs uses it; nothing else should.
 
+use crate::interface::{Engine, Queued};
 use crate::unit::IoUnit;
-use crate::{Engine, Queued};
 use std::time::Duration;
 
 /// The test-only stall (see the module doc).

@@ -18,8 +18,9 @@
 //! everything before it drops the engine, and drops the engine before the units.
 //! Trims are synchronous (`crate::sync::trim`), as POSIX AIO has no discard.
 
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, EngineError, Queued};
+use crate::interface::{Engine, EngineError, Queued};
+use crate::unit::IoUnit;
+use iomark_core::Ddir;
 use std::io;
 use std::os::fd::RawFd;
 

@@ -12,8 +12,9 @@
 //! All of them trim with `fallocate(PUNCH_HOLE)` on files and `BLKDISCARD` on block devices,
 //! and sync with `fsync`/`fdatasync` and `sync_file_range`.
 
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, Queued};
+use crate::interface::{Engine, Queued};
+use crate::unit::IoUnit;
+use iomark_core::Ddir;
 
 /// Which system calls a synchronous engine uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,8 +31,9 @@ mod pool;
 pub use pool::BeforeIo;
 
 use crate::file::ThreadUsage;
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::unit::IoUnit;
+use iomark_core::Ddir;
 use pool::{BufPtr, Request, Shared};
 use std::sync::Arc;
 use std::thread::JoinHandle;

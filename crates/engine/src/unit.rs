@@ -1,131 +1,12 @@
-//! I/O units and their aligned buffers.
+//! I/O units: what one I/O does, where, with which buffer, and its result.
 //!
 //! A job owns a fixed pool of `iodepth` units, each with a buffer allocated once, aligned for
-//! direct I/O, and never touched by the runner while the unit is in flight. An engine gets a
-//! unit by `&mut` and fills in `result`.
+//! direct I/O (an [`AlignedBuf`], see [`crate::mem`]), and never touched by the runner while
+//! the unit is in flight. An engine gets a unit by `&mut` and fills in `result`.
 
-use std::alloc::{self, Layout};
+use crate::mem::AlignedBuf;
+use iomark_core::Ddir;
 use std::os::fd::RawFd;
-use std::ptr::NonNull;
-use std::sync::Arc;
-
-use crate::mem::Region;
-
-/// What an I/O does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Ddir {
-    /// Read `len` bytes at `offset`.
-    Read,
-    /// Write `len` bytes at `offset`.
-    Write,
-    /// Discard `len` bytes at `offset`.
-    Trim,
-    /// `fsync` the file.
-    Sync,
-    /// `fdatasync` the file.
-    Datasync,
-    /// `sync_file_range(2)` of `len` bytes at `offset` with the unit's `sync_flags`. A
-    /// length of 0 means that nothing was written since the file's last sync: the engines
-    /// that sync a range make no call then (to the kernel, 0 would mean "to the end of the
-    /// file"), as fio 3.33 does; those that sync the whole file (posixaio, mmap) sync it.
-    SyncFileRange,
-}
-
-impl Ddir {
-    /// The index of a data direction in per-direction arrays (read 0, write 1, trim 2);
-    /// `None` for syncs.
-    pub fn data_index(self) -> Option<usize> {
-        match self {
-            Ddir::Read => Some(0),
-            Ddir::Write => Some(1),
-            Ddir::Trim => Some(2),
-            Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => None,
-        }
-    }
-}
-
-/// An I/O buffer with a chosen alignment, zero-filled when made: its own heap allocation
-/// (`mem=malloc`), or a slice of a region shared with the job's other buffers (the other
-/// kinds of [`crate::mem::IoMem`]).
-pub struct AlignedBuf {
-    ptr: NonNull<u8>,
-    len: usize,
-    backing: Backing,
-}
-
-/// Who owns an [`AlignedBuf`]'s memory.
-enum Backing {
-    /// A heap allocation of this layout.
-    Heap(Layout),
-    /// A slice of a region, freed with the last buffer cut from it.
-    Region(#[allow(dead_code)] Arc<Region>),
-}
-
-// SAFETY: the buffer's bytes are owned by this value alone (a region hands each buffer a
-// disjoint slice); moving it to another thread moves that ownership.
-unsafe impl Send for AlignedBuf {}
-
-impl AlignedBuf {
-    /// A zeroed heap buffer of `len` bytes aligned to `align` (a power of two); `None` if
-    /// the layout is impossible or memory is exhausted. A zero length allocates one byte.
-    pub fn new(len: usize, align: usize) -> Option<Self> {
-        let layout = Layout::from_size_align(len.max(1), align.max(1)).ok()?;
-        // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { alloc::alloc_zeroed(layout) };
-        Some(AlignedBuf {
-            ptr: NonNull::new(ptr)?,
-            len: layout.size(),
-            backing: Backing::Heap(layout),
-        })
-    }
-
-    /// The `len` bytes at `offset` of `region`; the caller cuts disjoint slices inside it.
-    pub(crate) fn in_region(region: Arc<Region>, offset: usize, len: usize) -> Self {
-        let ptr = NonNull::new(region.at(offset)).unwrap_or(NonNull::dangling());
-        AlignedBuf { ptr, len, backing: Backing::Region(region) }
-    }
-
-    /// The buffer's length in bytes.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the buffer is empty (never: a buffer holds at least one byte).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The address of the first byte.
-    pub fn as_ptr(&self) -> *const u8 {
-        self.ptr.as_ptr()
-    }
-
-    /// The address of the first byte, for writing.
-    pub fn as_mut_ptr(&mut self) -> *mut u8 {
-        self.ptr.as_ptr()
-    }
-
-    /// The buffer's bytes.
-    pub fn as_slice(&self) -> &[u8] {
-        // SAFETY: ptr points to len initialised bytes owned by self.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-
-    /// The buffer's bytes, for writing.
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        // SAFETY: ptr points to len initialised bytes owned exclusively by self.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for AlignedBuf {
-    fn drop(&mut self) {
-        if let Backing::Heap(layout) = self.backing {
-            // SAFETY: ptr was allocated by alloc_zeroed with exactly this layout.
-            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
-        }
-    }
-}
 
 /// One I/O in the making: what to do, on which file, where, and its result.
 pub struct IoUnit {
@@ -179,29 +60,5 @@ impl IoUnit {
             result: 0,
             holds_read_data: false,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn buffers_are_aligned_and_zeroed() {
-        for align in [1, 512, 4096] {
-            let buf = AlignedBuf::new(8192, align).unwrap();
-            assert_eq!(buf.as_ptr() as usize % align, 0);
-            assert_eq!(buf.len(), 8192);
-            assert!(buf.as_slice().iter().all(|&b| b == 0));
-        }
-        assert!(AlignedBuf::new(16, 3).is_none());
-    }
-
-    #[test]
-    fn data_directions_index_per_direction_arrays() {
-        assert_eq!(Ddir::Read.data_index(), Some(0));
-        assert_eq!(Ddir::Trim.data_index(), Some(2));
-        assert_eq!(Ddir::Sync.data_index(), None);
-        assert_eq!(Ddir::SyncFileRange.data_index(), None);
     }
 }

@@ -21,10 +21,11 @@
 mod prep;
 mod setup;
 
+use crate::interface::{Engine, EngineError, EngineOptions, Queued};
 use crate::sync::{sync_file, sync_range, trim};
-use crate::unit::{Ddir, IoUnit};
-use crate::{Engine, EngineError, EngineOptions, Queued};
+use crate::unit::IoUnit;
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
+use iomark_core::Ddir;
 use prep::{Prep, RwOp};
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};

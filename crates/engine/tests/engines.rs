@@ -1,7 +1,9 @@
 //! Every synchronous engine writes and reads real files, and each reads back what the others
 //! wrote.
 
-use iomark_engine::{create, Ddir, EngineOptions, IoUnit, Queued, ENGINES};
+use iomark_core::Ddir;
+use iomark_engine::registry::{self, REGISTRY};
+use iomark_engine::{create, EngineOptions, IoUnit, Queued};
 use std::os::fd::AsRawFd;
 
 const BLOCK: usize = 4096;
@@ -40,9 +42,9 @@ fn run(engine: &str, u: &mut IoUnit) -> i64 {
 #[test]
 fn data_written_by_each_engine_reads_back_through_every_other() {
     let file = tempfile::tempfile().unwrap();
-    file.set_len((BLOCK * ENGINES.len()) as u64).unwrap();
+    file.set_len((BLOCK * REGISTRY.len()) as u64).unwrap();
     let fd = file.as_raw_fd();
-    let real: Vec<&str> = ENGINES.iter().copied().filter(|e| *e != "null").collect();
+    let real: Vec<&str> = registry::names().filter(|e| *e != "null").collect();
     for (i, writer) in real.iter().enumerate() {
         let mut w = unit(fd, Ddir::Write, (i * BLOCK) as u64);
         w.buf.as_mut_slice().fill(i as u8 + 1);
@@ -122,7 +124,7 @@ fn sync_file_range_syncs_on_every_engine() {
     let all = libc::SYNC_FILE_RANGE_WAIT_BEFORE
         | libc::SYNC_FILE_RANGE_WRITE
         | libc::SYNC_FILE_RANGE_WAIT_AFTER;
-    for engine in ENGINES.iter().filter(|e| **e != "null") {
+    for engine in registry::names().filter(|e| *e != "null") {
         let mut w = unit(fd, Ddir::Write, BLOCK as u64);
         assert_eq!(run(engine, &mut w), BLOCK as i64, "{engine} write");
         // A range longer than one buffer: the range is not the unit's buffer.

@@ -3,7 +3,8 @@
 //! as negated errno, and completions that arrive out of order. Every test skips, saying why,
 //! when the kernel cannot set up a ring.
 
-use iomark_engine::{create, AlignedBuf, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_core::Ddir;
+use iomark_engine::{create, AlignedBuf, Engine, EngineOptions, IoUnit, Queued};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};

@@ -5,9 +5,10 @@
 #[path = "libaio/support.rs"]
 mod support;
 
+use iomark_core::Ddir;
 use iomark_engine::libaio::abi::{IoEvent, Iocb};
 use iomark_engine::libaio::{LibaioEngine, INLINE_NOTE};
-use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_engine::{create, Engine, EngineOptions, IoUnit, Queued};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use support::*;

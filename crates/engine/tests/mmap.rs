@@ -3,7 +3,8 @@
 //! the pages back (seen in `/proc/self/smaps`: a written page of a shared mapping stays
 //! dirty until it is written back).
 
-use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_core::Ddir;
+use iomark_engine::{create, Engine, EngineOptions, IoUnit, Queued};
 use std::fs::{File, OpenOptions};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;

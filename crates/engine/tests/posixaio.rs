@@ -1,7 +1,8 @@
 //! The `posixaio` engine against real files: counts, data, syncs, errors, and a reap that
 //! must not block.
 
-use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_core::Ddir;
+use iomark_engine::{create, Engine, EngineOptions, IoUnit, Queued};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;

@@ -5,8 +5,9 @@
 //! Concurrency is proven without timing: a hook every worker calls right before its system
 //! call holds the workers at a gate until the test has seen how many are inside at once.
 
+use iomark_core::Ddir;
 use iomark_engine::threadpool::ThreadPoolEngine;
-use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_engine::{create, Engine, EngineOptions, IoUnit, Queued};
 use std::collections::HashSet;
 use std::fs::File;
 use std::os::fd::AsRawFd;

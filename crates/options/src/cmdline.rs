@@ -1,13 +1,16 @@
 //! fio's command-line grammar.
 //!
-//! Arguments are of three sorts: program options that only exist on the command line
-//! (`--output`, `--parse-only`, …), job options from the table (`--bs=4k`), and job files.
+//! Arguments are of three sorts: program flags that only exist on the command line
+//! (`--output`, `--parse-only`, …: the flag table of [`crate::flags`]), job options from the
+//! option table (`--bs=4k`), and job files.
 //! Job options before the first `--name` are global; `--name=X` opens a job that takes the
 //! job options after it. A job option's value follows `=` or comes as the next argument;
 //! a flag (`--stonewall`) takes a value only after `=`. Job files may stand anywhere.
 
 use crate::assemble::Sources;
 use crate::error::{ErrorKind, ParseError, Place};
+use crate::flags::complete::Shell;
+use crate::flags::{self, Arg, Flag, FlagId, DEBUG_CATEGORIES};
 use crate::jobfile::{self, Loader, RawLine, RawSection};
 use crate::table::{self, Kind};
 use crate::value::{self, Ctx, TimeUnit, Value};
@@ -67,50 +70,6 @@ pub enum Eta {
     Never,
 }
 
-/// fio's `--debug` categories; iomark prints output for `parse`.
-pub const DEBUG_CATEGORIES: &[&str] = &[
-    "process",
-    "file",
-    "io",
-    "mem",
-    "blktrace",
-    "verify",
-    "random",
-    "parse",
-    "diskutil",
-    "job",
-    "mutex",
-    "profile",
-    "time",
-    "net",
-    "rate",
-    "compress",
-    "steadystate",
-    "helperthread",
-    "zbd",
-    "all",
-];
-
-/// fio's command-line-only options that iomark refuses for now.
-pub const NOT_YET: &[&str] = &[
-    "merge-blktrace-only",
-    "cpuclock-test",
-    "crctest",
-    "alloc-size",
-    "warnings-fatal",
-    "server",
-    "daemonize",
-    "client",
-    "remote-config",
-    "idle-prof",
-    "inflate-log",
-    "trigger-file",
-    "trigger-timeout",
-    "trigger",
-    "trigger-remote",
-    "aux-path",
-];
-
 /// The program options: what to do, and how to report.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProgramOptions {
@@ -150,6 +109,10 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--completions=SHELL`: print the completion script for that shell.
+    pub completions: Option<Shell>,
+    /// `--man`: print the man page.
+    pub man: bool,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -197,9 +160,16 @@ where
         let at = arg;
         match next {
             lexopt::Arg::Value(v) => cmd.files.push(PathBuf::from(v)),
-            lexopt::Arg::Short('h') => cmd.program.help = true,
             lexopt::Arg::Short(c) => {
-                return Err(usage(at, format!("unknown option '-{c}' (see --help)")));
+                let Some(flag) = flags::find_short(c) else {
+                    return Err(usage(at, format!("unknown option '-{c}' (see --help)")));
+                };
+                let mut take = || -> Result<String, ParseError> {
+                    arg += 1;
+                    let v = parser.value().map_err(|_| usage(at, format!("-{c} needs a value")))?;
+                    text(at, v)
+                };
+                program_flag(&mut cmd.program, flag, None, &mut take, at)?;
             }
             lexopt::Arg::Long(name) => {
                 let name = name.to_string();
@@ -214,10 +184,10 @@ where
                         parser.value().map_err(|_| usage(at, format!("--{name} needs a value")))?;
                     text(at, v)
                 };
-                if program_option(&mut cmd.program, &name, inline.clone(), &mut take, at)? {
-                    continue;
+                match flags::find(&name) {
+                    Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
+                    None => job_option(&mut cmd, &name, inline, &mut take, at)?,
                 }
-                job_option(&mut cmd, &name, inline, &mut take, at)?;
             }
         }
     }
@@ -227,90 +197,93 @@ where
     Ok(cmd)
 }
 
-/// Handles a command-line-only option; `false` when `name` is not one.
-fn program_option(
+/// Acts on a program flag (found in the flag table), given its value after `=`, if any;
+/// `take` reads a value that may also come as the next argument.
+fn program_flag(
     p: &mut ProgramOptions,
-    name: &str,
+    flag: &Flag,
     inline: Option<String>,
     take: &mut dyn FnMut() -> Result<String, ParseError>,
     at: usize,
-) -> Result<bool, ParseError> {
-    let no_value = |v: &Option<String>| match v {
-        Some(_) => Err(usage(at, format!("--{name} takes no value"))),
-        None => Ok(()),
+) -> Result<(), ParseError> {
+    let name = flag.long;
+    let value = match flag.arg {
+        // Refused below, whatever follows.
+        _ if flag.id == FlagId::NotYet => String::new(),
+        Arg::None if inline.is_some() => return Err(usage(at, format!("--{name} takes no value"))),
+        // Deprecated flags that fio honours: a value (`--append-terse=1`) is ignored, as fio
+        // ignores it.
+        Arg::None | Arg::Ignored => String::new(),
+        Arg::Optional(_) => inline.unwrap_or_default(),
+        Arg::Required(_) => take()?,
     };
-    match name {
-        "output" => p.output = Some(PathBuf::from(take()?)),
-        "output-format" => p.formats = OutputFormats::parse(&take()?).map_err(|m| usage(at, m))?,
-        "minimal" => {
-            no_value(&inline)?;
+    match flag.id {
+        FlagId::Output => p.output = Some(PathBuf::from(value)),
+        FlagId::OutputFormat => {
+            p.formats = OutputFormats::parse(&value).map_err(|m| usage(at, m))?
+        }
+        FlagId::Minimal => {
             p.formats = OutputFormats { normal: false, terse: true, json: false, json_plus: false };
         }
-        // Deprecated in fio 3.33 but honoured: adds terse to the formats chosen so far; a
-        // value (`--append-terse=1`) is ignored, as fio ignores it.
-        "append-terse" => p.formats.terse = true,
-        "terse-version" => {
-            let v = take()?;
-            match v.trim().parse::<u32>() {
-                Ok(n @ 2..=5) => p.terse_version = Some(n),
-                _ => {
-                    return Err(usage(
-                        at,
-                        format!("invalid terse version '{v}' (valid: 2, 3, 4, 5)"),
-                    ))
-                }
+        // Deprecated in fio 3.33 but honoured: adds terse to the formats chosen so far.
+        FlagId::AppendTerse => p.formats.terse = true,
+        FlagId::TerseVersion => match value.trim().parse::<u32>() {
+            Ok(n @ 2..=5) => p.terse_version = Some(n),
+            _ => {
+                let why = format!("invalid terse version '{value}' (valid: 2, 3, 4, 5)");
+                return Err(usage(at, why));
             }
+        },
+        FlagId::ParseOnly => p.parse_only = true,
+        FlagId::Showcmd => p.showcmd = true,
+        FlagId::Cmdhelp => p.cmdhelp = Some(value),
+        FlagId::Enghelp => p.enghelp = Some(value),
+        FlagId::Version => p.version = true,
+        FlagId::Help => p.help = true,
+        FlagId::Section => p.sections.push(value),
+        FlagId::Readonly => p.readonly = true,
+        FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::MaxJobs => {
+            let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);
+            p.max_jobs = Some(n.ok_or_else(|| usage(at, format!("invalid --max-jobs '{value}'")))?);
         }
-        "parse-only" => no_value(&inline).map(|()| p.parse_only = true)?,
-        "showcmd" => no_value(&inline).map(|()| p.showcmd = true)?,
-        "cmdhelp" => p.cmdhelp = Some(inline.unwrap_or_default()),
-        "enghelp" => p.enghelp = Some(inline.unwrap_or_default()),
-        "version" => no_value(&inline).map(|()| p.version = true)?,
-        "help" => no_value(&inline).map(|()| p.help = true)?,
-        "section" => p.sections.push(take()?),
-        "readonly" => no_value(&inline).map(|()| p.readonly = true)?,
-        "bandwidth-log" => no_value(&inline).map(|()| p.bandwidth_log = true)?,
-        "max-jobs" => {
-            let v = take()?;
-            let n = v.trim().parse::<u64>().ok().filter(|&n| n > 0);
-            p.max_jobs = Some(n.ok_or_else(|| usage(at, format!("invalid --max-jobs '{v}'")))?);
-        }
-        "eta" => {
-            p.eta = match take()?.as_str() {
+        FlagId::Eta => {
+            p.eta = match value.as_str() {
                 "auto" => Eta::Auto,
                 "always" => Eta::Always,
                 "never" => Eta::Never,
                 v => {
-                    return Err(usage(
-                        at,
-                        format!("invalid --eta '{v}' (valid: always, never, auto)"),
-                    ))
+                    let why = format!("invalid --eta '{v}' (valid: always, never, auto)");
+                    return Err(usage(at, why));
                 }
             }
         }
-        "eta-newline" => p.eta_newline = Some(time(at, name, &take()?, TimeUnit::Seconds)?),
-        "eta-interval" => p.eta_interval = Some(time(at, name, &take()?, TimeUnit::Millis)?),
-        "status-interval" => {
-            p.status_interval = Some(time(at, name, &take()?, TimeUnit::Seconds)?);
+        FlagId::EtaNewline => p.eta_newline = Some(time(at, name, &value, TimeUnit::Seconds)?),
+        FlagId::EtaInterval => p.eta_interval = Some(time(at, name, &value, TimeUnit::Millis)?),
+        FlagId::StatusInterval => {
+            p.status_interval = Some(time(at, name, &value, TimeUnit::Seconds)?);
         }
-        "debug" => {
-            for category in take()?.split(',') {
+        FlagId::Debug => {
+            for category in value.split(',') {
                 if !DEBUG_CATEGORIES.contains(&category) {
                     let valid = DEBUG_CATEGORIES.join(",");
-                    return Err(usage(
-                        at,
-                        format!("invalid --debug '{category}' (valid: {valid})"),
-                    ));
+                    let why = format!("invalid --debug '{category}' (valid: {valid})");
+                    return Err(usage(at, why));
                 }
                 p.debug.push(category.to_string());
             }
         }
-        n if NOT_YET.contains(&n) => {
-            return Err(usage(at, format!("--{n} is not supported yet")));
+        FlagId::Completions => {
+            let shell = Shell::from_name(value.trim()).ok_or_else(|| {
+                let valid = flag.choices().join(", ");
+                usage(at, format!("--completions: unknown shell '{value}' (valid: {valid})"))
+            })?;
+            p.completions = Some(shell);
         }
-        _ => return Ok(false),
+        FlagId::Man => p.man = true,
+        FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Handles a job option: `--name` opens a job, anything else goes to the current one.
@@ -323,7 +296,7 @@ fn job_option(
 ) -> Result<(), ParseError> {
     let place = Place::CommandLine { arg: at };
     let Some(def) = table::find(name) else {
-        let suggestion = crate::suggest::option(name).or_else(|| program_suggestion(name));
+        let suggestion = crate::suggest::option(name).or_else(|| flags::suggest(name));
         let e = ParseError::new(place, ErrorKind::UnknownOption { suggestion }).for_option(name);
         return Err(match cmd.jobs.last() {
             Some(job) => e.in_job(job.name.clone()),
@@ -350,32 +323,6 @@ fn job_option(
         None => cmd.globals.push(line),
     }
     Ok(())
-}
-
-/// A near-miss among the command-line-only options.
-fn program_suggestion(name: &str) -> Option<&'static str> {
-    const PROGRAM: &[&str] = &[
-        "output",
-        "output-format",
-        "minimal",
-        "append-terse",
-        "terse-version",
-        "parse-only",
-        "showcmd",
-        "cmdhelp",
-        "enghelp",
-        "version",
-        "help",
-        "section",
-        "readonly",
-        "max-jobs",
-        "eta",
-        "eta-newline",
-        "eta-interval",
-        "status-interval",
-        "debug",
-    ];
-    PROGRAM.iter().copied().find(|p| strsim::damerau_levenshtein(name, p) <= 2)
 }
 
 fn time(at: usize, name: &str, raw: &str, unit: TimeUnit) -> Result<Duration, ParseError> {

@@ -188,11 +188,11 @@ fn kind_words(kind: &Kind) -> String {
 }
 
 /// The unit of a bare time number, in words.
-fn unit_words(unit: crate::value::TimeUnit) -> &'static str {
+fn unit_words(unit: crate::kind::TimeUnit) -> &'static str {
     match unit {
-        crate::value::TimeUnit::Seconds => "seconds",
-        crate::value::TimeUnit::Millis => "milliseconds",
-        crate::value::TimeUnit::Micros => "microseconds",
+        crate::kind::TimeUnit::Seconds => "seconds",
+        crate::kind::TimeUnit::Millis => "milliseconds",
+        crate::kind::TimeUnit::Micros => "microseconds",
     }
 }
 

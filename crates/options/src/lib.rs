@@ -1,4 +1,5 @@
-//! Everything iomark reads from its user, and nothing else: the option table, the value
+//! Everything iomark reads from its user, and nothing else: the option table, the table of
+//! program flags (and the help, man page and completions printed from them), the value
 //! grammar, fio's job-file and command-line grammars, and the validated [`JobSpec`]s they
 //! produce.
 //!
@@ -13,8 +14,11 @@ pub mod compat;
 pub mod debug;
 pub mod docs;
 pub mod error;
+pub mod flags;
 pub mod help;
 pub mod jobfile;
+pub mod keys;
+pub mod kind;
 pub mod showcmd;
 pub mod spec;
 pub mod suggest;

@@ -1,4 +1,5 @@
-//! "Did you mean": the option name nearest to a mistyped one.
+//! "Did you mean": the option name nearest to a mistyped one (the program flags have their
+//! own, [`crate::flags::suggest`]).
 
 use crate::table;
 

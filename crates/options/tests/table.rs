@@ -10,6 +10,8 @@ use iomark_options::{docs, help};
 use std::collections::HashMap;
 use std::process::Command;
 
+mod common;
+
 /// Every option that fio 3.33's `fio --cmdhelp=all` lists, in its order.
 const FIO_3_33_OPTIONS: [&str; 217] = [
     "description",
@@ -435,31 +437,19 @@ fn fio_enghelp_matches_for_every_engine_with_options() {
 
 #[test]
 fn docs_options_md_is_fresh() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/options.md");
-    let want = docs::options_markdown();
-    if std::env::var_os("IOMARK_BLESS").is_some_and(|v| v == "1") {
-        std::fs::write(path, &want).expect("write docs/options.md");
-        return;
-    }
-    let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/options.md is stale; run `IOMARK_BLESS=1 cargo test -p iomark-options docs_options_md_is_fresh`"
+    common::assert_fresh(
+        "docs/options.md",
+        &docs::options_markdown(),
+        "IOMARK_BLESS=1 cargo test -p iomark-options docs_options_md_is_fresh",
     );
 }
 
 #[test]
 fn compatibility_md_is_fresh() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/compatibility.md");
-    let want = iomark_options::compat::compatibility_markdown();
-    if std::env::var_os("IOMARK_BLESS").is_some_and(|v| v == "1") {
-        std::fs::write(path, &want).expect("write docs/compatibility.md");
-        return;
-    }
-    let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/compatibility.md is stale; run `IOMARK_BLESS=1 cargo test -p iomark-options --test table compatibility_md_is_fresh`"
+    common::assert_fresh(
+        "docs/compatibility.md",
+        &iomark_options::compat::compatibility_markdown(),
+        "IOMARK_BLESS=1 cargo test -p iomark-options --test table compatibility_md_is_fresh",
     );
 }
 

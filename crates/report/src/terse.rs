@@ -225,14 +225,15 @@ fn disk(line: &mut Fields, disk: &DiskReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iomark_core::Ddir;
     use iomark_stats::report::REPORT_VERSION;
-    use iomark_stats::{reduce, Dir, JobMeta, JobRecorder, JobTimes, PercentileList};
+    use iomark_stats::{reduce, JobMeta, JobRecorder, JobTimes, PercentileList};
 
     /// A run of one read job with four I/Os of 1.5 µs, reduced by the statistics crate.
     fn report(description: Option<&str>, disks: Vec<DiskReport>) -> RunReport {
         let mut rec = JobRecorder::new(Default::default(), 0).expect("a recorder");
         for _ in 0..4 {
-            rec.record_io(Dir::Read, 4096, 4096, None, Some(1_500), Some(1_600));
+            rec.record_io(Ddir::Read, 4096, 4096, None, Some(1_500), Some(1_600));
         }
         let meta = JobMeta {
             name: "j".into(),

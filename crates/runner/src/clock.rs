@@ -10,6 +10,7 @@
 //! report every time (golden tests).
 
 use iomark_engine::system;
+use iomark_plan::timing::{ClockSource, Timing};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
@@ -79,6 +80,27 @@ impl JobClock {
     /// `gettimeofday(2)`.
     pub fn micros() -> Self {
         JobClock::Micros { origin: Instant::now() }
+    }
+
+    /// The real clock `timing` asks for (`clocksource`), starting now; a note for the
+    /// report's standard error when that clock is not available here.
+    pub fn of(timing: &Timing) -> (JobClock, Option<String>) {
+        match timing.clock {
+            ClockSource::Default => (JobClock::real(), None),
+            ClockSource::ClockGettime => (JobClock::monotonic(), None),
+            ClockSource::Gettimeofday => (JobClock::micros(), None),
+            ClockSource::Cpu => match JobClock::real() {
+                c @ JobClock::Tsc { .. } => (c, None),
+                c => (
+                    c,
+                    Some(
+                        "clocksource=cpu: the CPU's time-stamp counter is not a stable clock \
+                         here; using clock_gettime (CLOCK_MONOTONIC)"
+                            .to_string(),
+                    ),
+                ),
+            },
+        }
     }
 
     /// A fake clock starting at 0 that moves `step_ns` per read.

@@ -12,7 +12,7 @@
 //! A dm or md device is followed by its members (`/sys/block/<dev>/slaves`, a partition
 //! standing for its disk), and carries their `aggr*` figures, as fio prints them.
 
-use crate::plan::JobPlan;
+use iomark_plan::files::FilesPlan;
 use iomark_stats::report::{DiskAggr, DiskReport};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
@@ -144,12 +144,12 @@ impl DiskWatch {
 }
 
 impl DiskWatch {
-    /// Finds the devices under the files of `plans` (each once, in order of first use) and
+    /// Finds the devices under the files of jobs (each once, in order of first use) and
     /// reads their counters.
-    pub fn start<'a>(plans: impl IntoIterator<Item = &'a JobPlan>) -> DiskWatch {
+    pub fn start<'a>(jobs: impl IntoIterator<Item = &'a FilesPlan>) -> DiskWatch {
         let mut watch = DiskWatch { start: Instant::now(), disks: Vec::new() };
-        for plan in plans {
-            for file in &plan.files {
+        for files in jobs {
+            for file in &files.list {
                 if let Some(name) = device_of(&file.path) {
                     watch.watch(Path::new("/sys"), &name, 0);
                 }

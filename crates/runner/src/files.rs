@@ -15,9 +15,11 @@
 //! A stop request (Ctrl-C) ends a layout early; a file that the layout created is then
 //! removed again, as fio does, since it is only partly written.
 
-use crate::layout::{FileKind, FilePlan};
-use crate::plan::{JobPlan, SyncMode};
 use iomark_engine::file::{self as sysfile, Prealloc};
+use iomark_plan::files::FilesPlan;
+use iomark_plan::layout::{self, FileKind, FilePlan};
+use iomark_plan::sync::SyncMode;
+use iomark_plan::JobPlan;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
@@ -40,25 +42,19 @@ fn fail<'a>(action: &'static str, plan: &'a FilePlan) -> impl FnOnce(io::Error) 
     move |source| FileError { action, path: plan.path.display().to_string(), source }
 }
 
-/// Creates and extends the job's files as needed; `allow_create` is `allow_file_create`.
-/// With `readonly` (`--readonly`) a file that would have to be created or extended is an
-/// error. The null engine touches no file, as in fio. When `stop` is set meanwhile it
-/// returns early, without error (see the module doc).
-pub fn lay_out(
-    job: &JobPlan,
-    allow_create: bool,
-    readonly: bool,
-    stop: &AtomicBool,
-) -> Result<(), FileError> {
-    if job.engine == "null" {
+/// Creates and extends the job's files as needed. With `readonly` (`--readonly`) a file that
+/// would have to be created or extended is an error. The null engine touches no file, as in
+/// fio. When `stop` is set meanwhile it returns early, without error (see the module doc).
+pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(), FileError> {
+    if !job.touched {
         return Ok(());
     }
-    for plan in &job.files {
+    for plan in &job.list {
         if let FileKind::BlockDevice(_) | FileKind::CharDevice = plan.kind {
             continue;
         }
         // What is there now: the layout of an earlier job may have made or grown the file.
-        let (exists, size) = match crate::layout::probe(&plan.path).unwrap_or(plan.kind) {
+        let (exists, size) = match layout::probe(&plan.path).unwrap_or(plan.kind) {
             FileKind::Regular(n) => (true, n),
             _ => (false, 0),
         };
@@ -67,7 +63,7 @@ pub fn lay_out(
         if exists && size >= needed {
             continue;
         }
-        if !exists && !allow_create {
+        if !exists && !job.allow_create {
             let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
             return Err(fail("cannot create", plan)(source));
         }
@@ -93,7 +89,7 @@ pub fn lay_out(
             let _ = sysfile::preallocate(file.as_raw_fd(), needed, job.prealloc);
         }
         // `overwrite`: a job that writes gets its files written first too.
-        if job.reads() || job.overwrite {
+        if job.reads || job.overwrite {
             match fill(&mut file, size, needed, stop) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
                     if !exists {
@@ -104,7 +100,7 @@ pub fn lay_out(
                 r => r.map_err(fail("cannot lay out", plan))?,
             }
         }
-        if sized_by_layout(job) {
+        if job.sized_by_layout {
             file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
         }
         if job.create_fsync {
@@ -112,18 +108,6 @@ pub fn lay_out(
         }
     }
     Ok(())
-}
-
-/// Whether laying out `job`'s files makes each as large as its region needs: a job that
-/// reads (or writes with `overwrite`) writes the region, the mmap engine maps the whole
-/// file, and `fallocate=native`, `posix` or `truncate` set the size. Otherwise (a job that
-/// only writes or trims, with `fallocate=none` or `keep`) the file grows by the job's
-/// writes, as in fio 3.33.
-pub(crate) fn sized_by_layout(job: &JobPlan) -> bool {
-    job.reads()
-        || job.overwrite
-        || job.engine == "mmap"
-        || matches!(job.prealloc, Prealloc::Native | Prealloc::Posix | Prealloc::Truncate)
 }
 
 /// Lays out the files of every job but the `create_on_open` ones (which lay out their own
@@ -136,10 +120,10 @@ pub fn lay_out_all(
     stop: &AtomicBool,
 ) -> Result<(), (String, FileError)> {
     let one = |plan: &JobPlan| {
-        lay_out(plan, plan.allow_file_create, readonly, stop).map_err(|e| (plan.name.clone(), e))
+        lay_out(&plan.files, readonly, stop).map_err(|e| (plan.job.name.clone(), e))
     };
     let (serial, parallel): (Vec<&JobPlan>, Vec<&JobPlan>) =
-        plans.iter().filter(|p| !p.create_on_open).partition(|p| p.create_serialize);
+        plans.iter().filter(|p| !p.files.create_on_open).partition(|p| p.files.create_serialize);
     std::thread::scope(|scope| {
         let threads: Vec<_> = parallel.iter().map(|&p| (p, scope.spawn(move || one(p)))).collect();
         let mut result = Ok(());
@@ -155,10 +139,10 @@ pub fn lay_out_all(
         for (plan, t) in threads {
             let r = t.join().unwrap_or_else(|_| {
                 let source = io::Error::other("the layout thread panicked");
-                let path = plan.files.first().map(|f| f.path.display().to_string());
+                let path = plan.files.list.first().map(|f| f.path.display().to_string());
                 let error =
                     FileError { action: "cannot lay out", path: path.unwrap_or_default(), source };
-                Err((plan.name.clone(), error))
+                Err((plan.job.name.clone(), error))
             });
             if result.is_ok() {
                 result = r;
@@ -205,12 +189,12 @@ fn fill(file: &mut File, from: u64, to: u64, stop: &AtomicBool) -> io::Result<()
 
 /// Opens the job's files with its flags (`direct`, `sync`, read-only for read jobs); the
 /// null engine opens none.
-pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
-    if job.engine == "null" {
+pub fn open(job: &FilesPlan) -> Result<Vec<File>, FileError> {
+    if !job.touched {
         return Ok(Vec::new());
     }
-    let mut files = Vec::with_capacity(job.files.len());
-    for plan in &job.files {
+    let mut files = Vec::with_capacity(job.list.len());
+    for plan in &job.list {
         let file = open_one(job, plan, false)?;
         if job.invalidate {
             invalidate(&file, plan);
@@ -232,32 +216,17 @@ pub fn open(job: &JobPlan) -> Result<Vec<File>, FileError> {
 /// and opens them again, as fio 3.33 does. A job that writes creates them anew (empty: its
 /// writes fill them); one that only reads cannot open them and fails with `ENOENT`, as in
 /// fio. The error names the file as fio does (`open(PATH)`).
-pub fn unlink_and_reopen(job: &JobPlan, files: &mut Vec<File>) -> Result<(), FileError> {
+pub fn unlink_and_reopen(job: &FilesPlan, files: &mut Vec<File>) -> Result<(), FileError> {
     files.clear();
     unlink(job)?;
-    for plan in &job.files {
-        files.push(open_one(job, plan, job.writes())?);
-    }
-    Ok(())
-}
-
-/// Refuses `unlink_each_loop` with the mmap engine, which maps each file whole when the job
-/// starts: a file made anew between loops is empty (fio 3.33 dies of SIGBUS there).
-pub(crate) fn check_unlink_each_loop(
-    spec: &iomark_options::JobSpec,
-    engine: &str,
-) -> Result<(), String> {
-    if engine == "mmap" && crate::get::flag(spec, "unlink_each_loop") {
-        return Err("option 'unlink_each_loop': the mmap engine maps each file whole when the \
-                    job starts, and a file made anew between loops is empty (fio 3.33 dies \
-                    of SIGBUS there)"
-            .into());
+    for plan in &job.list {
+        files.push(open_one(job, plan, job.writes)?);
     }
     Ok(())
 }
 
 /// Opens one file of the job with its flags; `create` makes a missing file.
-fn open_one(job: &JobPlan, plan: &FilePlan, create: bool) -> Result<File, FileError> {
+fn open_one(job: &FilesPlan, plan: &FilePlan, create: bool) -> Result<File, FileError> {
     let mut flags = 0;
     if job.direct {
         flags |= libc::O_DIRECT;
@@ -269,7 +238,7 @@ fn open_one(job: &JobPlan, plan: &FilePlan, create: bool) -> Result<File, FileEr
     }
     OpenOptions::new()
         .read(true)
-        .write(job.writes())
+        .write(job.writes)
         .create(create)
         .custom_flags(flags)
         .open(&plan.path)
@@ -317,8 +286,8 @@ fn invalidate(file: &File, plan: &FilePlan) {
 }
 
 /// Removes the job's regular files (`unlink=1`).
-pub fn unlink(job: &JobPlan) -> Result<(), FileError> {
-    for plan in &job.files {
+pub fn unlink(job: &FilesPlan) -> Result<(), FileError> {
+    for plan in &job.list {
         if matches!(plan.kind, FileKind::Missing | FileKind::Regular(_)) {
             match std::fs::remove_file(&plan.path) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => {
@@ -329,4 +298,23 @@ pub fn unlink(job: &JobPlan) -> Result<(), FileError> {
         }
     }
     Ok(())
+}
+
+/// Stretches the regions of a job's workload `cfg` once its files are open (`files`, one per
+/// file of `job`; none on the null engine): each region reaches to the end of its file as
+/// the file is then, so that a fixed-size sequential I/O may end past the region as in fio
+/// 3.33 (see [`iomark_workload::FileRegion::reach`]). fio too takes the size when the job
+/// opens its files: a job after a `stonewall` sees what the jobs before it wrote.
+pub fn reach(cfg: &mut iomark_workload::WorkloadConfig, job: &FilesPlan, files: &[File]) {
+    for ((region, file), planned) in cfg.files.iter_mut().zip(files).zip(&job.list) {
+        let size = match planned.kind {
+            FileKind::BlockDevice(n) => n,
+            FileKind::CharDevice => continue,
+            FileKind::Missing | FileKind::Regular(_) => match file.metadata() {
+                Ok(m) => m.len(),
+                Err(_) => continue,
+            },
+        };
+        region.reach = size.saturating_sub(region.offset).max(region.len);
+    }
 }

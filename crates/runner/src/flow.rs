@@ -14,13 +14,15 @@
 //! shares cannot all be ahead), so a flow never blocks itself.
 //!
 //! The jobs that start together (one wave between stonewalls) count in their flow from the
-//! moment the run is planned, so the first thread to start does not run alone until the
+//! moment the run starts, so the first thread to start does not run alone until the
 //! others have started; a job that waits first (`wait_for`, `startdelay`) joins its flow
 //! when it starts. Jobs of different waves never run together and do not share counters.
+//!
+//! The plan holds each job's flow settings ([`FlowPlan`]); the counters are the run's, made
+//! when it starts ([`links`]) and handed to each job with its links.
 
-use crate::get;
-use crate::plan::JobPlan;
-use iomark_options::JobSpec;
+use iomark_plan::pacing::FlowPlan;
+use iomark_plan::JobPlan;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -34,104 +36,84 @@ pub struct FlowShared {
     ios: AtomicU64,
 }
 
-/// A job's place in a flow.
+/// A job's link to its flow: its settings and the counters it shares with the other jobs
+/// of the flow.
 #[derive(Debug, Clone)]
-pub struct Flow {
-    /// `flow_id`.
-    pub id: u64,
-    /// `flow`: the job's weight (at least 1).
-    pub weight: u64,
-    /// `flow_sleep`, in microseconds.
-    pub sleep_us: u64,
-    /// The counters shared with the other jobs of the flow (see [`link`]).
+pub struct FlowLink {
+    /// The job's flow settings.
+    flow: FlowPlan,
+    /// The counters shared with the other jobs of the flow.
     shared: Arc<FlowShared>,
-    /// Whether [`link`] already counted the job's weight in its flow.
+    /// Whether the job's weight counts from the start of the run (it starts at once).
     counted: bool,
 }
 
-impl PartialEq for Flow {
-    /// The same flow settings (the shared counters are the run's, not the job's).
-    fn eq(&self, other: &Flow) -> bool {
-        (self.id, self.weight, self.sleep_us) == (other.id, other.weight, other.sleep_us)
-    }
-}
-
-impl Flow {
-    /// The flow settings of `spec`; `None` when its `flow` weight is 0.
-    pub fn of(spec: &JobSpec) -> Option<Flow> {
-        let weight = get::int(spec, "flow").unwrap_or(0);
-        (weight > 0).then(|| Flow {
-            id: get::int(spec, "flow_id").unwrap_or(0),
-            weight,
-            sleep_us: get::int(spec, "flow_sleep").unwrap_or(0),
-            shared: Arc::default(),
-            counted: false,
-        })
-    }
-}
-
-/// Gives the jobs of each flow (the same `flow_id`, in the same wave) their shared
-/// counters, and counts the weights of those that start at once. For one run of `plans`.
-pub fn link(plans: &mut [JobPlan]) {
+/// The links of each job of one run of `plans` to its flow (`None` for a job outside any):
+/// the jobs of each flow (the same `flow_id`, in the same wave) share their counters, and
+/// the weights of those that start at once count from now.
+pub fn links(plans: &[JobPlan]) -> Vec<Option<FlowLink>> {
+    let mut links = vec![None; plans.len()];
     for wave in crate::schedule::waves(plans) {
         let mut flows: BTreeMap<u64, Arc<FlowShared>> = BTreeMap::new();
-        for plan in &mut plans[wave] {
-            let starts_at_once = plan.wait_for.is_none() && plan.startdelay.is_zero();
-            let Some(flow) = plan.flow.as_mut() else { continue };
-            flow.shared = Arc::clone(flows.entry(flow.id).or_default());
-            flow.counted = starts_at_once;
-            if starts_at_once {
-                flow.shared.weight.fetch_add(flow.weight, Ordering::Relaxed);
+        for i in wave {
+            let plan = &plans[i];
+            let Some(flow) = plan.pacing.flow else { continue };
+            let counted = plan.schedule.wait_for.is_none() && plan.limits.startdelay.is_zero();
+            let shared = Arc::clone(flows.entry(flow.id).or_default());
+            if counted {
+                shared.weight.fetch_add(flow.weight, Ordering::Relaxed);
             }
+            links[i] = Some(FlowLink { flow, shared, counted });
         }
     }
+    links
 }
 
 /// A running job's membership of its flow; it leaves the flow when dropped.
 #[derive(Debug)]
 pub(crate) struct FlowMember {
-    flow: Flow,
+    link: FlowLink,
     /// The I/Os this job has issued.
     mine: u64,
 }
 
 impl FlowMember {
-    /// Joins `flow` (its weight counts from [`link`] or from now).
-    pub(crate) fn join(flow: &Flow) -> FlowMember {
-        if !flow.counted {
-            flow.shared.weight.fetch_add(flow.weight, Ordering::Relaxed);
+    /// Joins the flow of `link` (its weight counts from [`links`] or from now).
+    pub(crate) fn join(link: FlowLink) -> FlowMember {
+        if !link.counted {
+            link.shared.weight.fetch_add(link.flow.weight, Ordering::Relaxed);
         }
-        FlowMember { flow: flow.clone(), mine: 0 }
+        FlowMember { link, mine: 0 }
     }
 
     /// Whether the job may issue its next I/O now (it has not run ahead of its share).
     #[inline]
     pub(crate) fn may_issue(&self) -> bool {
-        let shared = &self.flow.shared;
+        let shared = &self.link.shared;
         let total_weight = shared.weight.load(Ordering::Relaxed).max(1);
         let total = shared.ios.load(Ordering::Relaxed);
         u128::from(self.mine) * u128::from(total_weight)
-            <= u128::from(self.flow.weight) * u128::from(total) + u128::from(total_weight)
+            <= u128::from(self.link.flow.weight) * u128::from(total) + u128::from(total_weight)
     }
 
     /// Counts an I/O issued.
     #[inline]
     pub(crate) fn issued(&mut self) {
         self.mine += 1;
-        self.flow.shared.ios.fetch_add(1, Ordering::Relaxed);
+        self.link.shared.ios.fetch_add(1, Ordering::Relaxed);
     }
 
     /// How long to wait when held back, in microseconds (0: yield the CPU).
     pub(crate) fn sleep_us(&self) -> u64 {
-        self.flow.sleep_us
+        self.link.flow.sleep_us
     }
 }
 
 impl Drop for FlowMember {
     /// Leaves the flow: the others go on without this job's weight and I/Os.
     fn drop(&mut self) {
-        let shared = &self.flow.shared;
-        shared.weight.fetch_sub(self.flow.weight, Ordering::Relaxed);
+        let shared = &self.link.shared;
+        shared.weight.fetch_sub(self.link.flow.weight, Ordering::Relaxed);
         shared.ios.fetch_sub(self.mine, Ordering::Relaxed);
     }
 }
@@ -140,15 +122,16 @@ impl Drop for FlowMember {
 mod tests {
     use super::*;
 
-    fn flow(weight: u64, shared: &Arc<FlowShared>) -> Flow {
-        Flow { id: 0, weight, sleep_us: 0, shared: Arc::clone(shared), counted: false }
+    fn flow(weight: u64, shared: &Arc<FlowShared>) -> FlowLink {
+        let flow = FlowPlan { id: 0, weight, sleep_us: 0 };
+        FlowLink { flow, shared: Arc::clone(shared), counted: false }
     }
 
     #[test]
     fn shares_follow_the_weights() {
         let shared = Arc::default();
-        let mut a = FlowMember::join(&flow(2, &shared));
-        let mut b = FlowMember::join(&flow(1, &shared));
+        let mut a = FlowMember::join(flow(2, &shared));
+        let mut b = FlowMember::join(flow(1, &shared));
         // Each turn, every job that may go issues one I/O.
         for _ in 0..3000 {
             if a.may_issue() {
@@ -165,8 +148,8 @@ mod tests {
     #[test]
     fn a_job_that_leaves_releases_the_others() {
         let shared = Arc::default();
-        let mut a = FlowMember::join(&flow(1, &shared));
-        let b = FlowMember::join(&flow(1, &shared));
+        let mut a = FlowMember::join(flow(1, &shared));
+        let b = FlowMember::join(flow(1, &shared));
         while a.may_issue() {
             a.issued();
         }

@@ -9,35 +9,22 @@
 //! When the kernel refuses it, fio fails the job before any I/O (`err=22 … func=fcntl write
 //! hint`); so does iomark, with the error `fcntl write hint: …`.
 
-use crate::layout::FileKind;
-use crate::plan::JobPlan;
-use iomark_options::JobSpec;
+use iomark_plan::files::FilesPlan;
+use iomark_plan::layout::FileKind;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileTypeExt;
 
-/// The kernel's value of the job's `write_hint`, if it sets one.
-pub(crate) fn of(spec: &JobSpec) -> Option<u64> {
-    match crate::get::choice(spec, "write_hint")?.0 {
-        "none" => Some(1),
-        "short" => Some(2),
-        "medium" => Some(3),
-        "long" => Some(4),
-        "extreme" => Some(5),
-        _ => None,
-    }
-}
-
 /// Sets the job's hint on its files; the errno and the job's error text when the kernel
 /// refuses it.
-pub fn apply(plan: &JobPlan) -> Result<(), (i32, String)> {
+pub fn apply(plan: &FilesPlan) -> Result<(), (i32, String)> {
     let Some(hint) = plan.write_hint else { return Ok(()) };
-    if plan.engine == "null" {
+    if !plan.touched {
         return Ok(());
     }
     let failed = |e: std::io::Error| {
         (e.raw_os_error().unwrap_or(libc::EINVAL), format!("fcntl write hint: {e}"))
     };
-    for file in &plan.files {
+    for file in &plan.list {
         if matches!(file.kind, FileKind::CharDevice) {
             continue;
         }

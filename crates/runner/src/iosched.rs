@@ -9,24 +9,24 @@
 //! left alone: fio says nothing of it, iomark notes it on standard error. Writing the
 //! scheduler needs root.
 
-use crate::layout::FileKind;
-use crate::plan::JobPlan;
+use iomark_plan::files::FilesPlan;
+use iomark_plan::layout::FileKind;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// Switches the scheduler of every disk under `plan`'s files to the job's `ioscheduler`,
-/// if it has one; the error names the option, the disk and the scheduler.
-pub fn apply(plan: &JobPlan) -> Result<(), String> {
-    let Some(name) = &plan.ioscheduler else { return Ok(()) };
-    if plan.engine == "null" {
+/// Switches the scheduler of every disk under the files of job `job` to `ioscheduler`, if
+/// it has one; the error names the option, the disk and the scheduler.
+pub fn apply(job: &str, ioscheduler: Option<&str>, files: &FilesPlan) -> Result<(), String> {
+    let Some(name) = ioscheduler else { return Ok(()) };
+    if !files.touched {
         return Ok(());
     }
     let mut done: Vec<PathBuf> = Vec::new();
-    for file in &plan.files {
+    for file in &files.list {
         let Some(queue) = scheduler_file(&file.path, file.kind) else {
             eprintln!(
-                "iomark: job '{}': ioscheduler: '{}' is not on a block device; nothing to switch",
-                plan.name,
+                "iomark: job '{job}': ioscheduler: '{}' is not on a block device; nothing to \
+                 switch",
                 file.path.display()
             );
             continue;

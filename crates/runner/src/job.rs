@@ -31,15 +31,15 @@
 
 use crate::clock::JobClock;
 use crate::logs::JobLogs;
-use crate::plan::JobPlan;
 use crate::progress::{JobProgress, JobState, Publisher};
 use crate::status::JobSlot;
-use crate::verify::JobVerify;
-use crate::workload_config;
+use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
-use iomark_engine::{Ddir, Engine, IoUnit};
-use iomark_stats::recorder::{Dir, JobRecorder, SyncKind};
+use iomark_engine::{Engine, IoUnit};
+use iomark_plan::JobPlan;
+use iomark_stats::recorder::{JobRecorder, SyncKind};
+use iomark_verify::JobVerify;
 use iomark_workload::Workload;
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -53,8 +53,8 @@ mod outcome;
 mod submit;
 mod sync;
 
+pub use crate::outcome::{JobError, JobOutcome};
 pub(crate) use outcome::recorder_config;
-pub use outcome::{JobError, JobOutcome};
 use sync::SyncState;
 
 /// Runs one job to its end; `stop` asks it to finish early, `links` is what it shares with
@@ -67,58 +67,54 @@ pub fn run(
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
-    let fail = |message: String| JobError { job: plan.name.clone(), message };
-    let files = crate::files::open(plan).map_err(|e| fail(e.to_string()))?;
-    let engine_name = if plan.offload { "threadpool" } else { plan.engine.as_str() };
-    let mut engine = iomark_engine::create(engine_name, &plan.engine_options)
+    let fail = |message: String| JobError { job: plan.job.name.clone(), message };
+    let iodepth = plan.engine.iodepth;
+    let files = crate::files::open(&plan.files).map_err(|e| fail(e.to_string()))?;
+    let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
         .map_err(|e| fail(e.to_string()))?;
-    let mut workload =
-        Workload::new(&workload_config::of_open(plan, &files)).map_err(|e| fail(e.to_string()))?;
-    if plan.unlink_each_loop || crate::verify::each_pass(plan) {
+    // The one workload of the job (the plan only checked it).
+    let mut workload_cfg = plan.workload_config();
+    crate::files::reach(&mut workload_cfg, &plan.files, &files);
+    let mut workload = Workload::new(&workload_cfg).map_err(|e| fail(e.to_string()))?;
+    let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
+    if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
     }
-    let buf_len = plan.max_block_size() as usize;
-    let mem = &plan.buffers.mem;
-    let bufs = iomark_engine::mem::allocate(
-        mem,
-        plan.iodepth as usize,
-        buf_len,
-        plan.buffer_align as usize,
-        plan.buffers.hugepage_size as usize,
-    )
-    .map_err(|e| fail(format!("option 'mem': {e}")))?;
-    let mut units = Vec::with_capacity(plan.iodepth as usize);
-    for (index, buf) in (0..plan.iodepth).zip(bufs) {
-        let mut unit = IoUnit::with_buf(index, buf);
-        unit.sync_flags = plan.sync_range.flags;
-        workload.initial_fill(unit.buf.as_mut_slice());
-        units.push(unit);
-    }
+    let mut units = submit::units(plan, &mut workload).map_err(fail)?;
     let fds: Vec<i32> = if files.is_empty() {
-        vec![-1; plan.files.len()]
+        vec![-1; plan.files.list.len()]
     } else {
         files.iter().map(AsRawFd::as_raw_fd).collect()
     };
     engine.setup(&mut units, &fds).map_err(|e| fail(e.to_string()))?;
     let mut clock = clock;
-    if !plan.startdelay.is_zero() && !clock.is_fake() {
-        crate::clock::sleep_unless_stopped(plan.startdelay, stop);
+    let limits = &plan.limits;
+    if !limits.startdelay.is_zero() && !clock.is_fake() {
+        crate::clock::sleep_unless_stopped(limits.startdelay, stop);
     }
-    progress.start(files.len() as u32, !plan.ramp_time.is_zero());
+    progress.start(files.len() as u32, !limits.ramp_time.is_zero());
     let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
     let config = recorder_config(plan, engine.is_sync());
     let now = clock.now_ns();
     let mut recorder = JobRecorder::new(config, now).map_err(|e| fail(e.to_string()))?;
-    if let Some(p) = &plan.cmdprio {
+    let cmdprio = plan.placement.cmdprio.as_ref();
+    if let Some(p) = cmdprio {
         recorder.track_prios(&p.values, p.total_latency);
     }
-    let logs = JobLogs::open(plan, config.dirs, clock.is_fake(), now).map_err(fail)?;
-    let verify = JobVerify::new(plan).map_err(fail)?;
+    let (ramping, fake) = (!limits.ramp_time.is_zero(), clock.is_fake());
+    let logs_of = (&plan.logs, &plan.timing, &plan.files);
+    let logs = JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(fail)?;
+    let verify_host = std::sync::Arc::new(crate::verify::Host::default());
+    let verify = match &plan.verify {
+        Some(v) => Some(JobVerify::new(v, verify_host.clone()).map_err(fail)?),
+        None => None,
+    };
     let usage_before = ThreadUsage::now();
     let replay = plan.replay.as_ref().map(|r| crate::replay::Cursor::new(r, clock.is_fake(), stop));
     let replay = replay.transpose().map_err(fail)?;
-    let seed = plan.randseed ^ plan.thread_number;
-    let prio = plan.cmdprio.as_ref().map(|p| crate::cmdprio::Picker::new(p, seed));
+    let prio = cmdprio.map(|p| crate::cmdprio::Picker::new(p, plan.seeds.cmdprio));
+    let seed = plan.seeds.workload;
+    let ctl = controls::Controls::new(&plan.pacing, iodepth, seed, config.dirs, now, links.flow);
     let mut l = Loop {
         plan,
         exit: links.stop,
@@ -132,17 +128,17 @@ pub fn run(
         fds,
         clock,
         recorder,
-        free: Vec::with_capacity(plan.iodepth as usize),
-        done: Vec::with_capacity(plan.iodepth as usize),
+        free: Vec::with_capacity(iodepth as usize),
+        done: Vec::with_capacity(iodepth as usize),
         in_flight: 0,
-        sync_state: SyncState::of(plan),
+        sync_state: SyncState::of(&plan.syncs, plan.files.list.len()),
         error: 0,
         error_text: String::new(),
         measure_from: now,
         last_now: now,
         active: [false; 3],
-        stamps: vec![(0, 0); plan.iodepth as usize],
-        pending: Vec::with_capacity(plan.iodepth as usize),
+        stamps: vec![(0, 0); iodepth as usize],
+        pending: Vec::with_capacity(iodepth as usize),
         ios_done: 0,
         counts_batches: false,
         published: Publisher::new(progress),
@@ -151,11 +147,11 @@ pub fn run(
         status,
         usage_before,
         start_wall_ms,
-        serialize: plan.serialize_overlap || (plan.verify.is_some() && plan.iodepth > 1),
+        serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
         verify,
-        ctl: controls::Controls::new(plan, config.dirs, now),
+        ctl,
         deadline: u64::MAX,
-        depth_limit: plan.iodepth,
+        depth_limit: iodepth,
         ended: false,
         ramp_over: false,
         rich: false,
@@ -164,7 +160,7 @@ pub fn run(
     if let Some(depth) = l.ctl.as_deref().and_then(controls::Controls::depth) {
         l.depth_limit = depth;
     }
-    l.free.extend((0..plan.iodepth).rev());
+    l.free.extend((0..iodepth).rev());
     l.counts_batches = l.engine.counts_batches();
     l.status.start();
     l.run(stop);
@@ -189,8 +185,10 @@ pub fn run(
     // report is the same on every run.
     // The engine's own threads (threadpool's workers) and the verify_async helpers count
     // as the job's, as in fio.
-    let engine_usage =
-        l.engine.finish().plus(l.verify.as_mut().map_or_else(Default::default, JobVerify::finish));
+    if let Some(v) = &mut l.verify {
+        v.finish();
+    }
+    let engine_usage = l.engine.finish().plus(verify_host.used());
     let usage = if l.clock.is_fake() {
         ThreadUsage::default()
     } else {
@@ -198,8 +196,8 @@ pub fn run(
     };
     let outcome = l.outcome(l.recorder.clone(), end, usage);
     drop(files);
-    if plan.unlink || l.unlinks_at_end() {
-        crate::files::unlink(plan).map_err(|e| fail(e.to_string()))?;
+    if plan.files.unlink || l.unlinks_at_end() {
+        crate::files::unlink(&plan.files).map_err(|e| fail(e.to_string()))?;
     }
     Ok(outcome)
 }
@@ -260,7 +258,7 @@ struct Loop<'a, 's> {
     start_wall_ms: u64,
     /// Whether an I/O waits for the in-flight ones it overlaps ([`Loop::wait_for_overlaps`]).
     serialize: bool,
-    /// Verification, if the job verifies (see [`crate::verify`]).
+    /// Verification, if the job verifies (see [`iomark_verify`]).
     verify: Option<JobVerify>,
     /// Rate limits and the other controls that act between I/Os, if the job has any.
     ctl: Option<Box<controls::Controls>>,
@@ -287,9 +285,9 @@ impl Loop<'_, '_> {
             || self.logs.is_some()
             || self.prio.is_some()
             || self.sync_state.any()
-            || self.plan.fill_device
-            || self.plan.number_ios > 0
-            || self.plan.unlink_each_loop
+            || self.plan.files.fill_device
+            || self.plan.limits.number_ios > 0
+            || self.plan.files.unlink_each_loop
     }
 
     /// Runs the loop until the job (or its verify phase) is over.
@@ -304,12 +302,12 @@ impl Loop<'_, '_> {
     /// The loop. With `RICH = false` (a plain job, see [`Loop::needs_rich`]) the tests
     /// for the features it does not use are compiled out.
     fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
-        let ramp_ns = self.plan.ramp_time.as_nanos() as u64;
+        let ramp_ns = self.plan.limits.ramp_time.as_nanos() as u64;
         // The verify phase comes back here: a ramp that ended is not ended again (that
         // would clear what the writes recorded).
         let mut ramping = ramp_ns > 0 && !self.ramp_over;
-        let runtime_ns = self.plan.runtime.map(|d| d.as_nanos() as u64);
-        let batching = self.plan.batching;
+        let runtime_ns = self.plan.limits.runtime.map(|d| d.as_nanos() as u64);
+        let batching = self.plan.engine.batching;
         loop {
             let now = self.last_now;
             if ramping && now.saturating_sub(self.measure_from) >= ramp_ns {
@@ -323,10 +321,12 @@ impl Loop<'_, '_> {
                 self.measure_from = now;
                 self.ios_done = 0;
             }
-            let elapsed = now.saturating_sub(self.measure_from);
             // The verify phase reads back everything, whatever the limits.
             let verifying = RICH && self.verify.as_ref().is_some_and(JobVerify::reading);
-            let out_of_time = !ramping && !verifying && runtime_ns.is_some_and(|r| elapsed >= r);
+            let out_of_time = match runtime_ns {
+                Some(r) if !ramping && !verifying => now.saturating_sub(self.measure_from) >= r,
+                _ => false,
+            };
             let stopping = stop.load(Ordering::Relaxed)
                 || self.exit.load(Ordering::Relaxed)
                 || (RICH && self.filled);
@@ -339,8 +339,9 @@ impl Loop<'_, '_> {
             }
             // `number_ios` counts per loop, as the workload's budget does (fio 3.33:
             // `size=8k bs=4k loops=3 number_ios=1` writes 3 blocks).
-            let enough_ios = self.plan.number_ios > 0
-                && self.ios_done >= self.plan.number_ios.saturating_mul(self.plan.loops);
+            let limits = &self.plan.limits;
+            let enough_ios = limits.number_ios > 0
+                && self.ios_done >= limits.number_ios.saturating_mul(limits.loops);
             let limits = RICH && (enough_ios || self.ended) && !verifying;
             if out_of_time || limits || self.error != 0 || stopping {
                 break;
@@ -365,7 +366,7 @@ impl Loop<'_, '_> {
             };
             let Some((ddir, file, offset, len)) = self.next_request::<RICH>() else {
                 self.free.push(index);
-                if RICH && self.plan.unlink_each_loop && self.next_loop() {
+                if RICH && self.plan.files.unlink_each_loop && self.next_loop() {
                     continue;
                 }
                 break;
@@ -496,12 +497,7 @@ impl Loop<'_, '_> {
             }
         }
         let req = self.workload.next()?;
-        let ddir = match req.dir {
-            iomark_workload::Direction::Read => Ddir::Read,
-            iomark_workload::Direction::Write => Ddir::Write,
-            iomark_workload::Direction::Trim => Ddir::Trim,
-        };
-        Some((ddir, req.file, req.offset, req.len as usize))
+        Some((req.dir, req.file, req.offset, req.len as usize))
     }
 
     /// The single completion point: the recorder, with the clock reading `now` taken
@@ -516,7 +512,7 @@ impl Loop<'_, '_> {
         slat: Option<u64>,
         clat: Option<u64>,
         now: u64,
-    ) -> Option<Dir> {
+    ) -> Option<Ddir> {
         self.last_now = now;
         let unit = &self.units[index as usize];
         self.free.push(index);
@@ -538,7 +534,7 @@ impl Loop<'_, '_> {
         };
         self.ios_done += 1;
         self.active[d] = true;
-        let dir = [Dir::Read, Dir::Write, Dir::Trim][d];
+        let dir = unit.ddir;
         let bytes = unit.result as u64;
         self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         self.recorder.tick(now);
@@ -554,7 +550,7 @@ impl Loop<'_, '_> {
     fn rich_complete(
         &mut self,
         index: u32,
-        dir: Dir,
+        dir: Ddir,
         start: u64,
         issue: u64,
         slat: Option<u64>,
@@ -562,7 +558,7 @@ impl Loop<'_, '_> {
     ) {
         let unit = &self.units[index as usize];
         self.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
-        if dir == Dir::Write {
+        if dir == Ddir::Write {
             self.sync_state.written(unit.file as usize, unit.offset, unit.len);
         }
         if let Some(logs) = &mut self.logs {

@@ -1,10 +1,13 @@
-//! Turns `JobSpec`s into plans and threads: file layout, the submit/reap loop with all timing
-//! in one place, groups, stonewall, ramp, runtime and signals.
+//! Runs planned jobs ([`iomark_plan::JobPlan`]): file layout, the job threads with the
+//! submit/reap loop and all timing in one place, the features that act as a job runs
+//! (rates, think time, verification, logs, replays…), groups, stonewall, ramp, runtime and
+//! signals, and what the jobs of a run share while they run ([`links`]).
 //!
-//! Owns every clock read on the I/O path.
+//! Owns every clock read on the I/O path. Each feature's run-time takes the sub-plan it
+//! needs (`&plan.files`, `&plan.pacing`), never the whole plan; only a job thread's entry
+//! ([`job::run`]), the run's orchestration and the report building do.
 #![forbid(unsafe_code)]
 
-pub mod buffers;
 pub mod clock;
 pub mod cmdprio;
 pub mod disk;
@@ -12,17 +15,15 @@ pub mod errors;
 pub mod exec;
 pub mod files;
 pub mod flow;
-mod get;
 pub mod hints;
 pub mod iosched;
 pub mod job;
-pub mod layout;
 pub mod links;
 pub mod lockfile;
 pub mod logs;
+pub mod outcome;
 pub mod pace;
 pub mod placement;
-pub mod plan;
 pub mod progress;
 pub mod replay;
 pub mod run;
@@ -30,11 +31,23 @@ pub mod safety;
 pub mod schedule;
 pub mod status;
 pub mod steady;
-pub mod sync_range;
 pub mod target;
 pub mod think;
-pub mod timing;
 pub mod verify;
-mod workload_config;
 
-pub use workload_config::WorkloadOptions;
+/// The one job of a command line `--name=j --ARG…` (for tests); `Err` for a bad value.
+#[cfg(test)]
+pub(crate) mod testing {
+    use iomark_options::JobSpec;
+
+    /// The job of `--name=j` and `args`, each written `option=value`.
+    pub(crate) fn spec(args: &[&str]) -> Result<JobSpec, String> {
+        let mut argv = vec!["--name=j".to_string()];
+        argv.extend(args.iter().map(|a| format!("--{a}")));
+        let cmd = iomark_options::cmdline::parse(argv).map_err(|e| e.to_string())?;
+        let sources =
+            iomark_options::assemble::Sources { cli_jobs: cmd.jobs, ..Default::default() };
+        let mut specs = iomark_options::assemble::build(&sources).map_err(|e| e.to_string())?;
+        Ok(specs.remove(0))
+    }
+}

@@ -1,6 +1,7 @@
 //! What the jobs of a run share while they run: the file locks of `lockfile`
-//! ([`crate::lockfile`]) and the stop flags of `exitall`, `exitall_on_error` and
-//! `exit_what`. [`RunLinks`] is made once per run; each job gets its [`JobLinks`].
+//! ([`crate::lockfile`]), the counters of each flow ([`crate::flow`]) and the stop flags of
+//! `exitall`, `exitall_on_error` and `exit_what`. [`RunLinks`] is made once per run; each
+//! job gets its [`JobLinks`]. None of it is in the plans, which hold no live state.
 //!
 //! fio 3.33's rules for ending jobs early, read off its reports:
 //!
@@ -15,25 +16,18 @@
 //! - A stopped job ends as if its I/O were done (no error), and its own end counts in turn:
 //!   a job with `exit_what=all` stopped by its group's end stops everything.
 
+use crate::flow::FlowLink;
 use crate::lockfile::{FileLocks, JobLocks};
-use crate::plan::JobPlan;
+use iomark_plan::schedule::{ExitWhat, SchedulePlan};
+use iomark_plan::JobPlan;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// fio's `exit_what`: which jobs a job's end stops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitWhat {
-    /// `group` (the default): the jobs of its reporting group.
-    Group,
-    /// `stonewall`: the jobs of its wave.
-    Stonewall,
-    /// `all`: every job, and no later one starts.
-    All,
-}
 
 /// What the jobs of one run share.
 #[derive(Debug)]
 pub struct RunLinks {
     locks: FileLocks,
+    /// Each job's link to its flow, if it has one.
+    flows: Vec<Option<FlowLink>>,
     /// Some job sets `exitall`.
     exitall: bool,
     /// The reporting group of each job.
@@ -58,8 +52,9 @@ impl RunLinks {
         }
         let group_count = groups.iter().max().map_or(0, |&g| g as usize + 1);
         RunLinks {
-            locks: FileLocks::new(plans),
-            exitall: plans.iter().any(|p| p.exitall),
+            locks: FileLocks::new(plans.iter().map(|p| &p.files)),
+            flows: crate::flow::links(plans),
+            exitall: plans.iter().any(|p| p.schedule.exitall),
             groups,
             waves,
             group_stop: (0..group_count).map(|_| AtomicBool::new(false)).collect(),
@@ -69,7 +64,11 @@ impl RunLinks {
 
     /// What job `i` (`plan`) takes part in.
     pub fn job(&self, i: usize, plan: &JobPlan) -> JobLinks<'_> {
-        JobLinks { locks: self.locks.for_job(plan), stop: self.stop_flag(i) }
+        JobLinks {
+            locks: self.locks.for_job(&plan.files),
+            flow: self.flows[i].clone(),
+            stop: self.stop_flag(i),
+        }
     }
 
     /// The flag that tells job `i` to stop.
@@ -87,9 +86,9 @@ impl RunLinks {
         self.all_stop.load(Ordering::Relaxed)
     }
 
-    /// Job `i` (`plan`), which had started, has ended, with an error or not: stops the jobs
-    /// `exitall` or `exitall_on_error` and its `exit_what` name.
-    pub fn job_ended(&self, i: usize, plan: &JobPlan, errored: bool) {
+    /// Job `i` (scheduled as `plan` says), which had started, has ended, with an error or
+    /// not: stops the jobs `exitall` or `exitall_on_error` and its `exit_what` name.
+    pub fn job_ended(&self, i: usize, plan: &SchedulePlan, errored: bool) {
         if !(self.exitall || (errored && plan.exitall_on_error)) {
             return;
         }
@@ -112,6 +111,8 @@ impl RunLinks {
 pub struct JobLinks<'a> {
     /// Its file locks, when it sets `lockfile`.
     pub locks: Option<JobLocks>,
+    /// Its link to its flow, when it has one.
+    pub flow: Option<FlowLink>,
     /// Set when the job is to stop because another ended (`exitall`): checked with the
     /// run's stop request, one relaxed load per I/O.
     pub stop: &'a AtomicBool,

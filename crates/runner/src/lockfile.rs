@@ -15,21 +15,10 @@
 //! Taking and giving back a lock is a lock and a condition variable, the one exception to
 //! the lock-free I/O loop, made only when the job asks for it.
 
-use crate::plan::JobPlan;
+use iomark_plan::files::{FilesPlan, LockMode};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-
-/// How a job locks its files (`lockfile`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LockMode {
-    /// `none`.
-    None,
-    /// `exclusive`.
-    Exclusive,
-    /// `readwrite`.
-    ReadWrite,
-}
 
 /// One file's lock, shared by the jobs that lock it.
 #[derive(Debug, Default)]
@@ -100,28 +89,24 @@ pub struct FileLocks {
 }
 
 impl FileLocks {
-    /// The locks the jobs of `plans` need.
-    pub fn new(plans: &[JobPlan]) -> FileLocks {
+    /// The locks the jobs with these files need.
+    pub fn new<'a>(jobs: impl IntoIterator<Item = &'a FilesPlan>) -> FileLocks {
         let mut by_path = HashMap::new();
-        for plan in plans.iter().filter(|p| p.lockfile != LockMode::None) {
-            for f in &plan.files {
+        for files in jobs.into_iter().filter(|f| f.lockfile != LockMode::None) {
+            for f in &files.list {
                 by_path.entry(f.path.clone()).or_insert_with(|| Arc::new(FileLock::default()));
             }
         }
         FileLocks { by_path }
     }
 
-    /// What `plan`'s job holds and takes; `None` when it does not lock.
-    pub fn for_job(&self, plan: &JobPlan) -> Option<JobLocks> {
-        if plan.lockfile == LockMode::None {
+    /// What the job with `files` holds and takes; `None` when it does not lock.
+    pub fn for_job(&self, files: &FilesPlan) -> Option<JobLocks> {
+        if files.lockfile == LockMode::None {
             return None;
         }
-        let locks = plan.files.iter().map(|f| self.by_path.get(&f.path).cloned()).collect();
-        Some(JobLocks {
-            locks,
-            in_flight: vec![0; plan.files.len()],
-            shared: plan.lockfile == LockMode::ReadWrite && !plan.writes(),
-        })
+        let locks = files.list.iter().map(|f| self.by_path.get(&f.path).cloned()).collect();
+        Some(JobLocks { locks, in_flight: vec![0; files.list.len()], shared: files.shared_lock() })
     }
 }
 

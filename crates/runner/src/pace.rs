@@ -40,81 +40,8 @@
 //! when the direction has no limit). An I/O issued on time has about its plain `lat`; those
 //! due during a stall carry the part of the stall they waited through.
 
-use crate::get;
-use iomark_options::value::Value;
-use iomark_options::JobSpec;
+use iomark_plan::pacing::{RatePlan, RateProcess};
 use iomark_workload::Rng;
-
-/// How a rate-limited job spaces its I/Os (`rate_process`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RateProcess {
-    /// Fixed gaps.
-    Linear,
-    /// Exponentially distributed gaps of the same mean.
-    Poisson,
-}
-
-/// A job's rate options, resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PacePlan {
-    /// Bytes per second per direction (`rate`, or `rate_iops` times the direction's
-    /// smallest block size); 0 for no limit.
-    pub rate: [u64; 3],
-    /// How the I/Os are spaced.
-    pub process: RateProcess,
-    /// The least bytes per second per direction (`rate_min`), 0 for none.
-    pub rate_min: [u64; 3],
-    /// The least I/Os per second per direction (`rate_iops_min`), 0 for none.
-    pub rate_iops_min: [u64; 3],
-    /// The window of the minimum checks in milliseconds (`rate_cycle`).
-    pub cycle_ms: u64,
-}
-
-impl PacePlan {
-    /// The rate options of `spec`; `min_bs` is each direction's smallest block size.
-    pub fn of(spec: &JobSpec, min_bs: [u64; 3]) -> Result<PacePlan, String> {
-        let given = |name| spec.value(name).is_some();
-        if given("rate") && given("rate_iops") {
-            return Err("options 'rate' and 'rate_iops' are mutually exclusive".into());
-        }
-        let rate = if given("rate_iops") {
-            let iops = ints(spec, "rate_iops");
-            [0, 1, 2].map(|d| iops[d].saturating_mul(min_bs[d]))
-        } else {
-            get::sizes(spec, "rate", [0; 3])
-        };
-        let process = match get::choice(spec, "rate_process").map(|c| c.0) {
-            Some("poisson") => RateProcess::Poisson,
-            _ => RateProcess::Linear,
-        };
-        let cycle_ms = get::int(spec, "rate_cycle").unwrap_or(1000);
-        let rate_min = get::sizes(spec, "rate_min", [0; 3]);
-        let rate_iops_min = ints(spec, "rate_iops_min");
-        let checks_min = rate_min.iter().chain(&rate_iops_min).any(|&m| m > 0);
-        if checks_min && cycle_ms == 0 {
-            return Err("option 'rate_cycle': 0 ms is no window for 'rate_min'".into());
-        }
-        Ok(PacePlan { rate, process, rate_min, rate_iops_min, cycle_ms })
-    }
-
-    /// Whether any direction has a rate limit.
-    pub fn limits(&self) -> bool {
-        self.rate.iter().any(|&r| r > 0)
-    }
-
-    /// Whether the job checks a minimum rate.
-    pub fn checks_min(&self) -> bool {
-        self.rate_min.iter().chain(&self.rate_iops_min).any(|&m| m > 0)
-    }
-}
-
-/// A per-direction whole-number option, 0 where not given.
-fn ints(spec: &JobSpec, name: &str) -> [u64; 3] {
-    match spec.value(name) {
-        Some(Value::IntPerDir(v)) => v.map(|n| n.map_or(0, |n| u64::try_from(n).unwrap_or(0))),
-        _ => [0; 3],
-    }
-}
 
 /// A due time that means "none": the I/O's own start counts instead.
 pub(crate) const NO_DUE: u64 = u64::MAX;
@@ -139,7 +66,7 @@ pub(crate) struct Pacer {
 impl Pacer {
     /// The schedule of a job with these limits, starting at `now`, for `units` I/O units;
     /// `seed` seeds the Poisson gaps.
-    pub(crate) fn new(plan: &PacePlan, now: u64, units: usize, seed: u64) -> Pacer {
+    pub(crate) fn new(plan: &RatePlan, now: u64, units: usize, seed: u64) -> Pacer {
         Pacer {
             rate: plan.rate,
             poisson: plan.process == RateProcess::Poisson,
@@ -244,7 +171,7 @@ const MIN_RATE_GRACE_NS: u64 = 2_000_000_000;
 
 impl MinRate {
     /// The checks of `plan` for a job doing `dirs`, started at `now`.
-    pub(crate) fn new(plan: &PacePlan, dirs: [bool; 3], now: u64) -> MinRate {
+    pub(crate) fn new(plan: &RatePlan, dirs: [bool; 3], now: u64) -> MinRate {
         MinRate {
             min_bytes: plan.rate_min,
             min_ios: plan.rate_iops_min,
@@ -299,8 +226,8 @@ impl MinRate {
 mod tests {
     use super::*;
 
-    fn plan(rate: [u64; 3], process: RateProcess) -> PacePlan {
-        PacePlan { rate, process, rate_min: [0; 3], rate_iops_min: [0; 3], cycle_ms: 1000 }
+    fn plan(rate: [u64; 3], process: RateProcess) -> RatePlan {
+        RatePlan { rate, process, rate_min: [0; 3], rate_iops_min: [0; 3], cycle_ms: 1000 }
     }
 
     #[test]
@@ -370,7 +297,7 @@ mod tests {
         fn at(m: &mut MinRate, t: u64, bytes: [u64; 3], ios: [u64; 3]) -> Option<String> {
             m.due(t).then(|| m.check(t, bytes, ios, "a")).flatten()
         }
-        let p = PacePlan { rate_iops_min: [1000, 0, 0], ..plan([0; 3], RateProcess::Linear) };
+        let p = RatePlan { rate_iops_min: [1000, 0, 0], ..plan([0; 3], RateProcess::Linear) };
         let mut m = MinRate::new(&p, [true, false, false], 0);
         let s = 1_000_000_000;
         assert!(!m.due(s), "grace");
@@ -380,7 +307,7 @@ mod tests {
             at(&mut m, 3 * s, [0; 3], [299, 0, 0]).as_deref(),
             Some("a: rate_iops_min=1000 not met, got 99 IOPS")
         );
-        let p = PacePlan { rate_min: [0, 1 << 20, 0], ..plan([0; 3], RateProcess::Linear) };
+        let p = RatePlan { rate_min: [0, 1 << 20, 0], ..plan([0; 3], RateProcess::Linear) };
         let mut m = MinRate::new(&p, [true, true, false], 0);
         at(&mut m, 2 * s, [0; 3], [0; 3]);
         assert_eq!(

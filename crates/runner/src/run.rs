@@ -8,11 +8,12 @@
 use crate::clock::{self, JobClock};
 use crate::exec::Stage;
 use crate::job::{self, JobOutcome};
-use crate::plan::JobPlan;
 use crate::progress::Progress;
 use crate::schedule;
 use crate::status::StatusBoard;
 use iomark_options::JobSpec;
+use iomark_plan::layout::FileKind;
+use iomark_plan::{JobPlan, PlanError};
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
@@ -41,7 +42,7 @@ pub struct RunOptions {
 pub enum RunError {
     /// A configuration that cannot run (exit code 2).
     #[error(transparent)]
-    Plan(#[from] crate::plan::PlanError),
+    Plan(#[from] PlanError),
     /// Scheduling options that do not fit together (exit code 2).
     #[error("{0}")]
     Schedule(String),
@@ -60,18 +61,18 @@ pub enum RunError {
 
 /// Refuses a job that would write to a block device in use (see [`crate::safety`]).
 fn check_devices(plan: &JobPlan) -> Result<(), RunError> {
-    if !plan.writes() || plan.allow_mounted_write {
+    if !plan.writes() || plan.files.allow_mounted_write {
         return Ok(());
     }
-    for file in &plan.files {
-        if !matches!(file.kind, crate::layout::FileKind::BlockDevice(_)) {
+    for file in &plan.files.list {
+        if !matches!(file.kind, FileKind::BlockDevice(_)) {
             continue;
         }
         if let Some(why) = crate::safety::device_in_use(&file.path) {
             return Err(RunError::Schedule(format!(
                 "job '{}': refusing to write to {}: {why} (set allow_mounted_write=1 to \
                  write anyway)",
-                plan.name,
+                plan.job.name,
                 file.path.display()
             )));
         }
@@ -79,22 +80,15 @@ fn check_devices(plan: &JobPlan) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Every clone of every job, in order; refuses writes to block devices in use.
+/// The plans of every clone of every job, in order ([`iomark_plan::plans`]); refuses writes
+/// to block devices in use.
 pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
     let mut plans = Vec::new();
-    for spec in specs {
-        for jobnum in 0..spec.numjobs() {
-            let mut plan = JobPlan::new(spec, jobnum)?;
-            plan.thread_number = plans.len() as u64;
-            check_devices(&plan)?;
-            iomark_workload::Workload::new(&crate::workload_config::of(&plan)).map_err(|e| {
-                crate::plan::PlanError { job: plan.name.clone(), message: e.to_string() }
-            })?;
-            plans.push(plan);
-        }
+    for plan in iomark_plan::plans(specs) {
+        let plan = plan?;
+        check_devices(&plan)?;
+        plans.push(plan);
     }
-    crate::layout::append::chain(&mut plans);
-    crate::flow::link(&mut plans);
     Ok(plans)
 }
 
@@ -129,7 +123,9 @@ pub fn run(
     };
     // Under the fake clock nothing measured from the system enters the report.
     let fake = options.fake_clock_step_ns.is_some();
-    let disks = crate::disk::DiskWatch::start(plans.iter().filter(|p| p.disk_util && !fake));
+    let disks = crate::disk::DiskWatch::start(
+        plans.iter().filter(|p| p.report.disk_util && !fake).map(|p| &p.files),
+    );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
     let links = crate::links::RunLinks::new(plans);
@@ -166,9 +162,9 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
 
 /// A job that did nothing: never started, or stopped before it did.
 fn not_started(plan: &JobPlan) -> Result<JobOutcome, RunError> {
-    let sync = crate::plan::SYNC_ENGINES.contains(&plan.engine.as_str()) && !plan.offload;
+    let sync = plan.engine.sync();
     let recorder = iomark_stats::recorder::JobRecorder::new(job::recorder_config(plan, sync), 0)
-        .map_err(|e| job::JobError { job: plan.name.clone(), message: e.to_string() })?;
+        .map_err(|e| job::JobError { job: plan.job.name.clone(), message: e.to_string() })?;
     Ok(JobOutcome {
         recorder,
         times: JobTimes::default(),
@@ -177,7 +173,7 @@ fn not_started(plan: &JobPlan) -> Result<JobOutcome, RunError> {
         notes: Vec::new(),
         pid: 0,
         start_wall_ms: 0,
-        latency_depth: plan.iodepth,
+        latency_depth: plan.engine.iodepth,
         steadystate: None,
     })
 }
@@ -211,7 +207,7 @@ fn run_waves(
                 let slot = board.slot(i);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
-                    None => plan.timing.clock(),
+                    None => JobClock::of(&plan.timing),
                 };
                 handles.push(scope.spawn(move || {
                     for w in waits {
@@ -240,7 +236,7 @@ fn run_waves(
         });
         for (i, result) in wave.zip(results) {
             result.map_err(|_| {
-                RunError::Schedule(format!("job '{}': its thread panicked", plans[i].name))
+                RunError::Schedule(format!("job '{}': its thread panicked", plans[i].job.name))
             })??;
         }
     }
@@ -261,28 +257,30 @@ fn job_thread(
     progress: &crate::progress::JobProgress,
     mut slot: crate::status::JobSlot<'_>,
 ) -> Result<(), job::JobError> {
-    let fail = |message: String| job::JobError { job: plan.name.clone(), message };
-    plan.placement.apply(plan.thread_number).map_err(fail)?;
-    if plan.create_on_open {
-        crate::files::lay_out(plan, plan.allow_file_create, options.readonly, stop)
+    let name = &plan.job.name;
+    let fail = |message: String| job::JobError { job: name.clone(), message };
+    crate::placement::apply(&plan.placement, plan.job.thread_number).map_err(fail)?;
+    if plan.files.create_on_open {
+        crate::files::lay_out(&plan.files, options.readonly, stop)
             .map_err(|e| fail(e.to_string()))?;
     }
     // Stopped, stopped by another job's end (`exitall`) before it began, or `create_only`
     // (the files are laid out, and that is all).
-    if stop.load(Ordering::Relaxed) || plan.create_only || links.stopped(i) {
+    if stop.load(Ordering::Relaxed) || plan.files.create_only || links.stopped(i) {
         return Ok(());
     }
-    crate::iosched::apply(plan).map_err(fail)?;
-    if let Err((errno, text)) = crate::hints::apply(plan) {
+    let ioscheduler = plan.placement.ioscheduler.as_deref();
+    crate::iosched::apply(name, ioscheduler, &plan.files).map_err(fail)?;
+    if let Err((errno, text)) = crate::hints::apply(&plan.files) {
         // The job fails before any I/O, and is reported so, as in fio 3.33.
         let mut outcome = not_started(plan).map_err(|e| fail(e.to_string()))?;
         (outcome.error, outcome.error_text) = (errno, text);
-        links.job_ended(i, plan, true);
+        links.job_ended(i, &plan.schedule, true);
         slot.done(outcome);
         return Ok(());
     }
-    if let Some(command) = &plan.exec_prerun {
-        if !crate::exec::run(&plan.name, Stage::Prerun, command).map_err(fail)? {
+    if let Some(command) = &plan.hooks.prerun {
+        if !crate::exec::run(name, Stage::Prerun, command).map_err(fail)? {
             return Ok(());
         }
     }
@@ -290,12 +288,12 @@ fn job_thread(
     let result = job::run(plan, clock, stop, links.job(i, plan), progress, &mut slot);
     drop(locked);
     let errored = result.as_ref().map_or(true, |o| o.error != 0);
-    links.job_ended(i, plan, errored);
+    links.job_ended(i, &plan.schedule, errored);
     let mut outcome = result?;
     outcome.notes.extend(clock_note);
     slot.done(outcome);
-    if let Some(command) = &plan.exec_postrun {
-        crate::exec::run(&plan.name, Stage::Postrun, command).map_err(fail)?;
+    if let Some(command) = &plan.hooks.postrun {
+        crate::exec::run(name, Stage::Postrun, command).map_err(fail)?;
     }
     Ok(())
 }
@@ -304,15 +302,16 @@ fn job_thread(
 /// grants it; otherwise the job runs anyway, after a message, as in fio 3.33 (see
 /// [`iomark_engine::locked`]).
 fn lock_memory(plan: &JobPlan) -> Option<iomark_engine::locked::LockedMemory> {
-    if plan.lockmem == 0 {
+    let (lockmem, name) = (plan.placement.lockmem, &plan.job.name);
+    if lockmem == 0 {
         return None;
     }
     let limit = iomark_engine::locked::limit();
-    if plan.lockmem > limit {
-        eprintln!("iomark: job '{}': limiting mlocked memory to {}MiB", plan.name, limit >> 20);
+    if lockmem > limit {
+        eprintln!("iomark: job '{name}': limiting mlocked memory to {}MiB", limit >> 20);
     }
-    iomark_engine::locked::LockedMemory::lock(plan.lockmem.min(limit))
-        .map_err(|e| eprintln!("iomark: job '{}': mlock: {e}", plan.name))
+    iomark_engine::locked::LockedMemory::lock(lockmem.min(limit))
+        .map_err(|e| eprintln!("iomark: job '{name}': mlock: {e}"))
         .ok()
 }
 
@@ -330,12 +329,12 @@ fn report(
     let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
     for (i, mut outcome) in outcomes.into_iter().enumerate() {
         let plan = &plans[i];
-        if !plan.report_stats {
+        if !plan.report.report_stats {
             // stats=0: fio 3.33 reports the job (and its error) with nothing measured.
             outcome.recorder.clear(0);
             outcome.times = JobTimes::default();
         }
-        if plan.group_reporting {
+        if plan.report.group_reporting {
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);
                 m.2.times = add_times(&m.2.times, &outcome.times);
@@ -374,7 +373,7 @@ fn report(
         timestamp: end_ms / 1000,
         timestamp_ms: end_ms,
         time: ctime(end_ms),
-        global_options: plans.first().map(|p| p.globals_echo.clone()).unwrap_or_default(),
+        global_options: plans.first().map(|p| p.report.globals_echo.clone()).unwrap_or_default(),
         jobs,
         groups,
         disks: Vec::new(),
@@ -382,7 +381,7 @@ fn report(
 }
 
 fn percentiles(plan: &JobPlan) -> PercentileList {
-    PercentileList::new(&plan.stats.percentile_list).unwrap_or_default()
+    PercentileList::new(&plan.report.stats.percentile_list).unwrap_or_default()
 }
 
 fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
@@ -405,8 +404,8 @@ fn meta(
     run_start_ms: u64,
     fake: bool,
 ) -> JobMeta {
-    let bs = block_size_ranges(plan);
     let end_ms = clock::wall_ms(fake);
+    let latency = &plan.pacing.latency;
     // A job that went on past errors reports its first one (fio's `error`).
     let counts = outcome.recorder.errors;
     let errors = plan.errors.counts_errors().then(|| ErrorReport {
@@ -416,8 +415,8 @@ fn meta(
         fatal: outcome.error != 0,
     });
     JobMeta {
-        name: plan.name.clone(),
-        description: plan.description.clone(),
+        name: plan.job.name.clone(),
+        description: plan.job.description.clone(),
         groupid,
         jobs,
         error: if outcome.error != 0 { outcome.error } else { counts.first },
@@ -427,36 +426,28 @@ fn meta(
         pid: outcome.pid,
         start_time: ctime(outcome.start_wall_ms),
         elapsed_s: end_ms.saturating_sub(run_start_ms).div_ceil(1000),
-        options: plan.options_echo.clone(),
-        header: JobHeader {
-            rw: plan.rw.0.to_string(),
-            bs,
-            ioengine: plan.engine.clone(),
-            iodepth: plan.iodepth,
-        },
+        options: plan.report.options_echo.clone(),
+        header: header(plan),
         latency_target: LatencyTarget {
             depth: outcome.latency_depth,
-            target: plan.latency.target_ns,
-            percentile: plan.latency.percentile,
-            window: plan.latency.window_ns / 1000,
+            target: latency.target_ns,
+            percentile: latency.percentile,
+            window: latency.window_ns / 1000,
         },
-        unified_rw: plan.stats.unified_rw,
+        unified_rw: plan.report.stats.unified_rw,
         steadystate: outcome.steadystate.clone(),
     }
 }
 
-/// The smallest and largest block size per direction, as fio's start line shows them.
-pub fn block_size_ranges(plan: &JobPlan) -> [(u64, u64); 3] {
-    [0, 1, 2].map(|d| {
-        let (min, max) = plan.bsrange[d].unwrap_or((plan.bs[d], plan.bs[d]));
-        match &plan.bssplit[d] {
-            Some(s) => (
-                s.iter().map(|e| e.bs).min().unwrap_or(min),
-                s.iter().map(|e| e.bs).max().unwrap_or(max),
-            ),
-            None => (min, max),
-        }
-    })
+/// What fio's start line (and the report) says of job `plan`: its pattern, block sizes,
+/// engine and depth.
+pub fn header(plan: &JobPlan) -> JobHeader {
+    JobHeader {
+        rw: plan.workload.rw.name().to_string(),
+        bs: plan.workload.block_size_ranges(),
+        ioengine: plan.engine.name.clone(),
+        iodepth: plan.engine.iodepth,
+    }
 }
 
 /// Wall-clock milliseconds as `ctime(3)` writes them (UTC), without the newline:

@@ -6,15 +6,15 @@
 //! groups are numbered from 0; a job with `stonewall` or `new_group` opens the next group
 //! (the first job always is in group 0), and clones share their job's group.
 
-use crate::plan::JobPlan;
+use iomark_plan::JobPlan;
 
 /// Which group each plan belongs to, in order.
 pub fn group_ids(plans: &[JobPlan]) -> Vec<u32> {
     let mut ids = Vec::with_capacity(plans.len());
     let mut group = 0u32;
     for (i, plan) in plans.iter().enumerate() {
-        let first_clone = plan.jobnum == 0;
-        if i > 0 && first_clone && plan.new_group {
+        let first_clone = plan.job.jobnum == 0;
+        if i > 0 && first_clone && plan.schedule.new_group {
             group += 1;
         }
         ids.push(group);
@@ -27,7 +27,7 @@ pub fn waves(plans: &[JobPlan]) -> Vec<std::ops::Range<usize>> {
     let mut waves = Vec::new();
     let mut start = 0;
     for (i, plan) in plans.iter().enumerate() {
-        if i > start && plan.jobnum == 0 && plan.stonewall {
+        if i > start && plan.job.jobnum == 0 && plan.schedule.stonewall {
             waves.push(start..i);
             start = i;
         }
@@ -44,16 +44,16 @@ pub fn waves(plans: &[JobPlan]) -> Vec<std::ops::Range<usize>> {
 pub fn waits(plans: &[JobPlan], wave: std::ops::Range<usize>) -> Result<Vec<Vec<usize>>, String> {
     let mut out = Vec::with_capacity(wave.len());
     for i in wave.clone() {
-        let Some(target) = &plans[i].wait_for else {
+        let Some(target) = &plans[i].schedule.wait_for else {
             out.push(Vec::new());
             continue;
         };
-        let found: Vec<usize> = (wave.start..i).filter(|&j| &plans[j].name == target).collect();
-        let earlier = plans[..wave.start].iter().any(|p| &p.name == target);
+        let found: Vec<usize> = (wave.start..i).filter(|&j| &plans[j].job.name == target).collect();
+        let earlier = plans[..wave.start].iter().any(|p| &p.job.name == target);
         if found.is_empty() && !earlier {
             return Err(format!(
                 "job '{}': option 'wait_for': no earlier job '{target}' runs with it",
-                plans[i].name
+                plans[i].job.name
             ));
         }
         out.push(found);

@@ -10,7 +10,7 @@
 //! as having done nothing. The run itself takes the final outcomes from the same slots.
 
 use crate::disk::DiskWatch;
-use crate::job::JobOutcome;
+use crate::outcome::JobOutcome;
 use iomark_stats::report::DiskReport;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};

@@ -21,95 +21,8 @@
 //! the job's start. fio applies the criterion to a whole group under `group_reporting`;
 //! iomark judges each job on its own.
 
-use crate::get;
-use iomark_options::JobSpec;
+use iomark_plan::pacing::{Criterion, SteadyPlan};
 use iomark_stats::report::SteadyReport;
-
-/// What steady state is judged on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Criterion {
-    /// IOPS samples within the limit of their mean.
-    Iops,
-    /// The slope of the IOPS samples within the limit.
-    IopsSlope,
-    /// Bandwidth samples within the limit of their mean.
-    Bw,
-    /// The slope of the bandwidth samples within the limit.
-    BwSlope,
-}
-
-impl Criterion {
-    fn name(self) -> &'static str {
-        match self {
-            Criterion::Iops => "iops",
-            Criterion::IopsSlope => "iops_slope",
-            Criterion::Bw => "bw",
-            Criterion::BwSlope => "bw_slope",
-        }
-    }
-
-    fn slope(self) -> bool {
-        matches!(self, Criterion::IopsSlope | Criterion::BwSlope)
-    }
-
-    fn bw(self) -> bool {
-        matches!(self, Criterion::Bw | Criterion::BwSlope)
-    }
-}
-
-/// A job's steady-state options, resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SteadyPlan {
-    /// What is judged.
-    pub criterion: Criterion,
-    /// The limit.
-    pub limit: f64,
-    /// Whether the limit is a percentage of the mean.
-    pub percent: bool,
-    /// The window, in seconds (samples).
-    pub duration_s: u64,
-    /// How long after the start samples begin to count, in nanoseconds.
-    pub ramp_ns: u64,
-}
-
-impl SteadyPlan {
-    /// The steady-state options of `spec`; `None` when `ss_dur` is 0.
-    pub fn of(spec: &JobSpec) -> Result<Option<SteadyPlan>, String> {
-        let duration_s = get::time(spec, "steadystate_duration").map_or(0, |d| d.as_secs());
-        let text = get::text(spec, "steadystate").unwrap_or_else(|| "iops_slope:0.01%".into());
-        let (criterion, limit, percent) = parse(&text)
-            .map_err(|why| format!("option 'steadystate': invalid value '{text}': {why}"))?;
-        if duration_s == 0 {
-            return Ok(None);
-        }
-        let ramp_ns = get::time(spec, "steadystate_ramp_time").map_or(0, |d| d.as_nanos() as u64);
-        Ok(Some(SteadyPlan { criterion, limit, percent, duration_s, ramp_ns }))
-    }
-}
-
-/// `criterion:limit[%]`.
-fn parse(text: &str) -> Result<(Criterion, f64, bool), String> {
-    let (name, limit) = text.split_once(':').ok_or("expected CRITERION:LIMIT")?;
-    let criterion = match name.trim() {
-        "iops" => Criterion::Iops,
-        "iops_slope" => Criterion::IopsSlope,
-        "bw" => Criterion::Bw,
-        "bw_slope" => Criterion::BwSlope,
-        other => {
-            return Err(format!("unknown criterion '{other}' (iops, iops_slope, bw or bw_slope)"))
-        }
-    };
-    let limit = limit.trim();
-    let (number, percent) = match limit.strip_suffix('%') {
-        Some(n) => (n, true),
-        None => (limit, false),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| format!("'{limit}' is not a number"))?;
-    if !(value.is_finite() && value >= 0.0) {
-        return Err(format!("'{limit}' is not a limit"));
-    }
-    Ok((criterion, value, percent))
-}
 
 /// One second's sample.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -280,14 +193,6 @@ mod tests {
                 s.tick((i as u64 + 1) * SECOND_NS, ios, ios * 4096)
             })
             .collect()
-    }
-
-    #[test]
-    fn the_criteria_parse_as_fio_writes_them() {
-        assert_eq!(parse("iops_slope:0.01%"), Ok((Criterion::IopsSlope, 0.01, true)));
-        assert_eq!(parse("bw:100"), Ok((Criterion::Bw, 100.0, false)));
-        assert!(parse("lat:1").unwrap_err().contains("unknown criterion 'lat'"));
-        assert!(parse("iops").is_err() && parse("iops:x%").is_err());
     }
 
     #[test]

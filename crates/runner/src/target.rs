@@ -28,71 +28,7 @@
 //! it), and a window ends only once an I/O has completed in it (fio 3.33 counts an empty
 //! window, such as every window when `latency_window` is 0, as a failure).
 
-use crate::get;
-use iomark_options::value::time::parse_time;
-use iomark_options::value::TimeUnit;
-use iomark_options::JobSpec;
-
-/// A job's latency options, resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LatencyPlan {
-    /// The latency to meet, in nanoseconds (0: no search).
-    pub target_ns: u64,
-    /// How long each depth is tried, in nanoseconds.
-    pub window_ns: u64,
-    /// The share of I/Os that must meet the target, in percent.
-    pub percentile: f64,
-    /// Keep adjusting the depth instead of ending once it is found (`latency_run`).
-    pub run: bool,
-    /// The most latency tolerated per direction, in nanoseconds (0: no limit).
-    pub max_ns: [u64; 3],
-}
-
-impl LatencyPlan {
-    /// The latency options of `spec`.
-    pub fn of(spec: &JobSpec) -> Result<LatencyPlan, String> {
-        let ns = |name| get::time(spec, name).map_or(0, |d| d.as_nanos() as u64);
-        let percentile = match spec.value_or_default("latency_percentile") {
-            Some(iomark_options::value::Value::Float(p)) => p,
-            _ => 100.0,
-        };
-        Ok(LatencyPlan {
-            target_ns: ns("latency_target"),
-            window_ns: ns("latency_window"),
-            percentile,
-            run: get::flag(spec, "latency_run"),
-            max_ns: match get::text(spec, "max_latency") {
-                Some(text) => max_latency(&text)?,
-                None => [0; 3],
-            },
-        })
-    }
-}
-
-/// `max_latency`'s value: up to three times (microseconds without a unit) for reads,
-/// writes and trims, following fio's rule for per-direction values (`5ms` for all three,
-/// `1ms,2ms` gives trims the writes' limit, a blank entry no limit).
-fn max_latency(text: &str) -> Result<[u64; 3], String> {
-    let bad = |why: String| format!("option 'max_latency': invalid value '{text}': {why}");
-    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-    if fields.len() > 3 {
-        return Err(bad("at most three values: reads, writes, trims".into()));
-    }
-    let mut values = Vec::with_capacity(3);
-    for field in &fields {
-        let ns = match *field {
-            "" => 0,
-            f => parse_time(f, TimeUnit::Micros).map_err(|e| bad(e.to_string()))?.as_nanos(),
-        };
-        values.push(u64::try_from(ns).unwrap_or(u64::MAX));
-    }
-    Ok(match values.as_slice() {
-        [a] => [*a; 3],
-        [a, b] => [*a, *b, *b],
-        [a, b, c] => [*a, *b, *c],
-        _ => [0; 3],
-    })
-}
+use iomark_plan::pacing::LatencyPlan;
 
 /// What the search asks of the job after a window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,14 +240,5 @@ mod tests {
         let steps = search(&plan(100.0, true), 4, |_| 50);
         assert_eq!(&steps[..3], &[Step::Depth(2), Step::Depth(4), Step::Depth(4)]);
         assert!(!steps.contains(&Step::Done));
-    }
-
-    #[test]
-    fn max_latency_takes_per_direction_times_in_microseconds() {
-        assert_eq!(max_latency("5ms"), Ok([5_000_000; 3]));
-        assert_eq!(max_latency("100,2ms"), Ok([100_000, 2_000_000, 2_000_000]));
-        assert_eq!(max_latency(",1s,"), Ok([0, 1_000_000_000, 0]));
-        let e = max_latency("5parsecs").unwrap_err();
-        assert!(e.contains("option 'max_latency'") && e.contains("5parsecs"), "{e}");
     }
 }

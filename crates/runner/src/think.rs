@@ -18,50 +18,7 @@
 //!   once); with `rate_ignore_thinktime` it does not: its schedule goes on from the end of
 //!   the pause.
 
-use crate::get;
-use iomark_options::JobSpec;
-
-/// A job's think time, resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ThinkPlan {
-    /// The pause, in nanoseconds.
-    pub total_ns: u64,
-    /// The part of it spent spinning, in nanoseconds.
-    pub spin_ns: u64,
-    /// Pause after this many I/Os (`u64::MAX`: by time only).
-    pub blocks: u64,
-    /// Count the I/Os as they are issued instead of as they complete.
-    pub on_issue: bool,
-    /// Pause by time: this long between pauses, in nanoseconds (0: by count only).
-    pub iotime_ns: u64,
-    /// The rate schedule does not make up for the pauses (`rate_ignore_thinktime`).
-    pub ignore_in_rate: bool,
-}
-
-impl ThinkPlan {
-    /// The think time of `spec`, `None` without `thinktime`.
-    pub fn of(spec: &JobSpec) -> Option<ThinkPlan> {
-        let ns = |name| get::time(spec, name).map_or(0, |d| d.as_nanos() as u64);
-        let total_ns = ns("thinktime");
-        if total_ns == 0 {
-            return None;
-        }
-        let iotime_ns = ns("thinktime_iotime");
-        let blocks = match get::int(spec, "thinktime_blocks") {
-            _ if iotime_ns > 0 && spec.value("thinktime_blocks").is_none() => u64::MAX,
-            Some(n) => n.max(1),
-            None => 1,
-        };
-        Some(ThinkPlan {
-            total_ns,
-            spin_ns: ns("thinktime_spin").min(total_ns),
-            blocks,
-            on_issue: get::choice(spec, "thinktime_blocks_type").is_some_and(|c| c.0 == "issue"),
-            iotime_ns,
-            ignore_in_rate: get::flag(spec, "rate_ignore_thinktime"),
-        })
-    }
-}
+use iomark_plan::pacing::ThinkPlan;
 
 /// The think time of a running job.
 #[derive(Debug, Clone)]

@@ -1,4 +1,5 @@
-//! Block size choice for one direction: fixed `bs`, `bsrange` and `bssplit`, and the rule
+//! Block sizes: how a job chooses them per direction ([`BlockSizes`]: fixed `bs`, `bsrange`
+//! or `bssplit`), the choice itself for one direction ([`BsChooser`]), and the rule
 //! that shrinks a size to the room left (a region's tail, a run of free blocks).
 //!
 //! `bssplit` shares are resolved once, in [`BsChooser::new`]: a blank share takes an equal
@@ -6,8 +7,55 @@
 //! documented rule), and the shares are then weights, so a split whose shares add up to less
 //! than 100 (fio 3.33 runs `4k/30:8k/30`) draws each size with `share / sum`.
 
-use crate::config::{BlockSizes, SplitEntry};
 use crate::rng::Rng;
+
+/// One `bssplit` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitEntry {
+    /// The block size in bytes.
+    pub size: u64,
+    /// Its share in percent; `None` is fio's blank share (`64k/`), which takes an equal
+    /// part of what the explicit shares leave of 100. Shares are weights: when they add up
+    /// to less than 100 (fio accepts `4k/30:8k/30`), each entry gets `share / sum`.
+    pub percent: Option<u32>,
+}
+
+/// How the block size of one direction is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockSizes {
+    /// `bs=N`: always N bytes.
+    Fixed(u64),
+    /// `bsrange=min-max`: uniform in the range, a multiple of `min` unless
+    /// [`crate::WorkloadConfig::bs_unaligned`].
+    Range {
+        /// The smallest size in bytes.
+        min: u64,
+        /// The largest size in bytes.
+        max: u64,
+    },
+    /// `bssplit=...`: sizes drawn with the given shares.
+    Split(Vec<SplitEntry>),
+}
+
+impl BlockSizes {
+    /// The smallest size this choice can produce (0 for an empty split).
+    pub fn min(&self) -> u64 {
+        match self {
+            BlockSizes::Fixed(bs) => *bs,
+            BlockSizes::Range { min, .. } => *min,
+            BlockSizes::Split(entries) => entries.iter().map(|e| e.size).min().unwrap_or(0),
+        }
+    }
+
+    /// The largest size this choice can produce (0 for an empty split).
+    pub fn max(&self) -> u64 {
+        match self {
+            BlockSizes::Fixed(bs) => *bs,
+            BlockSizes::Range { max, .. } => *max,
+            BlockSizes::Split(entries) => entries.iter().map(|e| e.size).max().unwrap_or(0),
+        }
+    }
+}
 
 /// Chooses block sizes for one direction. Holds no growing state: the split table is built
 /// in `new` and only read afterwards.

@@ -2,7 +2,7 @@
 //! on fio 3.33 with `--write_iolog` on the null engine.
 //!
 //! - `roundrobin:N`, `sequential` and `random:N` move among the files whose pass is not
-//!   over (see [`crate::FileService`]). A round robin's next pass starts at the file after
+//!   over (see [`FileService`]). A round robin's next pass starts at the file after
 //!   the one whose end it found last, with a fresh quota (`filename=a:b`, a of 3 blocks and
 //!   b of 2: a b a b a, then b a b a a).
 //! - `openfiles=K` keeps at most K files in service: a file opens when the service first
@@ -16,17 +16,51 @@
 //!   shares: over 8 files, zipf (θ 1.1) sends 85% of the I/Os to the hot file and 5% to the
 //!   next, pareto (0.2) 74% and 8.6%, normal 44%, 44%, 7% and 6% to the middle four.
 
-use crate::config::{ConfigError, FileService};
 use crate::distribution::{Distribution, RankSampler};
-use crate::rng::Rng;
-use crate::Workload;
+use crate::error::ConfigError;
+use crate::offsets::FileCursor;
+use crate::rng::{Rng, Stream};
+
+/// fio's `file_service_type`: which file serves the next I/O.
+///
+/// The skewed kinds (`zipf`, `pareto`, `normal`) draw a file for every I/O, as fio 3.33
+/// does: a value of the law over `nrfiles × 1024` values, whose 1024-value buckets are the
+/// files (see the module note). A file whose pass is over is started again when it is drawn
+/// (fio closes and reopens it), so such a job ends on its byte or I/O budget only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FileService {
+    /// `roundrobin[:N]` (default, N=1): N I/Os on a file, then the next file that is not
+    /// done (fio 3.33: `nrfiles=2 rw=read` alternates files every I/O).
+    RoundRobin(u32),
+    /// `sequential`: finish one file before moving to the next.
+    Sequential,
+    /// `random[:N]`: N I/Os on a file chosen uniformly among those not done.
+    Random(u32),
+    /// `zipf[:θ]` (default 1.1): rank k of the files' values with probability ∝ (k+1)^-θ,
+    /// the hottest values starting at a random place (a random file, from the seed).
+    Zipf(f64),
+    /// `pareto[:h]` (default 0.2, 0 < h < 1): P(rank < k) = (k/n)^(ln(1-h)/ln h), placed
+    /// like zipf (fio 3.33: `pareto:0.5` is uniform, `pareto:0.9` piles up just before the
+    /// hot place).
+    Pareto(f64),
+    /// `normal[:dev]` / `gauss[:dev]` (default 0): a bell curve centred between the middle
+    /// files, widened by `dev` percent (see [`Distribution::Normal`]).
+    Normal(f64),
+}
+
+impl FileService {
+    /// True for `zipf`, `pareto` and `normal`.
+    pub fn is_skewed(self) -> bool {
+        matches!(self, FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_))
+    }
+}
 
 /// Values of the file law per file.
 const VALUES_PER_FILE: u64 = 1024;
 
 /// The draw of a skewed `file_service_type`.
 #[derive(Debug, Clone)]
-pub(crate) struct SkewedFiles {
+struct SkewedFiles {
     sampler: RankSampler,
     /// The value of rank 0.
     base: u64,
@@ -37,7 +71,7 @@ pub(crate) struct SkewedFiles {
 impl SkewedFiles {
     /// The draw of `service` over `files` files, or `None` for the uniform kinds; the
     /// random base comes from `rng`.
-    pub(crate) fn new(service: FileService, files: usize, rng: &mut Rng) -> Option<SkewedFiles> {
+    fn new(service: FileService, files: usize, rng: &mut Rng) -> Option<SkewedFiles> {
         let n = files as u64 * VALUES_PER_FILE;
         let (dist, both_sides) = match service {
             FileService::Zipf(theta) => (Distribution::Zipf { theta, center: None }, false),
@@ -56,7 +90,7 @@ impl SkewedFiles {
     }
 
     /// The next file.
-    pub(crate) fn pick(&self, rng: &mut Rng) -> usize {
+    fn pick(&self, rng: &mut Rng) -> usize {
         let n = self.sampler.values();
         let rank = self.sampler.rank(rng);
         let step = if self.both_sides {
@@ -75,7 +109,7 @@ impl SkewedFiles {
 
 /// Which files are open, for `openfiles`.
 #[derive(Debug, Clone)]
-pub(crate) struct OpenFiles {
+struct OpenFiles {
     /// At most this many open at once.
     limit: usize,
     open: Vec<bool>,
@@ -84,7 +118,7 @@ pub(crate) struct OpenFiles {
 
 impl OpenFiles {
     /// The state for `files` files with `openfiles=limit`; `None` when nothing limits.
-    pub(crate) fn new(limit: Option<usize>, files: usize) -> Option<OpenFiles> {
+    fn new(limit: Option<usize>, files: usize) -> Option<OpenFiles> {
         let limit = limit.filter(|&l| l > 0 && l < files)?;
         Some(OpenFiles { limit, open: vec![false; files], count: 0 })
     }
@@ -102,7 +136,7 @@ impl OpenFiles {
     }
 
     /// Closes file `f` (its pass is over).
-    pub(crate) fn close(&mut self, f: usize) {
+    fn close(&mut self, f: usize) {
         if self.open[f] {
             self.open[f] = false;
             self.count -= 1;
@@ -110,48 +144,115 @@ impl OpenFiles {
     }
 }
 
-impl Workload {
+/// Which file serves the next I/O of a job with several: the `file_service_type` and
+/// `openfiles` state of one job.
+#[derive(Debug, Clone)]
+pub(crate) struct FilePicker {
+    service: FileService,
+    /// The file serving now.
+    current: usize,
+    /// I/Os the current file still serves before the service moves on (round robin and
+    /// random kinds).
+    left_on_file: u32,
+    /// The file whose pass was found over last: a round robin's next pass starts after it.
+    last_done: usize,
+    /// The draw of a skewed `file_service_type`.
+    skewed: Option<SkewedFiles>,
+    /// Which files are open, when `openfiles` limits them.
+    open: Option<OpenFiles>,
+    rng: Rng,
+}
+
+impl FilePicker {
+    /// The service of `files` files by `service`, with at most `open_files` open at once,
+    /// drawing from the job's file stream of `seed`.
+    pub(crate) fn new(
+        service: FileService,
+        files: usize,
+        open_files: Option<usize>,
+        seed: u64,
+    ) -> FilePicker {
+        let mut rng = Rng::for_stream(seed, Stream::Files);
+        let skewed = SkewedFiles::new(service, files, &mut rng);
+        FilePicker {
+            service,
+            current: 0,
+            left_on_file: first_quota(service),
+            last_done: 0,
+            skewed,
+            open: OpenFiles::new(open_files, files),
+            rng,
+        }
+    }
+
+    /// True for a skewed service, which draws a file for every I/O and starts a file whose
+    /// pass is over again when it is drawn.
+    pub(crate) fn is_skewed(&self) -> bool {
+        self.skewed.is_some()
+    }
+
+    /// The pass over `file` is over: it closes.
+    pub(crate) fn file_done(&mut self, file: usize) {
+        self.last_done = file;
+        if let Some(open) = &mut self.open {
+            open.close(file);
+        }
+    }
+
+    /// A new pass over the files starts.
+    pub(crate) fn new_pass(&mut self) {
+        if let FileService::RoundRobin(_) = self.service {
+            // fio 3.33 goes on from the file after the one whose end it found last, with a
+            // fresh quota (`filename=a:b`, a of 3 blocks and b of 2: a b a b a, then b a b a
+            // a; `roundrobin:2`: a a b b a, then a a b b a).
+            self.current = self.last_done;
+            self.left_on_file = 0;
+        } else {
+            self.current = 0;
+            self.left_on_file = first_quota(self.service);
+        }
+    }
+
     /// The first file at or after `from` (cyclically) that may serve: its pass not over,
     /// and open or with room to open under `openfiles`. Only called while a file's pass is
     /// not over.
-    pub(crate) fn next_open_file(&self, from: usize) -> usize {
-        let n = self.files.len();
+    fn next_open_file(&self, files: &[FileCursor], from: usize) -> usize {
+        let n = files.len();
         if n == 1 {
             return 0;
         }
-        let serves =
-            |i: usize| !self.files[i].done && self.open.as_ref().is_none_or(|o| o.may_serve(i));
+        let serves = |i: usize| !files[i].done && self.open.as_ref().is_none_or(|o| o.may_serve(i));
         (0..n).map(|i| (from + i) % n).find(|&i| serves(i)).unwrap_or(0)
     }
 
-    /// The file of the next I/O when the job has several.
+    /// The file of the next I/O among `files` (more than one).
     #[inline(never)]
-    pub(crate) fn pick_among_files(&mut self) -> usize {
-        let switch = self.files[self.current].done || self.left_on_file == 0;
+    pub(crate) fn pick(&mut self, files: &[FileCursor]) -> usize {
+        let switch = files[self.current].done || self.left_on_file == 0;
         match self.service {
             FileService::Sequential => {
-                if self.files[self.current].done {
-                    self.current = self.next_open_file(self.current + 1);
+                if files[self.current].done {
+                    self.current = self.next_open_file(files, self.current + 1);
                 }
             }
             FileService::RoundRobin(n) => {
                 if switch {
-                    self.current = self.next_open_file(self.current + 1);
+                    self.current = self.next_open_file(files, self.current + 1);
                     self.left_on_file = n.max(1);
                 }
                 self.left_on_file -= 1;
             }
             FileService::Random(n) => {
                 if switch {
-                    let pick = self.files_rng.below(self.files.len() as u64) as usize;
-                    self.current = self.next_open_file(pick);
+                    let pick = self.rng.below(files.len() as u64) as usize;
+                    self.current = self.next_open_file(files, pick);
                     self.left_on_file = n.max(1);
                 }
                 self.left_on_file -= 1;
             }
             FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_) => {
                 if let Some(skewed) = &self.skewed {
-                    self.current = skewed.pick(&mut self.files_rng);
+                    self.current = skewed.pick(&mut self.rng);
                 }
             }
         }
@@ -159,6 +260,15 @@ impl Workload {
             open.open(self.current);
         }
         self.current
+    }
+}
+
+/// How many I/Os the first file of a pass serves before the service first switches:
+/// round robin starts on file 0 with a full quota; random service draws a file first.
+fn first_quota(service: FileService) -> u32 {
+    match service {
+        FileService::RoundRobin(n) => n.max(1),
+        _ => 0,
     }
 }
 
@@ -178,7 +288,8 @@ pub(crate) fn check(service: FileService) -> Result<(), ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FileRegion, IoRequest, RwMode, WorkloadConfig};
+    use crate::{FileRegion, IoRequest, Workload, WorkloadConfig};
+    use iomark_core::RwMode;
 
     const K: u64 = 1024;
 

@@ -6,15 +6,15 @@
 //! alone. The read/write choice is an independent draw per I/O (fio 3.33 with
 //! `rwmixread=75` over 102400 random I/Os issued 75.03% reads; this gives the same mean).
 
-use crate::config::{Direction, PerDir, RwMode};
 use crate::rng::{Rng, Stream};
+use iomark_core::{Ddir, PerDir, RwMode};
 
 /// Direction and random-or-not decisions for one job.
 #[derive(Debug, Clone)]
 pub(crate) struct Mix {
     mode: RwMode,
     /// The direction of every I/O, for modes with one (`trimwrite` modes: trims).
-    fixed: Option<Direction>,
+    fixed: Option<Ddir>,
     rwmixread: u32,
     percentage_random: [u32; 3],
     /// A random mode's `:N` (1 = every I/O random).
@@ -40,10 +40,10 @@ impl Mix {
     ) -> Mix {
         let every = if mode.is_random() { modifier.max(1) } else { 1 };
         let fixed = match mode {
-            RwMode::Read | RwMode::RandRead => Some(Direction::Read),
-            RwMode::Write | RwMode::RandWrite => Some(Direction::Write),
+            RwMode::Read | RwMode::RandRead => Some(Ddir::Read),
+            RwMode::Write | RwMode::RandWrite => Some(Ddir::Write),
             RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite => {
-                Some(Direction::Trim)
+                Some(Ddir::Trim)
             }
             RwMode::ReadWrite | RwMode::RandReadWrite => None,
         };
@@ -51,10 +51,10 @@ impl Mix {
             mode,
             fixed,
             rwmixread,
-            percentage_random: Direction::ALL.map(|d| *percentage_random.get(d)),
+            percentage_random: Ddir::DATA.map(|d| *percentage_random.get(d)),
             every,
             left: [0; 3],
-            always_new: Direction::ALL
+            always_new: Ddir::DATA
                 .map(|d| mode.is_random() && every == 1 && *percentage_random.get(d) >= 100),
             rw_rng: Rng::for_stream(seed, Stream::RwMix),
             seq_rng: Rng::for_stream(seed, Stream::SeqRandMix),
@@ -63,7 +63,7 @@ impl Mix {
 
     /// True when every I/O of direction `dir` takes a new random offset
     /// (`new_random_offset` then always answers true and changes nothing).
-    pub(crate) fn always_new(&self, dir: Direction) -> bool {
+    pub(crate) fn always_new(&self, dir: Ddir) -> bool {
         self.always_new[dir.index()]
     }
 
@@ -75,17 +75,17 @@ impl Mix {
     /// The direction of the next I/O. `trimwrite` modes answer `Trim`: the write of the
     /// pair is produced by the caller.
     #[inline]
-    pub(crate) fn direction(&mut self) -> Direction {
+    pub(crate) fn direction(&mut self) -> Ddir {
         match self.fixed {
             Some(dir) => dir,
-            None if self.rw_rng.percent(self.rwmixread) => Direction::Read,
-            None => Direction::Write,
+            None if self.rw_rng.percent(self.rwmixread) => Ddir::Read,
+            None => Ddir::Write,
         }
     }
 
     /// Fixes the direction of the next I/Os of a mixed mode, or with `None` gives the choice
     /// back to `rwmixread`; the modes with one direction keep it.
-    pub(crate) fn steer(&mut self, dir: Option<Direction>) {
+    pub(crate) fn steer(&mut self, dir: Option<Ddir>) {
         if matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite) {
             self.fixed = dir;
         }
@@ -95,7 +95,7 @@ impl Mix {
     /// the first of every `:N` I/Os, and then only with `percentage_random` chance.
     /// Sequential modes always answer false.
     #[inline]
-    pub(crate) fn new_random_offset(&mut self, dir: Direction) -> bool {
+    pub(crate) fn new_random_offset(&mut self, dir: Ddir) -> bool {
         let i = dir.index();
         if self.always_new[i] {
             // What the count below gives with `every == 1` and `p >= 100`, without it.
@@ -126,7 +126,7 @@ mod tests {
         for read in [0u32, 10, 50, 75, 100] {
             let mut m = Mix::new(RwMode::RandReadWrite, read, &PerDir::all(100), 0, 0x89);
             let n = 1_000_000;
-            let reads = (0..n).filter(|_| m.direction() == Direction::Read).count();
+            let reads = (0..n).filter(|_| m.direction() == Ddir::Read).count();
             let pct = reads as f64 * 100.0 / f64::from(n);
             assert!((pct - f64::from(read)).abs() < 0.5, "{read}: {pct}");
         }
@@ -135,10 +135,10 @@ mod tests {
     #[test]
     fn modifier_gives_a_new_offset_every_n() {
         let mut m = Mix::new(RwMode::RandRead, 50, &PerDir::all(100), 4, 1);
-        let picks: Vec<bool> = (0..8).map(|_| m.new_random_offset(Direction::Read)).collect();
+        let picks: Vec<bool> = (0..8).map(|_| m.new_random_offset(Ddir::Read)).collect();
         assert_eq!(picks, [true, false, false, false, true, false, false, false]);
         let mut s = Mix::new(RwMode::Read, 50, &PerDir::all(100), 4096, 1);
-        assert!(!s.new_random_offset(Direction::Read));
+        assert!(!s.new_random_offset(Ddir::Read));
     }
 
     #[test]
@@ -151,7 +151,7 @@ mod tests {
             general.always_new = [false; 3];
             let mut fast = fast;
             for i in 0..3000 {
-                let dir = Direction::ALL[i % 3];
+                let dir = Ddir::DATA[i % 3];
                 assert_eq!(fast.new_random_offset(dir), general.new_random_offset(dir));
                 if i % 1000 == 999 {
                     fast.reset();
@@ -165,20 +165,20 @@ mod tests {
     #[test]
     fn steering_fixes_a_mixed_direction_only() {
         let mut m = Mix::new(RwMode::RandReadWrite, 100, &PerDir::all(100), 0, 3);
-        m.steer(Some(Direction::Write));
-        assert!((0..100).all(|_| m.direction() == Direction::Write));
+        m.steer(Some(Ddir::Write));
+        assert!((0..100).all(|_| m.direction() == Ddir::Write));
         m.steer(None);
-        assert_eq!(m.direction(), Direction::Read);
+        assert_eq!(m.direction(), Ddir::Read);
         let mut r = Mix::new(RwMode::Read, 100, &PerDir::all(100), 0, 3);
-        r.steer(Some(Direction::Write));
-        assert_eq!(r.direction(), Direction::Read);
+        r.steer(Some(Ddir::Write));
+        assert_eq!(r.direction(), Ddir::Read);
     }
 
     #[test]
     fn percentage_random_share() {
         let mut m = Mix::new(RwMode::RandWrite, 50, &PerDir::all(30), 0, 5);
         let n = 100_000;
-        let random = (0..n).filter(|_| m.new_random_offset(Direction::Write)).count();
+        let random = (0..n).filter(|_| m.new_random_offset(Ddir::Write)).count();
         assert!((29_000..31_000).contains(&random), "{random}");
     }
 }

@@ -1,17 +1,12 @@
 //! fio's `zonemode=strided`: each file works on one zone at a time and moves to the next
 //! once the job has done `zonesize` bytes there. [`StridedZones`] gives the rules, as
-//! measured on fio 3.33; this module holds a file's zone ([`ZoneState`]), the zone turn of
-//! [`Workload`], and random offsets inside a zone.
+//! measured on fio 3.33; this module holds a file's zone ([`ZoneState`]). The zone turn is
+//! the workload's (`Workload::generate_zoned`), and a file's cursor moves through its zones
+//! (`FileCursor::enter_zone`, `FileCursor::zoned_random` in `offsets`).
 //!
 //! A file's cursor keeps its whole region; positions stay relative to the region start.
 //! Only the cursor's sequential wrap (`FileCursor::sequential`) and its random offsets
 //! (`FileCursor::zoned_random`) look at the zone.
-
-use crate::bs::BsChooser;
-use crate::config::{ConfigError, WorkloadConfig};
-use crate::offsets::{run_at, Extent, FileCursor};
-use crate::rng::Rng;
-use crate::{IoRequest, Workload};
 
 /// fio's `zonemode=strided`: the job works on `size` bytes of one zone of `range` bytes,
 /// then moves to the next zone, `range + skip` bytes further (measured on fio 3.33 with
@@ -69,13 +64,23 @@ impl ZoneState {
         self.start.saturating_add(self.range)
     }
 
+    /// Where the next zone starts, were the region long enough.
+    pub(crate) fn next_start(&self) -> u64 {
+        self.start.saturating_add(self.stride)
+    }
+
+    /// The map blocks of the zone's part inside a region of `len` bytes.
+    pub(crate) fn blocks_in(&self, len: u64) -> u64 {
+        self.len_in(len) / self.unit
+    }
+
     /// The zone's bytes inside a region of `len` bytes.
-    fn len_in(&self, len: u64) -> u64 {
+    pub(crate) fn len_in(&self, len: u64) -> u64 {
         self.range.min(len.saturating_sub(self.start))
     }
 
     /// True when the region's end cuts the zone short.
-    fn clipped(&self, len: u64) -> bool {
+    pub(crate) fn clipped(&self, len: u64) -> bool {
         self.end() > len
     }
 }
@@ -85,112 +90,11 @@ pub(crate) fn map_blocks(zones: &StridedZones, region_len: u64, unit: u64) -> u6
     zones.range.min(region_len) / unit
 }
 
-/// Checks the zone sizes and what strided zones cannot be combined with.
-pub(crate) fn check(zones: &StridedZones, cfg: &WorkloadConfig) -> Result<(), ConfigError> {
-    let fail = |option, why: &str| Err(ConfigError::Zones { option, why: why.into() });
-    if zones.size == 0 {
-        return fail("zonesize", "must be given with zonemode=strided");
-    }
-    if zones.range == 0 {
-        return fail("zonerange", "must be more than 0");
-    }
-    if cfg.rw.is_random() {
-        if cfg.directions().any(|d| cfg.distribution.get(d).is_skewed()) {
-            return fail(
-                "zonemode",
-                "strided zones take uniform random offsets; iomark does not combine them \
-                 with a skewed random_distribution",
-            );
-        }
-        if cfg.lfsr {
-            return fail(
-                "zonemode",
-                "strided zones take their random offsets from the random map or uniformly; \
-                 iomark does not combine them with random_generator=lfsr",
-            );
-        }
-    }
-    Ok(())
-}
-
-impl FileCursor {
-    /// Moves into the zone that starts at `start` (relative): every direction's position at
-    /// its start, and a clear map over its blocks.
-    pub(crate) fn enter_zone(&mut self, start: u64) {
-        let Some(zone) = &mut self.zone else { return };
-        zone.start = start;
-        let (zone, len) = (*zone, self.region.len);
-        self.pos = [start; 3];
-        self.last = [start; 3];
-        if let Some(map) = &mut self.map {
-            map.reset_to(zone.len_in(len) / zone.unit);
-        }
-    }
-
-    /// Moves to the next zone, or back to the first after the last one.
-    fn next_zone(&mut self) {
-        let Some(zone) = &self.zone else { return };
-        let next = zone.start.saturating_add(zone.stride);
-        self.enter_zone(if next >= self.region.len { 0 } else { next });
-    }
-
-    /// A random I/O inside the zone: as `FileCursor::random`, over the zone's blocks. A
-    /// zone map that fills up starts over, unless the region's end cuts the zone short:
-    /// then the file's pass is over once it is full (`None`).
-    pub(crate) fn zoned_random(
-        &mut self,
-        rng: &mut Rng,
-        want: u64,
-        bs: &BsChooser,
-        unit: u64,
-        align: u64,
-    ) -> Option<Extent> {
-        let zone = self.zone?;
-        let len = self.region.len;
-        let zlen = zone.len_in(len);
-        let (start, min) = (zone.start, bs.min());
-        match &mut self.map {
-            Some(map) => {
-                let b = map.next_free(rng.below(map.blocks()))?;
-                let ext = run_at(map, b, zlen, want, bs, unit).map(|(off, l)| (start + off, l));
-                // A full map starts over at once, so that the caller's check for a full
-                // map (the end of a pass) only ends a zone cut short.
-                if map.is_full() && !zone.clipped(len) {
-                    map.reset_to(zlen / unit);
-                }
-                ext
-            }
-            None => {
-                if zlen < min {
-                    return None;
-                }
-                let off = start + rng.below((zlen - min) / align + 1) * align;
-                bs.fit(want, len - off, min).map(|l| (off, l))
-            }
-        }
-    }
-}
-
-impl Workload {
-    /// `generate` with strided zones: once the job has done `zonesize` bytes in the
-    /// current zone, `file` moves to its next zone; the I/O's bytes count towards the next
-    /// turn.
-    #[inline(never)]
-    pub(crate) fn generate_zoned(&mut self, file: usize, zones: StridedZones) -> Option<IoRequest> {
-        if self.zone_bytes >= zones.size {
-            self.zone_bytes = 0;
-            self.files[file].next_zone();
-        }
-        let req = self.generate_plain(file)?;
-        self.zone_bytes += req.len;
-        Some(req)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BlockSizes, FileRegion, PerDir, RwMode};
+    use crate::{BlockSizes, FileRegion, IoRequest, Workload, WorkloadConfig};
+    use iomark_core::{PerDir, RwMode};
 
     const K: u64 = 1024;
 

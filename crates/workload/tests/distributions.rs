@@ -5,9 +5,8 @@
 //! `fio --name=t --ioengine=null --size=64m --bs=4k --rw=randread --write_iolog=LOG
 //! --random_distribution=...`.
 
-use iomark_workload::{
-    AbsZone, Direction, Distribution, IoRequest, PerDir, RwMode, Workload, WorkloadConfig, Zone,
-};
+use iomark_core::{Ddir, PerDir, RwMode};
+use iomark_workload::{AbsZone, Distribution, IoRequest, Workload, WorkloadConfig, Zone};
 use std::collections::HashMap;
 
 const K: u64 = 1024;
@@ -166,10 +165,10 @@ fn per_direction_distributions_apply_to_their_direction() {
     ]);
     let ios = run(&cfg);
     let limit = 16 * M / 10;
-    let reads = ios.iter().filter(|io| io.dir == Direction::Read);
+    let reads = ios.iter().filter(|io| io.dir == Ddir::Read);
     assert!(reads.clone().all(|io| io.offset + io.len <= limit));
     assert!(reads.count() > 1000);
-    let far_writes = ios.iter().filter(|io| io.dir == Direction::Write && io.offset >= limit);
+    let far_writes = ios.iter().filter(|io| io.dir == Ddir::Write && io.offset >= limit);
     assert!(far_writes.count() > 1000);
 }
 
@@ -298,7 +297,7 @@ fn bs_is_seq_rand_sizes_go_by_the_kind_of_io() {
         ..base(RwMode::RandReadWrite)
     };
     let ios = run(&cfg);
-    for dir in [Direction::Read, Direction::Write] {
+    for dir in [Ddir::Read, Ddir::Write] {
         let lens: std::collections::HashSet<u64> =
             ios.iter().filter(|io| io.dir == dir).map(|io| io.len).collect();
         assert!(lens.contains(&(4 * K)) && lens.contains(&(16 * K)), "{dir:?}: {lens:?}");

@@ -5,9 +5,9 @@
 //! (offsets in the iolog, counts in the JSON). Random sequences are iomark's own; only
 //! counts, coverage and sequential orders are fio's.
 
+use iomark_core::{Ddir, PerDir, RwMode};
 use iomark_workload::{
-    BlockSizes, Direction, FileRegion, FileService, IoRequest, PerDir, RwMode, Sequencer,
-    SplitEntry, Workload, WorkloadConfig,
+    BlockSizes, FileRegion, FileService, IoRequest, Sequencer, SplitEntry, Workload, WorkloadConfig,
 };
 use std::collections::HashMap;
 
@@ -180,7 +180,7 @@ fn sequential_modifier_adds_holes() {
     let mut cfg = job(RwMode::ReadWrite, 4 * K, 32 * K);
     cfg.rw_modifier = 4 * K;
     let ios = run(&cfg);
-    for dir in [Direction::Read, Direction::Write] {
+    for dir in [Ddir::Read, Ddir::Write] {
         let offs: Vec<u64> =
             ios.iter().filter(|io| io.dir == dir).map(|io| io.offset / K).collect();
         let expect: Vec<u64> = (0..offs.len() as u64).map(|i| (i % 4) * 8).collect();
@@ -294,7 +294,7 @@ fn rwmix_proportions() {
         cfg.rwmixread = read;
         let ios = run(&cfg);
         assert_eq!(ios.len(), 102_400);
-        let reads = ios.iter().filter(|io| io.dir == Direction::Read).count();
+        let reads = ios.iter().filter(|io| io.dir == Ddir::Read).count();
         let pct = reads as f64 * 100.0 / ios.len() as f64;
         assert!((pct - f64::from(read)).abs() < 1.0, "{read}: {pct}");
     }
@@ -305,7 +305,7 @@ fn mixed_sequential_keeps_a_position_per_direction() {
     // fio: rw=rw size=32k → reads and writes each from 0 upward, 8 I/Os in all.
     let ios = run(&job(RwMode::ReadWrite, 4 * K, 32 * K));
     assert_eq!(ios.len(), 8);
-    for dir in [Direction::Read, Direction::Write] {
+    for dir in [Ddir::Read, Ddir::Write] {
         let offs: Vec<u64> =
             ios.iter().filter(|io| io.dir == dir).map(|io| io.offset / K).collect();
         assert_eq!(offs, (0..offs.len() as u64).map(|i| i * 4).collect::<Vec<_>>());
@@ -324,8 +324,8 @@ fn trimwrite_trims_then_writes_the_same_block() {
     let ios = run(&job(RwMode::TrimWrite, 4 * K, 32 * K));
     assert_eq!(ios.len(), 16);
     for (i, pair) in ios.chunks(2).enumerate() {
-        assert_eq!(pair[0].dir, Direction::Trim);
-        assert_eq!(pair[1].dir, Direction::Write);
+        assert_eq!(pair[0].dir, Ddir::Trim);
+        assert_eq!(pair[1].dir, Ddir::Write);
         assert_eq!((pair[0].offset, pair[0].len), (pair[1].offset, pair[1].len));
         assert_eq!(pair[0].offset, i as u64 * 4 * K);
     }
@@ -347,7 +347,7 @@ fn trimwrite_trims_then_writes_the_same_block() {
     // randtrimwrite: random blocks, each trimmed then written, each once.
     let ios = run(&job(RwMode::RandTrimWrite, 4 * K, 64 * K));
     assert_eq!(ios.len(), 32);
-    assert!(ios.chunks(2).all(|p| p[0].dir == Direction::Trim && p[1].offset == p[0].offset));
+    assert!(ios.chunks(2).all(|p| p[0].dir == Ddir::Trim && p[1].offset == p[0].offset));
 }
 
 fn files(n: usize, len: u64) -> Vec<FileRegion> {

@@ -9,9 +9,9 @@
 //! I/O (direction, file, offset, length) and compares the hash with the one the original
 //! generator gave. If the digest changes, a sequence changed.
 
+use iomark_core::{PerDir, RwMode};
 use iomark_workload::{
-    BlockSizes, FileRegion, FileService, PerDir, RwMode, Sequencer, SplitEntry, Workload,
-    WorkloadConfig,
+    BlockSizes, FileRegion, FileService, Sequencer, SplitEntry, Workload, WorkloadConfig,
 };
 
 /// SplitMix64: the configurations' own generator (independent of the workload's).

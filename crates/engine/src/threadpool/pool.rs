@@ -21,8 +21,8 @@
 //! check" on one side and "publish, then look for sleepers" on the other is one total order.
 
 use crate::sync::{ret, sync_file, sync_range, trim};
-use crate::unit::Ddir;
 use crossbeam_queue::ArrayQueue;
+use iomark_core::Ddir;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::SeqCst};
 
 /// `wake_at` when no reaper sleeps.

@@ -2,9 +2,10 @@
 //! registered), with which buffer (plain, registered, or behind the unit's own iovec) and
 //! which per-I/O flags.
 
-use crate::unit::{Ddir, IoUnit};
-use crate::EngineOptions;
+use crate::interface::EngineOptions;
+use crate::unit::IoUnit;
 use io_uring::{opcode, squeue, types};
+use iomark_core::Ddir;
 
 /// How reads and writes are submitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

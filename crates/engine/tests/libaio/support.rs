@@ -1,8 +1,9 @@
 //! Helpers of the libaio tests: units, files, and a loop that drives an engine as the
 //! runner does.
 
+use iomark_core::Ddir;
 use iomark_engine::libaio::{abi, LibaioEngine};
-use iomark_engine::{create, Ddir, Engine, EngineOptions, IoUnit, Queued};
+use iomark_engine::{create, Engine, EngineOptions, IoUnit, Queued};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 

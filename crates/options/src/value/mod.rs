@@ -22,7 +22,8 @@ pub mod size;
 pub mod subst;
 pub mod time;
 
-use crate::table::Kind;
+use crate::kind::Kind;
+pub use crate::kind::TimeUnit;
 use std::time::Duration;
 
 /// What value parsing needs to know besides the text.
@@ -36,17 +37,6 @@ impl Default for Ctx {
     fn default() -> Self {
         Ctx { kb_base: 1024 }
     }
-}
-
-/// The unit of a time value written as a bare number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Seconds (`runtime`, `ramp_time`, `startdelay`).
-    Seconds,
-    /// Milliseconds.
-    Millis,
-    /// Microseconds (`thinktime`, `latency_target`).
-    Micros,
 }
 
 /// A parsed option value.
@@ -253,7 +243,7 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{Choice, ChoiceArg};
+    use crate::kind::{Choice, ChoiceArg};
     use proptest::prelude::*;
 
     const CHOICES: &[Choice] = &[Choice { name: "read", help: "", arg: ChoiceArg::OptionalSize }];

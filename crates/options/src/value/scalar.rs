@@ -5,7 +5,7 @@
 //! parsing"), and so is `direct=2`. An empty value after `=` is refused too
 //! (`stonewall=` fails); a flag option written alone (`stonewall`) means true, which the
 //! job-file and command-line parsers express by passing an empty value for
-//! [`Kind::Flag`](crate::table::Kind::Flag).
+//! [`Kind::Flag`](crate::kind::Kind::Flag).
 //!
 //! Enum choices are matched exactly and case-sensitively (`rw=RandRead` is refused); what
 //! follows the first `:` is the choice's argument (`rw=randread:8`).
@@ -16,7 +16,7 @@
 //! the option off); iomark refuses all of these. Without `:N` fio counts 1.
 
 use super::{Value, ValueError};
-use crate::table::{Choice, ChoiceArg};
+use crate::kind::{Choice, ChoiceArg};
 
 /// Parses `0` or `1` (also written `01`, `0x1`); fio refuses every other spelling.
 pub fn parse_bool(raw: &str) -> Result<bool, ValueError> {

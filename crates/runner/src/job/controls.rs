@@ -12,15 +12,13 @@
 //! the middle of a batch.
 
 use super::Loop;
-use crate::flow::FlowMember;
+use crate::flow::{FlowLink, FlowMember};
 use crate::pace::{MinRate, Pacer};
-use crate::plan::JobPlan;
 use crate::steady::Steady;
 use crate::target::{DepthSearch, Step};
 use crate::think::Think;
-use iomark_engine::Ddir;
-use iomark_stats::recorder::Dir;
-use iomark_workload::Direction;
+use iomark_core::Ddir;
+use iomark_plan::pacing::PacingPlan;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -51,16 +49,23 @@ pub(super) struct Controls {
 }
 
 impl Controls {
-    /// The controls of `plan`, for a job doing `dirs` and starting at `now`; `None` when
+    /// The controls of `plan`, for a job of `iodepth` units doing `dirs` and starting at
+    /// `now`, with its link to its flow; `seed` seeds the rate's Poisson gaps. `None` when
     /// it has none.
-    pub(super) fn new(plan: &JobPlan, dirs: [bool; 3], now: u64) -> Option<Box<Controls>> {
-        let pace = &plan.pace;
+    pub(super) fn new(
+        plan: &PacingPlan,
+        iodepth: u32,
+        seed: u64,
+        dirs: [bool; 3],
+        now: u64,
+        flow: Option<FlowLink>,
+    ) -> Option<Box<Controls>> {
+        let pace = &plan.rate;
         let pacer = pace.limits().then(|| {
             // Sleeps end within a microsecond or so of the due time instead of 50 µs late
             // (the kernel's default slack for this thread).
             iomark_engine::system::set_timer_slack(1_000);
-            let seed = crate::workload_config::of(plan).seed;
-            Pacer::new(pace, now, plan.iodepth as usize, seed)
+            Pacer::new(pace, now, iodepth as usize, seed)
         });
         let mixed = dirs[0] && dirs[1];
         let controls = Controls {
@@ -69,11 +74,11 @@ impl Controls {
             min_rate: pace.checks_min().then(|| MinRate::new(pace, dirs, now)),
             think: plan.think.as_ref().map(|t| Think::new(t, now)),
             search: (plan.latency.target_ns > 0)
-                .then(|| DepthSearch::new(&plan.latency, plan.iodepth, now)),
+                .then(|| DepthSearch::new(&plan.latency, iodepth, now)),
             max_ns: plan.latency.max_ns,
             restart: false,
             steady: plan.steady.as_ref().map(|s| Steady::new(s, now)),
-            flow: plan.flow.as_ref().map(FlowMember::join),
+            flow: flow.map(FlowMember::join),
         };
         let any = controls.pacer.is_some()
             || controls.min_rate.is_some()
@@ -166,9 +171,9 @@ impl Loop<'_, '_> {
         let (Some(pacer), Some(dirs)) = (&ctl.pacer, ctl.steer) else { return };
         let now = self.clock.now_ns();
         let dir = match pacer.first_due(dirs, now) {
-            Some(1) => Direction::Write,
-            Some(2) => Direction::Trim,
-            _ => Direction::Read,
+            Some(1) => Ddir::Write,
+            Some(2) => Ddir::Trim,
+            _ => Ddir::Read,
         };
         self.workload.steer(Some(dir));
     }
@@ -255,7 +260,7 @@ impl Loop<'_, '_> {
     /// At the completion of unit `index` (direction `dir`, started at `start`) at `now`:
     /// think-time counting, the corrected latency, the steady-state sample, the
     /// minimum-rate check, the latency limit and the latency-target search.
-    pub(super) fn controls_complete(&mut self, index: u32, dir: Dir, start: u64, now: u64) {
+    pub(super) fn controls_complete(&mut self, index: u32, dir: Ddir, start: u64, now: u64) {
         let lat = now.saturating_sub(start);
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
         if let Some(think) = &mut ctl.think {
@@ -276,13 +281,13 @@ impl Loop<'_, '_> {
         if let Some(min) = ctl.min_rate.as_mut().filter(|m| m.due(now)) {
             let bytes = [0, 1, 2].map(|d| dirs[d].bytes);
             let ios = [0, 1, 2].map(|d| dirs[d].ios);
-            if let Some(message) = min.check(now, bytes, ios, &self.plan.name) {
+            if let Some(message) = min.check(now, bytes, ios, &self.plan.job.name) {
                 eprintln!("{message}");
                 self.set_error(libc::EIO, "check_min_rate");
             }
         }
         let Some(ctl) = self.ctl.as_deref_mut() else { return };
-        let max = ctl.max_ns[dir as usize];
+        let max = ctl.max_ns[dir.index()];
         if max > 0 && lat > max {
             self.latency_exceeded(index, lat, max);
             return;
@@ -305,14 +310,15 @@ impl Loop<'_, '_> {
             }
             Step::Done => self.ended = true,
             Step::Fail => {
-                let target = self.plan.latency.target_ns;
-                if self.plan.latency.percentile >= 100.0 {
+                let latency = &self.plan.pacing.latency;
+                let target = latency.target_ns;
+                if latency.percentile >= 100.0 {
                     self.latency_exceeded(index, lat, target);
                 } else {
                     eprintln!(
                         "iomark: {}: latency target of {target} nsec not met for {}% of the \
                          I/Os even at queue depth 1",
-                        self.plan.name, self.plan.latency.percentile
+                        self.plan.job.name, latency.percentile
                     );
                     self.set_error(libc::ETIMEDOUT, "latency target not met");
                 }
@@ -325,7 +331,8 @@ impl Loop<'_, '_> {
     #[cold]
     fn latency_exceeded(&mut self, index: u32, lat: u64, max: u64) {
         let unit = &self.units[index as usize];
-        let file = self.plan.files.get(unit.file as usize).map(|f| f.path.display().to_string());
+        let file =
+            self.plan.files.list.get(unit.file as usize).map(|f| f.path.display().to_string());
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
             file.unwrap_or_default(),

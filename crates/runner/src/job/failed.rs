@@ -2,7 +2,7 @@
 //! engine call that fails, a log that cannot be written.
 
 use super::Loop;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
 
 impl Loop<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
@@ -14,7 +14,7 @@ impl Loop<'_, '_> {
             v.unbind(index);
         }
         let unit = &self.units[index as usize];
-        if self.plan.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
+        if self.plan.files.fill_device && (errno == libc::ENOSPC || errno == libc::EDQUOT) {
             // `fill_device`: full is the end, not an error; fio counts the I/O as issued.
             if let Some(d) = unit.ddir.data_index() {
                 self.recorder.dirs[d].ios += 1;
@@ -23,7 +23,9 @@ impl Loop<'_, '_> {
             return;
         }
         let op = ddir_name(unit.ddir);
-        if crate::errors::failed_io(self.plan, &mut self.recorder, unit, op, errno) {
+        let plan = self.plan;
+        let job = (plan.job.name.as_str(), &plan.errors, &plan.files);
+        if crate::errors::failed_io(job, &mut self.recorder, unit, op, errno) {
             self.set_error(errno, op);
         } else if self.error_text.is_empty() {
             self.error_text = format!("{op}: {}", crate::errors::errno_text(errno));

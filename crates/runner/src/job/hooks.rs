@@ -3,8 +3,8 @@
 //! such features (see `Loop::needs_rich` in the loop), so a plain job does not even test for them.
 
 use super::Loop;
-use crate::verify::JobVerify;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
+use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether an I/O of `ddir` changes the file's data (a write or a trim).
@@ -120,9 +120,9 @@ impl Loop<'_, '_> {
     }
 
     /// After the writes (of a pass, for a job that verifies each pass), with none in
-    /// flight: the verify phase (see [`crate::verify`]), with the `verify_async` helpers
+    /// flight: the verify phase (see [`iomark_verify`]), with the `verify_async` helpers
     /// waited for before and after it. Returns whether a next pass began, for a job that
-    /// verifies each pass (see [`crate::verify::each_pass`]).
+    /// verifies each pass (see [`iomark_verify::VerifyJob::each_pass`]).
     pub(super) fn verify_phase(&mut self, stop: &AtomicBool) -> bool {
         // A request drawn and held for a sync or the rate was not issued in the write
         // phase; it is not issued at all (a write issued now would not be verified, and
@@ -135,11 +135,11 @@ impl Loop<'_, '_> {
             self.settle_verify();
         }
         let ended = stopped(self) || self.exit.load(Ordering::Relaxed) || self.ended;
-        if ended || !crate::verify::each_pass(self.plan) {
+        if ended || !self.plan.verify.as_ref().is_some_and(|v| v.job.each_pass) {
             return false;
         }
         let beyond_loops = !self.workload.loops_left();
-        let (io_size, max_bs) = (self.plan.io_bytes, self.plan.max_block_size());
+        let (io_size, max_bs) = (self.plan.limits.io_bytes, self.plan.max_block_size());
         let Some(v) = &mut self.verify else { return false };
         v.end_reading();
         v.next_pass_allowed(beyond_loops, io_size, max_bs) && self.next_loop()

@@ -13,7 +13,7 @@ use super::Loop;
 
 impl Loop<'_, '_> {
     /// The workload paused at the end of a pass (it does with `unlink_each_loop`, and in a
-    /// job that verifies each pass, see [`crate::verify::each_pass`]): waits for the I/Os in
+    /// job that verifies each pass, see [`iomark_verify::VerifyJob::each_pass`]): waits for the I/Os in
     /// flight, removes and reopens the files if a loop ends here (`unlink_each_loop`), and
     /// starts the next pass. False when the job is over (its I/O done, or the files could not be
     /// opened again).
@@ -29,10 +29,10 @@ impl Loop<'_, '_> {
         if self.error != 0 || !self.workload.next_pass() {
             return false;
         }
-        if !loop_ends || self.files.is_empty() || !self.plan.unlink_each_loop {
+        if !loop_ends || self.files.is_empty() || !self.plan.files.unlink_each_loop {
             return true;
         }
-        if let Err(e) = crate::files::unlink_and_reopen(self.plan, &mut self.files) {
+        if let Err(e) = crate::files::unlink_and_reopen(&self.plan.files, &mut self.files) {
             let errno = e.source.raw_os_error().unwrap_or(libc::EIO);
             let text = std::io::Error::from_raw_os_error(errno);
             let call = if e.action == "cannot remove" { "unlink" } else { "open" };
@@ -51,6 +51,6 @@ impl Loop<'_, '_> {
     /// Whether the job removes its files when it ends (`unlink_each_loop`): when it ends
     /// before its last loop, or runs `time_based`.
     pub(super) fn unlinks_at_end(&self) -> bool {
-        self.plan.unlink_each_loop && self.workload.loops_left()
+        self.plan.files.unlink_each_loop && self.workload.loops_left()
     }
 }

@@ -1,75 +1,37 @@
-//! What a job hands back: its outcome at the end, or a copy of it for an interim report,
-//! and the statistics its recorder keeps.
+//! What a job hands back: its outcome at the end ([`JobOutcome`]), or a copy of it for an
+//! interim report, and the statistics its recorder keeps.
 
 use super::{controls, Loop};
-use crate::plan::JobPlan;
+use crate::outcome::JobOutcome;
 use iomark_engine::file::{thread_id, ThreadUsage};
+use iomark_plan::JobPlan;
 use iomark_stats::recorder::{JobRecorder, RecorderConfig};
 use iomark_stats::reduce::JobTimes;
 
-/// What a finished job hands back for the report (or a running one, for an interim report).
-#[derive(Clone)]
-pub struct JobOutcome {
-    /// Everything recorded.
-    pub recorder: JobRecorder,
-    /// Runtimes and CPU usage.
-    pub times: JobTimes,
-    /// The first error (an errno), 0 if none.
-    pub error: i32,
-    /// What the error was doing, empty if none.
-    pub error_text: String,
-    /// What the engine said about how it behaved.
-    pub notes: Vec<String>,
-    /// The job thread's id.
-    pub pid: u32,
-    /// Wall-clock start, ms since the epoch (0 under the fake clock).
-    pub start_wall_ms: u64,
-    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
-    pub latency_depth: u32,
-    /// What the steady-state watch found, if the job had one.
-    pub steadystate: Option<iomark_stats::report::SteadyReport>,
-}
-
-/// Why a job could not run at all.
-#[derive(Debug, thiserror::Error)]
-#[error("job '{job}': {message}")]
-pub struct JobError {
-    /// The job's name.
-    pub job: String,
-    /// What went wrong.
-    pub message: String,
-}
-
 /// Which statistics the job keeps.
 pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
-    let (r, w, t) = match plan.rw.0 {
-        "read" | "randread" => (true, false, false),
-        "write" | "randwrite" => (false, true, false),
-        "trim" | "randtrim" => (false, false, true),
-        "trimwrite" | "randtrimwrite" => (false, true, true),
-        _ => (true, true, false),
-    };
-    // A replay does what its log does.
-    let (r, w, t) = plan.replay.as_ref().map_or((r, w, t), |p| p.dirs().into());
+    // The pattern's directions, or a replay's: what its log does.
+    let [r, w, t] = plan.dirs();
     // Verify reads are reported as reads, and trim_percentage's trims as trims, as fio does.
     let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
-    let t = t || plan.verify.as_ref().is_some_and(crate::verify::VerifyPlan::trims);
-    let mirror = sync_engine && (plan.stats.clat_percentiles || !plan.stats.lat_percentiles);
+    let t = t || plan.verify.as_ref().is_some_and(iomark_verify::VerifyPlan::trims);
+    let stats = &plan.report.stats;
+    let mirror = sync_engine && (stats.clat_percentiles || !stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
         slat: !sync_engine && plan.timing.slat,
         clat: plan.timing.clat,
         lat: plan.timing.lat,
-        clat_percentiles: plan.stats.clat_percentiles,
-        lat_percentiles: plan.stats.lat_percentiles,
-        slat_percentiles: plan.stats.slat_percentiles,
-        syncs: plan.fsync_every > 0 || plan.fdatasync_every > 0 || plan.sync_range.every > 0,
-        bw_avg_ms: plan.stats.bw_avg_ms,
-        iops_avg_ms: plan.stats.iops_avg_ms,
+        clat_percentiles: stats.clat_percentiles,
+        lat_percentiles: stats.lat_percentiles,
+        slat_percentiles: stats.slat_percentiles,
+        syncs: plan.syncs.any(),
+        bw_avg_ms: stats.bw_avg_ms,
+        iops_avg_ms: stats.iops_avg_ms,
         // A synchronous engine's reads and trims start and issue at one clock reading, so
         // their lat is their clat (the copy needs clat's histogram if lat has one).
         lat_is_clat: [mirror, false, mirror],
-        corrected: plan.pace.limits(),
+        corrected: plan.pacing.rate.limits(),
     }
 }
 

@@ -8,8 +8,32 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::Loop;
-use iomark_engine::Queued;
-use iomark_stats::recorder::Dir;
+use iomark_core::Ddir;
+use iomark_engine::{IoUnit, Queued};
+use iomark_plan::JobPlan;
+use iomark_workload::Workload;
+
+/// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
+/// filled by `workload`; the error names the option.
+pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, String> {
+    let (iodepth, buffers) = (plan.engine.iodepth, &plan.buffers);
+    let bufs = iomark_engine::mem::allocate(
+        &buffers.mem,
+        iodepth as usize,
+        plan.max_block_size() as usize,
+        buffers.align as usize,
+        buffers.hugepage_size as usize,
+    )
+    .map_err(|e| format!("option 'mem': {e}"))?;
+    let mut units = Vec::with_capacity(iodepth as usize);
+    for (index, buf) in (0..iodepth).zip(bufs) {
+        let mut unit = IoUnit::with_buf(index, buf);
+        unit.sync_flags = plan.syncs.range.flags;
+        workload.initial_fill(unit.buf.as_mut_slice());
+        units.push(unit);
+    }
+    Ok(units)
+}
 
 impl Loop<'_, '_> {
     /// Hands the filled unit `index` to the engine: it completes at once, or is queued
@@ -42,7 +66,7 @@ impl Loop<'_, '_> {
                     self.pending.push(index);
                     self.in_flight += 1;
                     let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
-                    if full || self.pending.len() >= self.plan.batching.submit as usize {
+                    if full || self.pending.len() >= self.plan.engine.batching.submit as usize {
                         self.commit();
                     }
                     return;
@@ -71,7 +95,7 @@ impl Loop<'_, '_> {
     /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on
     /// until no more than `iodepth_low` I/Os are in flight.
     pub(super) fn reap_full<const RICH: bool>(&mut self) {
-        let batching = self.plan.batching;
+        let batching = self.plan.engine.batching;
         self.commit();
         loop {
             let min = (batching.complete_min.min(self.in_flight)).max(1) as usize;
@@ -124,7 +148,7 @@ impl Loop<'_, '_> {
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once.
-                let mut run: Option<(Dir, u64, u64)> = None;
+                let mut run: Option<(Ddir, u64, u64)> = None;
                 for &index in &done {
                     self.in_flight -= 1;
                     let stamps @ (start, submitted) = self.stamps[index as usize];

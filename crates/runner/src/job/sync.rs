@@ -2,8 +2,8 @@
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
 use super::Loop;
-use crate::plan::JobPlan;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
+use iomark_plan::sync::SyncPlan;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 
@@ -32,12 +32,12 @@ pub(super) struct SyncState {
 
 impl SyncState {
     /// Nothing issued yet, with the job's sync options.
-    pub(super) fn of(plan: &JobPlan) -> SyncState {
-        let every = [plan.fsync_every, plan.fdatasync_every, plan.sync_range.every];
+    pub(super) fn of(plan: &SyncPlan, files: usize) -> SyncState {
+        let every = [plan.fsync_every, plan.fdatasync_every, plan.range.every];
         // Before a file's first sync fio 3.33's range starts at offset 0, whatever the
         // writes (`offset=16k`, `sync_file_range=write:2`: the first is 0 to 24k); after
         // one, at the lowest offset written.
-        let ranges = if every[2] > 0 { vec![(0, 0); plan.files.len()] } else { Vec::new() };
+        let ranges = if every[2] > 0 { vec![(0, 0); files] } else { Vec::new() };
         SyncState { writes: 0, last_write_file: 0, last_was_sync: false, every, held: None, ranges }
     }
 
@@ -105,7 +105,8 @@ impl Loop<'_, '_> {
     /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`,
     /// `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
     pub(super) fn finish(&mut self, files: &[File]) {
-        if self.plan.end_fsync || (self.plan.fsync_on_close && self.plan.writes()) {
+        let syncs = &self.plan.syncs;
+        if syncs.end_fsync || (syncs.fsync_on_close && self.plan.writes()) {
             for f in files {
                 let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
                 if r < 0 {

@@ -12,8 +12,8 @@
 //! `loops`; iomark keeps them open and logs one `open` and one `close` per file.
 
 use super::LogFile;
-use crate::plan::JobPlan;
-use iomark_engine::Ddir;
+use iomark_core::Ddir;
+use iomark_plan::files::FilesPlan;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -40,15 +40,16 @@ pub(crate) struct IoLog {
 }
 
 impl IoLog {
-    /// Opens `path` for appending and prepares the opening lines, stamped `now_ns`.
+    /// Opens `path` for appending and prepares the opening lines (naming the job's
+    /// `files`), stamped `now_ns`.
     pub(crate) fn open(
         path: &Path,
-        plan: &JobPlan,
+        files: &FilesPlan,
         chunk: usize,
         now_ns: u64,
     ) -> Result<IoLog, String> {
         let file = LogFile::create(path.to_path_buf(), true)?;
-        let names: Vec<String> = plan.files.iter().map(|f| f.path.display().to_string()).collect();
+        let names: Vec<String> = files.list.iter().map(|f| f.path.display().to_string()).collect();
         let longest = names.iter().map(String::len).max().unwrap_or(0);
         let mut text = String::with_capacity(chunk * (longest + 48) + 64 * (names.len() + 1));
         text.push_str("fio version 3 iolog\n");

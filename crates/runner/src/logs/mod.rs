@@ -1,7 +1,7 @@
 //! The log files a job writes, with fio 3.33's names and layouts: `write_lat_log`,
 //! `write_bw_log`, `write_iops_log`, `write_hist_log` and `write_iolog`.
 //!
-//! [`LogPlan`] is what the job's options ask for; [`JobLogs`] opens the files when the job
+//! [`LogPlan`] (the plan's) is what the job's options ask for; [`JobLogs`] opens the files when the job
 //! starts, records through a [`JobLog`] (which keeps the rows) and an iolog buffer, and
 //! writes the rows out. Nothing on the I/O path allocates: every buffer is sized when the
 //! job starts, and a log that holds a full chunk (`log_entries` rows, 16 histogram rows)
@@ -22,109 +22,14 @@ pub mod agg;
 mod format;
 mod iolog;
 
-use crate::get;
-use crate::plan::JobPlan;
-use iomark_engine::Ddir;
-use iomark_options::JobSpec;
+use iomark_core::Ddir;
+use iomark_plan::files::FilesPlan;
+use iomark_plan::logs::LogPlan;
+use iomark_plan::timing::Timing;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-
-/// What a job's log options ask for.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LogPlan {
-    /// `write_lat_log`: the prefix of the slat, clat and lat logs.
-    pub lat: Option<String>,
-    /// `write_bw_log`: the prefix of the bandwidth log.
-    pub bw: Option<String>,
-    /// `write_iops_log`: the prefix of the IOPS log.
-    pub iops: Option<String>,
-    /// `write_hist_log`: the prefix of the completion latency histogram log.
-    pub hist: Option<String>,
-    /// `write_iolog`: the file the issued I/Os are logged to.
-    pub iolog: Option<PathBuf>,
-    /// `per_job_logs` (default true): the job's number in the file names.
-    pub per_job: bool,
-    /// `log_avg_msec`: 0 for a row per I/O, else the window in ms.
-    pub avg_ms: u64,
-    /// `log_max_value`: windows log their largest latency, not the mean.
-    pub max_value: bool,
-    /// `log_hist_msec`: the histogram window in ms (0: no histogram rows).
-    pub hist_ms: u64,
-    /// `log_hist_coarseness`.
-    pub hist_coarseness: u32,
-    /// `log_offset`: an offset column.
-    pub offset: bool,
-    /// `log_prio`: the priority column in hex, as fio 3.33 writes it then.
-    pub prio: bool,
-    /// `log_unix_epoch` or `log_alternate_epoch`: times in milliseconds since the epoch of
-    /// this clock (`log_alternate_epoch_clock_id`, default 0, `CLOCK_REALTIME`: the Unix
-    /// epoch), as fio 3.33 counts them with either option.
-    pub epoch_clock: Option<i32>,
-    /// `log_entries`: rows held before a log is written out.
-    pub entries: usize,
-}
-
-impl LogPlan {
-    /// The log options of `spec`; a log option given without a value takes the job's name.
-    pub fn of(spec: &JobSpec) -> LogPlan {
-        let prefix = |name: &str| {
-            get::text(spec, name)
-                .map(|p| if p.is_empty() { spec.name.clone() } else { p })
-                .filter(|_| spec.value(name).is_some())
-        };
-        LogPlan {
-            lat: prefix("write_lat_log"),
-            bw: prefix("write_bw_log"),
-            iops: prefix("write_iops_log"),
-            hist: prefix("write_hist_log"),
-            iolog: get::text(spec, "write_iolog").filter(|s| !s.is_empty()).map(PathBuf::from),
-            per_job: get::flag(spec, "per_job_logs"),
-            avg_ms: get::int(spec, "log_avg_msec").unwrap_or(0),
-            max_value: get::flag(spec, "log_max_value"),
-            hist_ms: get::int(spec, "log_hist_msec").unwrap_or(0),
-            hist_coarseness: get::int(spec, "log_hist_coarseness").unwrap_or(0).min(31) as u32,
-            offset: get::flag(spec, "log_offset"),
-            prio: get::flag(spec, "log_prio"),
-            epoch_clock: (get::flag(spec, "log_unix_epoch")
-                || get::flag(spec, "log_alternate_epoch"))
-            .then(|| {
-                let id = get::int(spec, "log_alternate_epoch_clock_id").unwrap_or(0);
-                i32::try_from(id).unwrap_or(i32::MAX)
-            }),
-            entries: get::int(spec, "log_entries").unwrap_or(1024).clamp(1, 1 << 20) as usize,
-        }
-    }
-
-    /// Refuses an epoch clock the system does not have (fio 3.33 logs garbage times).
-    pub fn check(&self) -> Result<(), String> {
-        if let Some(id) = self.epoch_clock {
-            iomark_engine::system::clock_ms(id)
-                .map_err(|e| format!("option 'log_alternate_epoch_clock_id': clock {id}: {e}"))?;
-        }
-        Ok(())
-    }
-
-    /// Whether the job writes any log.
-    pub fn any(&self) -> bool {
-        self.lat.is_some()
-            || self.bw.is_some()
-            || self.iops.is_some()
-            || self.hist.is_some()
-            || self.iolog.is_some()
-    }
-
-    /// The path of one log of job number `n` (from 1): `PREFIX_SUFFIX.N.log`, or
-    /// `PREFIX_SUFFIX.log` without `per_job_logs`.
-    pub fn path(&self, prefix: &str, suffix: &str, n: u64) -> PathBuf {
-        if self.per_job {
-            PathBuf::from(format!("{prefix}_{suffix}.{n}.log"))
-        } else {
-            PathBuf::from(format!("{prefix}_{suffix}.log"))
-        }
-    }
-}
 
 /// One open log file.
 struct LogFile {
@@ -181,20 +86,21 @@ pub struct JobLogs {
 }
 
 impl JobLogs {
-    /// Opens the logs of `plan` at clock reading `now_ns` (the job's start), if it writes
+    /// Opens the logs `p` asks for at clock reading `now_ns` (the job's start), if any: those
+    /// of the latencies `timing` measures, the iolog naming the job's `files`; `ramping`
+    /// says the job begins with a `ramp_time`.
     /// any; `dirs` are the directions the job performs, `fake` says the fake clock runs
     /// (Unix times are then 0 + the log time, so that files are the same on every run).
     pub fn open(
-        plan: &JobPlan,
+        (p, timing, job_files): (&LogPlan, &Timing, &FilesPlan),
+        ramping: bool,
         dirs: [bool; 3],
         fake: bool,
         now_ns: u64,
     ) -> Result<Option<JobLogs>, String> {
-        let p = &plan.logs;
         if !p.any() {
             return Ok(None);
         }
-        let n = plan.thread_number + 1;
         let append = !p.per_job;
         let mut files: [Option<LogFile>; 5] = Default::default();
         let mut kinds = [false; 5];
@@ -206,7 +112,7 @@ impl JobLogs {
             };
             // A latency the job does not measure has no log; without bandwidth (or IOPS)
             // measurement the log is there but stays empty, as in fio 3.33.
-            let t = &plan.timing;
+            let t = timing;
             let (create, rows) = match kind {
                 LogKind::Slat => (t.slat, t.slat),
                 LogKind::Clat => (t.clat, t.clat),
@@ -216,12 +122,12 @@ impl JobLogs {
             };
             if let Some(prefix) = prefix.as_ref().filter(|_| create) {
                 files[kind as usize] =
-                    Some(LogFile::create(p.path(prefix, kind.suffix(), n), append)?);
+                    Some(LogFile::create(p.path(prefix, kind.suffix()), append)?);
                 kinds[kind as usize] = rows;
             }
         }
         let hist_file = match &p.hist {
-            Some(prefix) => Some(LogFile::create(p.path(prefix, "clat_hist", n), append)?),
+            Some(prefix) => Some(LogFile::create(p.path(prefix, "clat_hist"), append)?),
             None => None,
         };
         let config = LogConfig {
@@ -235,7 +141,7 @@ impl JobLogs {
         };
         let rows = kinds.contains(&true) || config.hist_ms > 0;
         let iolog = match &p.iolog {
-            Some(path) => Some(iolog::IoLog::open(path, plan, p.entries, now_ns)?),
+            Some(path) => Some(iolog::IoLog::open(path, job_files, p.entries, now_ns)?),
             None => None,
         };
         let text_capacity = if rows { p.entries * 48 } else { 0 };
@@ -245,7 +151,7 @@ impl JobLogs {
             hist_file,
             rows,
             iolog,
-            ramping: !plan.ramp_time.is_zero(),
+            ramping,
             origin_ns: now_ns,
             epoch_ms: 0,
             fake,
@@ -359,6 +265,3 @@ impl JobLogs {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

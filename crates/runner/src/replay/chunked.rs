@@ -2,7 +2,7 @@
 //! time, instead of holding the whole log in memory.
 //!
 //! The plan reads the whole log once, keeping only what it needs to lay out the files and
-//! size the buffers ([`super::Summary`]); the job then reads it again from the start
+//! size the buffers ([`iomark_plan::replay::Summary`]); the job then reads it again from the start
 //! through the same line parser, so the replay is the same I/O for I/O as one of the whole
 //! log (fio 3.33's chunked replay is identical to its whole one, too). A refill happens
 //! between two I/Os when the chunk is used up: a read of the log of up to [`CHUNK`] I/Os'
@@ -10,7 +10,8 @@
 //! The log must be a regular file, read twice; a log that changed in between ends the
 //! replay where it no longer matches, with a message.
 
-use super::{LineParser, Lines, ReplayIo, ReplayPlan};
+use iomark_plan::replay::parse::{LineParser, Lines};
+use iomark_plan::replay::{ReplayIo, ReplayPlan};
 use std::path::PathBuf;
 
 /// The I/Os read from the log at a time.
@@ -32,15 +33,11 @@ pub(super) struct Chunks {
 impl Chunks {
     /// Opens the log of `plan` again, from its start.
     pub(super) fn open(plan: &ReplayPlan) -> Result<Chunks, String> {
-        let file = std::fs::File::open(&plan.log).map_err(|e| {
-            format!("option 'read_iolog': cannot read '{}': {e}", plan.log.display())
-        })?;
-        let mut lines = Lines::new(file, &plan.log)?;
-        let parser = LineParser::new(lines.first()?, plan.adjust)?;
+        let (lines, parser, files) = plan.reopen()?;
         Ok(Chunks {
             lines,
             parser,
-            files: plan.log_files.clone(),
+            files,
             job_files: plan.files.len(),
             buf: Vec::with_capacity(CHUNK),
             pos: 0,
@@ -67,7 +64,7 @@ impl Chunks {
         self.pos = 0;
         let known = self.files.len();
         while !self.done && self.buf.len() < CHUNK {
-            let read = match self.lines.next() {
+            let read = match self.lines.next_line() {
                 Ok(Some((no, line))) => self.parser.line(no, line, &mut self.files),
                 Ok(None) => {
                     self.done = true;
@@ -98,7 +95,7 @@ impl Chunks {
         eprintln!(
             "iomark: read_iolog_chunked: '{}' changed since the job started ({what}); the \
              replay ends here",
-            self.lines.log.display()
+            self.lines.log().display()
         );
         self.done = true;
     }

@@ -35,8 +35,8 @@
 pub mod fio_hist;
 
 use crate::hist::LatHistogram;
-use crate::recorder::Dir;
 use fio_hist::{coarse_bins, FIO_HIST_BINS};
+use iomark_core::Ddir;
 
 const NS_PER_MS: u64 = 1_000_000;
 /// Rows one [`JobLog::record`] call may add to one log at most (one per direction).
@@ -136,7 +136,7 @@ impl Default for LogConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoggedIo {
     /// Its direction.
-    pub dir: Dir,
+    pub dir: Ddir,
     /// Bytes transferred.
     pub bytes: u64,
     /// Its block size (bytes asked for).
@@ -304,7 +304,7 @@ impl JobLog {
     fn windowed(&mut self, t_ms: u64, io: &LoggedIo) {
         let k = self.config.kinds;
         let window = self.config.avg_ms;
-        let d = io.dir as usize;
+        let d = io.dir.index();
         if k[..3].contains(&true) {
             if t_ms >= self.window_end_ms {
                 self.close_windows(t_ms);
@@ -418,7 +418,7 @@ impl HistLog {
 
     #[inline]
     fn record(&mut self, t_ms: u64, io: &LoggedIo) {
-        let d = io.dir as usize;
+        let d = io.dir.index();
         if let (Some(h), Some(ns)) = (&mut self.hists[d], io.clat_ns) {
             h.record(ns);
         }

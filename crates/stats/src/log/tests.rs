@@ -1,4 +1,5 @@
 use super::*;
+use iomark_core::Ddir;
 
 const MS: u64 = NS_PER_MS;
 
@@ -6,7 +7,7 @@ fn all_logs() -> LogConfig {
     LogConfig { kinds: [true; 5], dirs: [true, true, false], ..LogConfig::default() }
 }
 
-fn io(dir: Dir, clat: u64) -> LoggedIo {
+fn io(dir: Ddir, clat: u64) -> LoggedIo {
     LoggedIo {
         dir,
         bytes: 4096,
@@ -23,7 +24,7 @@ fn io(dir: Dir, clat: u64) -> LoggedIo {
 /// when `mixed`, with clat `1000 + i`.
 fn run(log: &mut JobLog, n: u64, mixed: bool) {
     for i in 1..=n {
-        let dir = if mixed && i % 2 == 0 { Dir::Write } else { Dir::Read };
+        let dir = if mixed && i % 2 == 0 { Ddir::Write } else { Ddir::Read };
         assert!(!log.record(i * MS, &io(dir, 1000 + i)));
     }
 }
@@ -54,7 +55,7 @@ fn per_io_logs_have_one_row_per_io() {
 #[test]
 fn slat_rows_come_from_engines_that_measure_it() {
     let mut log = JobLog::new(all_logs());
-    log.record(MS, &LoggedIo { slat_ns: Some(77), ..io(Dir::Read, 5) });
+    log.record(MS, &LoggedIo { slat_ns: Some(77), ..io(Ddir::Read, 5) });
     assert_eq!(log.rows(LogKind::Slat)[0].value, 77);
 }
 
@@ -93,8 +94,8 @@ fn windows_report_the_largest_value_with_log_max_value() {
 fn a_direction_without_ios_in_a_window_has_no_row() {
     let config = LogConfig { avg_ms: 100, ..all_logs() };
     let mut log = JobLog::new(config);
-    log.record(10 * MS, &io(Dir::Read, 5));
-    log.record(150 * MS, &io(Dir::Write, 7));
+    log.record(10 * MS, &io(Ddir::Read, 5));
+    log.record(150 * MS, &io(Ddir::Write, 7));
     log.finish(160 * MS);
     let rows: Vec<(u64, u8)> = log.rows(LogKind::Clat).iter().map(|r| (r.time_ms, r.dir)).collect();
     assert_eq!(rows, [(150, 0), (160, 1)]);
@@ -123,9 +124,9 @@ fn rate_windows_sample_bandwidth_and_iops() {
 fn a_late_rate_sample_divides_by_the_time_spent() {
     let config = LogConfig { avg_ms: 100, ..all_logs() };
     let mut log = JobLog::new(config);
-    log.record(50 * MS, &io(Dir::Read, 5));
-    log.record(250 * MS, &io(Dir::Read, 5));
-    log.record(300 * MS, &io(Dir::Write, 5));
+    log.record(50 * MS, &io(Ddir::Read, 5));
+    log.record(250 * MS, &io(Ddir::Read, 5));
+    log.record(300 * MS, &io(Ddir::Write, 5));
     let iops: Vec<(u64, u64, u8)> =
         log.rows(LogKind::Iops).iter().map(|r| (r.time_ms, r.value, r.dir)).collect();
     assert_eq!(iops, [(250, 2 * 1000 / 250, 0), (300, 1000 / 50, 1)]);
@@ -135,7 +136,7 @@ fn a_late_rate_sample_divides_by_the_time_spent() {
 fn a_full_log_asks_to_be_drained() {
     let config = LogConfig { chunk_rows: 4, ..all_logs() };
     let mut log = JobLog::new(config);
-    let full: Vec<bool> = (1..=5).map(|i| log.record(i * MS, &io(Dir::Read, 9))).collect();
+    let full: Vec<bool> = (1..=5).map(|i| log.record(i * MS, &io(Ddir::Read, 9))).collect();
     assert_eq!(full, [false, false, false, true, true]);
     assert_eq!(log.rows(LogKind::Clat).len(), 5);
     log.clear_rows();
@@ -149,7 +150,7 @@ fn restart_forgets_rows_and_windows() {
     run(&mut log, 250, true);
     log.restart();
     assert!(log.rows(LogKind::Clat).is_empty() && log.hist_rows().next().is_none());
-    log.record(20 * MS, &io(Dir::Read, 5));
+    log.record(20 * MS, &io(Ddir::Read, 5));
     log.finish(30 * MS);
     assert_eq!(log.rows(LogKind::Clat), &[LogRow { time_ms: 30, value: 5, ..LogRow::default() }]);
 }
@@ -190,7 +191,7 @@ fn histogram_coarseness_shrinks_rows() {
 fn the_histogram_log_asks_to_be_drained_every_few_rows() {
     let config = LogConfig { hist_ms: 1, ..all_logs() };
     let mut log = JobLog::new(config);
-    let first_full = (1..100).find(|&i| log.record(i * MS, &io(Dir::Read, 9)));
+    let first_full = (1..100).find(|&i| log.record(i * MS, &io(Ddir::Read, 9)));
     // Two rows per window (read and write): full after HIST_CHUNK / 2 windows.
     assert_eq!(first_full, Some(HIST_CHUNK as u64 / 2));
 }

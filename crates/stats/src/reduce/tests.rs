@@ -1,7 +1,8 @@
 //! Tests of the reduction, with numbers from real fio 3.33 runs where fio's rules matter.
 
 use super::*;
-use crate::recorder::{Dir, RecorderConfig, SyncKind};
+use crate::recorder::{RecorderConfig, SyncKind};
+use iomark_core::Ddir;
 
 fn meta(groupid: u32) -> JobMeta {
     JobMeta {
@@ -107,7 +108,7 @@ fn groups_are_separate_and_ordered() {
 fn bandwidth_truncates_and_iops_is_a_float() {
     let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
     for _ in 0..768 {
-        rec.record_io(Dir::Read, 4096, 4096, None, Some(2_000), Some(2_100));
+        rec.record_io(Ddir::Read, 4096, 4096, None, Some(2_000), Some(2_100));
     }
     let times = JobTimes {
         runtime_ms: [999, 0, 0],
@@ -129,7 +130,7 @@ fn percentiles_follow_the_list_and_exist_only_with_a_histogram() {
     let cfg = RecorderConfig { dirs: [true, true, false], slat: true, ..RecorderConfig::default() };
     let mut rec = JobRecorder::new(cfg, 0).unwrap();
     for i in 1..=100 {
-        rec.record_io(Dir::Read, 512, 512, Some(i), Some(i * 10), Some(i * 11));
+        rec.record_io(Ddir::Read, 512, 512, Some(i), Some(i * 10), Some(i * 11));
     }
     let list = PercentileList::new(&[99.0, 50.0]).unwrap();
     let r = job_report(&rec, meta(0), &JobTimes::default(), &list);
@@ -148,7 +149,7 @@ fn distributions_become_fio_percentages() {
     let mut rec = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
     for i in 0..10_000u32 {
         let clat = if i == 0 { 500 } else { 30_000 };
-        rec.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat));
+        rec.record_io(Ddir::Read, 4096, 4096, None, Some(clat), Some(clat));
         rec.record_depth(if i < 2 { 1 } else { 4 }, 1);
         rec.record_submit(1);
         rec.record_complete(1);
@@ -172,7 +173,7 @@ fn terse_first_microsecond_bucket_adds_the_ns_row_unfloored() {
             1 => 300,
             _ => 40,
         };
-        rec.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat));
+        rec.record_io(Ddir::Read, 4096, 4096, None, Some(clat), Some(clat));
     }
     let r = job_report(&rec, meta(0), &JobTimes::default(), &PercentileList::default());
     assert_eq!((r.latency_ns[4], r.latency_ns[7], r.latency_us[0]), (99.998, 0.01, 0.01));
@@ -237,9 +238,9 @@ fn mixed_merges_the_directions_exactly() {
     let (mut split, mut one) =
         (JobRecorder::new(cfg, 0).unwrap(), JobRecorder::new(cfg, 0).unwrap());
     for i in 1..=3000u64 {
-        let (dir, clat) = if i % 3 == 0 { (Dir::Write, 50_000 + i * 7) } else { (Dir::Read, i) };
+        let (dir, clat) = if i % 3 == 0 { (Ddir::Write, 50_000 + i * 7) } else { (Ddir::Read, i) };
         split.record_io(dir, 4096, 4096, None, Some(clat), Some(clat + 100));
-        one.record_io(Dir::Read, 4096, 4096, None, Some(clat), Some(clat + 100));
+        one.record_io(Ddir::Read, 4096, 4096, None, Some(clat), Some(clat + 100));
     }
     let times = JobTimes { runtime_ms: [700, 900, 0], ..JobTimes::default() };
     let pcts = PercentileList::default();

@@ -44,8 +44,48 @@ mod pattern;
 
 pub use pattern::{Pattern, PatternError, MAX_PATTERN};
 
-use crate::config::BufferOptions;
 use crate::rng::{Rng, Stream};
+
+/// Buffer content options for writes, as the runner resolved them from the job (see
+/// the module note for what each combination writes, as measured on fio 3.33).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferOptions {
+    /// `zero_buffers`: buffers hold zeros.
+    pub zero_buffers: bool,
+    /// `refill_buffers`, resolved: new contents for every write. fio turns it on by itself
+    /// for `buffer_compress_percentage` between 1 and 99 and for any `dedupe_percentage`,
+    /// unless the job sets `refill_buffers` itself; the runner applies that.
+    pub refill_buffers: bool,
+    /// `scramble_buffers`, resolved: lightly modify each write's buffer so that no two
+    /// written blocks are identical. fio's default is on, but off with `zero_buffers` or
+    /// `buffer_pattern` unless the job sets it; the runner applies that. Never with
+    /// `refill_buffers`, `buffer_compress_percentage` or `dedupe_percentage`.
+    pub scramble_buffers: bool,
+    /// `buffer_pattern`: the pattern that fills buffers (and the fixed part of
+    /// compressible buffers, instead of zeros).
+    pub pattern: Option<Pattern>,
+    /// `buffer_compress_percentage` when the job gives it (0..=100); given at all, it
+    /// switches to the compressible-data generator.
+    pub compress_percentage: Option<u32>,
+    /// `buffer_compress_chunk` in bytes (default 512); 0 means the whole block.
+    pub compress_chunk: u64,
+    /// `dedupe_percentage` and its companions, when the job gives it.
+    pub dedupe: Option<Dedupe>,
+}
+
+impl Default for BufferOptions {
+    fn default() -> Self {
+        BufferOptions {
+            zero_buffers: false,
+            refill_buffers: false,
+            scramble_buffers: true,
+            pattern: None,
+            compress_percentage: None,
+            compress_chunk: 512,
+            dedupe: None,
+        }
+    }
+}
 
 /// The sector size at which scrambling stamps a buffer.
 pub const SCRAMBLE_SECTOR: usize = 512;

@@ -33,9 +33,11 @@
 //! will disable use of the random map"), so a pass ends on the byte budget, as with
 //! `norandommap`.
 
+pub(crate) mod hits;
 mod scramble;
 mod zipf;
 
+use crate::region::FileRegion;
 use crate::rng::Rng;
 use scramble::Scramble;
 use zipf::Zipf;
@@ -150,7 +152,7 @@ pub struct AbsZone {
 
 /// Draws ranks (0 the most likely) of a zipf, pareto or normal law over `n` values: the
 /// part of a distribution that does not depend on where the values land. `iomark genzipf`
-/// shows its shares.
+/// shows its shares ([`Hits`](crate::Hits)).
 #[derive(Debug, Clone)]
 pub struct RankSampler {
     n: u64,
@@ -317,7 +319,7 @@ impl Picker {
 
 /// Checks `dist` ([`Distribution::validate`]) and that `zoned_abs` zones fit in every
 /// region (fio 3.33: "zoned_abs sizes exceed file size"); the reason otherwise.
-pub(crate) fn check(dist: &Distribution, regions: &[crate::FileRegion]) -> Result<(), String> {
+pub(crate) fn check(dist: &Distribution, regions: &[FileRegion]) -> Result<(), String> {
     dist.validate()?;
     if let Distribution::ZonedAbs(zones) = dist {
         let bytes = zones.iter().fold(0u64, |s, z| s.saturating_add(z.bytes));

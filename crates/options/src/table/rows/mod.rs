@@ -12,8 +12,8 @@ mod rate_sync_jobs;
 mod run_verify_zones;
 mod workload;
 
-use super::{Category, Choice, ChoiceArg, Kind, OptionDef};
-use crate::value::TimeUnit;
+use super::{Category, OptionDef};
+use crate::kind::{Choice, ChoiceArg, Kind, TimeUnit};
 
 /// The largest value of an integer option that fio leaves unbounded (`max=-1` in `--cmdhelp`).
 const NOLIMIT: i64 = i64::MAX;

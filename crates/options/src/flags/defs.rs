@@ -1,0 +1,255 @@
+//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
+//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
+//! page and the completions print.
+
+use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
+
+/// fio's `--debug` categories; iomark prints output for `parse`.
+pub const DEBUG_CATEGORIES: &[&str] = &[
+    "process",
+    "file",
+    "io",
+    "mem",
+    "blktrace",
+    "verify",
+    "random",
+    "parse",
+    "diskutil",
+    "job",
+    "mutex",
+    "profile",
+    "time",
+    "net",
+    "rate",
+    "compress",
+    "steadystate",
+    "helperthread",
+    "zbd",
+    "all",
+];
+
+/// A flag that iomark acts on, with no long help and any value.
+const fn flag(id: FlagId, long: &'static str, arg: Arg, help: &'static str) -> Flag {
+    Flag {
+        id,
+        long,
+        short: None,
+        arg,
+        values: Values::Any,
+        help,
+        long_help: "",
+        status: Status::Yes,
+    }
+}
+
+/// One of fio's flags that iomark refuses for now.
+const fn not_yet(long: &'static str, arg: Arg, help: &'static str) -> Flag {
+    Flag { status: Status::NotYet, ..flag(FlagId::NotYet, long, arg, help) }
+}
+
+impl Flag {
+    /// The same flag with this long help.
+    const fn long_help(mut self, text: &'static str) -> Self {
+        self.long_help = text;
+        self
+    }
+
+    /// The same flag, whose value is one of these or made of these.
+    const fn values(mut self, values: Values) -> Self {
+        self.values = values;
+        self
+    }
+
+    /// The same flag with a short name.
+    const fn short(mut self, c: char) -> Self {
+        self.short = Some(c);
+        self
+    }
+}
+
+use Arg::{Ignored, Optional, Required};
+use FlagId as F;
+
+/// Every program flag, in the order of `--help`, then fio's flags that iomark refuses.
+const FLAGS: &[Flag] = &[
+    flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
+        .values(Values::File)
+        .long_help("Instead of standard output; messages still go to standard error."),
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+")
+        .values(Values::List(&["normal", "terse", "json", "json+"]))
+        .long_help(
+            "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
+             terse lines, then the JSON document, then the normal report. json+ adds the latency \
+             histogram bins to the JSON document.",
+        ),
+    flag(F::Minimal, "minimal", Arg::None, "Terse output (same as --output-format=terse)"),
+    flag(F::AppendTerse, "append-terse", Ignored, "Add terse to the formats (deprecated in fio; use --output-format)")
+        .long_help("Adds terse to the formats chosen so far; a value such as --append-terse=1 is ignored, as fio ignores it."),
+    flag(F::TerseVersion, "terse-version", Required("N"), "Terse format version: 2, 3 (default), 4 or 5")
+        .values(Values::Fixed(&["2", "3", "4", "5"]))
+        .long_help("Picks the layout of the terse lines; it does not turn terse output on by itself."),
+    flag(F::ParseOnly, "parse-only", Arg::None, "Check the job files and options, run nothing"),
+    flag(F::Showcmd, "showcmd", Arg::None, "Print each job as one iomark command line"),
+    flag(F::Cmdhelp, "cmdhelp", Optional("OPTION|all"), "Help on a job option, or on all of them")
+        .values(Values::OptionName)
+        .long_help(
+            "With no value or all, lists every general job option with fio 3.33's layout; with \
+             the name of an option, prints fio's block on it (type, default, range, values), then \
+             whether iomark supports it and a longer explanation.",
+        ),
+    flag(F::Enghelp, "enghelp", Optional("ENGINE"), "List the I/O engines, or the options of one")
+        .values(Values::Engine)
+        .long_help("--enghelp=ENGINE,OPTION prints the block of one option of the engine."),
+    flag(F::Section, "section", Required("NAME"), "Run only job sections called NAME (repeatable)")
+        .long_help("Global sections still apply to the jobs selected."),
+    flag(F::Readonly, "readonly", Arg::None, "Refuse any job that writes or trims"),
+    flag(F::MaxJobs, "max-jobs", Required("N"), "Refuse to run more than N jobs (clones included)"),
+    flag(F::Eta, "eta", Required("WHEN"), "When to print the ETA line: auto, always, never")
+        .values(Values::Fixed(&["auto", "always", "never"]))
+        .long_help(
+            "The ETA line is printed only with the normal report; auto prints it when standard \
+             output is a terminal.",
+        ),
+    flag(F::EtaNewline, "eta-newline", Required("TIME"), "Start a new ETA line every TIME")
+        .long_help("A bare number is in seconds."),
+    flag(F::EtaInterval, "eta-interval", Required("TIME"), "Update the ETA line every TIME (milliseconds by default)")
+        .long_help("At least 250 ms; the default is one second."),
+    flag(F::StatusInterval, "status-interval", Required("TIME"), "Print a full report every TIME")
+        .long_help(
+            "A bare number is in seconds; at least 1 ms. Each report is cumulative since the start \
+             of the run, in the output formats asked for. SIGUSR1 prints one at any time.",
+        ),
+    flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
+        .long_help(
+            "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \
+             as in fio, they stay empty when the ETA line does not run.",
+        ),
+    flag(F::Debug, "debug", Required("LIST"), "Debug output; 'parse' prints every parsed value")
+        .values(Values::List(DEBUG_CATEGORIES))
+        .long_help(
+            "Takes fio's categories, comma separated; iomark prints output for parse (every value \
+             of every job, on standard error) and all, and accepts the others.",
+        ),
+    flag(F::Completions, "completions", Required("SHELL"), "Print the completion script for bash, zsh or fish")
+        .values(Values::Fixed(&["bash", "zsh", "fish"]))
+        .long_help(
+            "The script completes these flags, the job options with their fixed values, and job \
+             file names; see INSTALLING below.",
+        ),
+    flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
+    flag(F::Version, "version", Arg::None, "Print the version and exit"),
+    flag(F::Help, "help", Arg::None, "Print this text").short('h'),
+    not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
+    not_yet("cpuclock-test", Arg::None, "Test the CPU clock and exit"),
+    not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
+    not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
+    not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
+    not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
+    not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
+    not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
+    not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
+    not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
+    not_yet("inflate-log", Required("LOG"), "Decompress a compressed log"),
+    not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
+    not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
+    not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),
+    not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
+    not_yet("aux-path", Required("PATH"), "Where to write auxiliary files"),
+];
+
+/// Every program flag, in the order of `--help`; the ones not supported yet last.
+pub fn all() -> &'static [Flag] {
+    FLAGS
+}
+
+/// The flags iomark acts on.
+pub fn supported() -> impl Iterator<Item = &'static Flag> {
+    all().iter().filter(|f| f.status == Status::Yes)
+}
+
+/// The flag called `--long`.
+pub fn find(long: &str) -> Option<&'static Flag> {
+    all().iter().find(|f| f.long == long)
+}
+
+/// The flag called `-c`.
+pub fn find_short(c: char) -> Option<&'static Flag> {
+    all().iter().find(|f| f.short == Some(c))
+}
+
+/// The program flag (one iomark acts on) closest to `typed`, if one is within an edit
+/// distance (with transpositions) of 2; ties go to the flag first in the table.
+pub fn suggest(typed: &str) -> Option<&'static str> {
+    let mut best: Option<(usize, &'static str)> = None;
+    for flag in supported() {
+        let d = strsim::damerau_levenshtein(typed, flag.long);
+        if d <= 2 && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, flag.long));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// A subcommand flag that takes a value.
+const fn valued(short: char, arg: &'static str, help: &'static str) -> ShortFlag {
+    ShortFlag { short, arg: Some(arg), values: Values::Any, help }
+}
+
+/// `iomark genzipf`: fio-genzipf's flags, with its help lines.
+pub const GENZIPF: Subcommand = Subcommand {
+    name: "genzipf",
+    summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
+    title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
+    flags: &[
+        ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
+        valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
+        ShortFlag {
+            short: 't',
+            arg: Some("TYPE"),
+            values: Values::Fixed(&["zipf", "pareto", "normal"]),
+            help: "Distribution type (zipf, pareto, or normal)",
+        },
+        valued(
+            'i',
+            "INPUT",
+            "Distribution algorithm input (zipf theta, pareto power,\nor normal % deviation)",
+        ),
+        valued('b', "BYTES", "Block size of a given range (in bytes)"),
+        valued('g', "GIB", "Size of data set (in gigabytes)"),
+        valued('o', "ROWS", "Number of output rows"),
+        ShortFlag {
+            short: 'c',
+            arg: None,
+            values: Values::Any,
+            help: "Output ranges in CSV format",
+        },
+        valued('s', "SEED", "Seed of the draws (default 0x89)"),
+    ],
+};
+
+/// The exit statuses of `iomark`, in order.
+pub const EXIT_CODES: &[ExitStatus] = &[
+    ExitStatus { code: "0", meaning: "success", more: "" },
+    ExitStatus {
+        code: "1",
+        meaning: "a job or verification failed",
+        more: "A job's I/O failed, verification found a bad block, or the report could not be \
+               written; standard error says which.",
+    },
+    ExitStatus {
+        code: "2",
+        meaning: "bad usage or configuration",
+        more: "One line on standard error names the file and line, the job, the option and the \
+               value.",
+    },
+    ExitStatus {
+        code: "128",
+        meaning: "stopped by SIGINT or SIGTERM",
+        more: "After printing the report of what was done, as fio 3.33.",
+    },
+    ExitStatus {
+        code: "128+N",
+        meaning: "a second signal N ended the run at once",
+        more: "130 for SIGINT, 143 for SIGTERM; no report is printed.",
+    },
+];

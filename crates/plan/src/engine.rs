@@ -1,0 +1,163 @@
+//! A job's engine, resolved: its name, its own options, `io_submit_mode=offload`, the depth
+//! and how the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
+
+use crate::error::OptionError;
+use iomark_engine::EngineOptions;
+use iomark_options::keys;
+use iomark_options::JobSpec;
+
+/// The most worker threads a `threadpool` job starts by default (its `iodepth`, capped here).
+pub const THREADPOOL_DEFAULT_CAP: u32 = 2000;
+
+/// A job's engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnginePlan {
+    /// The engine's name (`ioengine`).
+    pub name: String,
+    /// The engine's own options.
+    pub options: EngineOptions,
+    /// `io_submit_mode=offload`: the synchronous engine's calls run on a pool of `iodepth`
+    /// threads (the threadpool engine), so that the job thread only generates and times.
+    pub offload: bool,
+    /// I/O units in flight at most (`iodepth`).
+    pub iodepth: u32,
+    /// How the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
+    pub batching: Batching,
+}
+
+/// How a job submits and reaps, with fio's defaults filled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batching {
+    /// Submit once this many units are queued (`iodepth_batch_submit`; 0 means `iodepth`;
+    /// a full queue is submitted anyway).
+    pub submit: u32,
+    /// Wait for at least this many completions when the queue is full
+    /// (`iodepth_batch_complete_min`; 0: wait for one whenever any I/O is in flight, as
+    /// fio 3.33 does).
+    pub complete_min: u32,
+    /// Take at most this many completions at once (`iodepth_batch_complete_max`, default
+    /// `complete_min`, at least 1).
+    pub complete_max: u32,
+    /// Once the queue is full, reap until at most this many I/Os are in flight
+    /// (`iodepth_low`, default `iodepth`).
+    pub low: u32,
+}
+
+impl Batching {
+    /// The batching of a job with depth `iodepth`.
+    pub fn of(spec: &JobSpec, iodepth: u32) -> Self {
+        let int = |key| spec.get(key).map(|n: u64| n.min(u64::from(iodepth)) as u32);
+        let submit = match int(keys::IODEPTH_BATCH).unwrap_or(1) {
+            0 => iodepth,
+            n => n,
+        };
+        let complete_min = int(keys::IODEPTH_BATCH_COMPLETE_MIN).unwrap_or(1);
+        let complete_max =
+            int(keys::IODEPTH_BATCH_COMPLETE_MAX).unwrap_or(0).max(complete_min).max(1);
+        let low = match int(keys::IODEPTH_LOW) {
+            Some(n) if n > 0 => n,
+            _ => iodepth,
+        };
+        Batching { submit, complete_min, complete_max, low }
+    }
+}
+
+impl EnginePlan {
+    /// The engine of `spec`, for files opened with `direct` and, with `sync_writes`, with
+    /// `O_SYNC` or `O_DSYNC` (see [`EnginePlan::check`]).
+    pub fn of(spec: &JobSpec, direct: bool, sync_writes: bool) -> EnginePlan {
+        let name = spec.get(keys::IOENGINE).map_or_else(|| "psync".into(), |c| c.name.to_string());
+        let iodepth = spec.get(keys::IODEPTH).unwrap_or(1).clamp(1, 65536) as u32;
+        EnginePlan {
+            options: engine_options(spec, &name, iodepth, direct, sync_writes),
+            name,
+            offload: spec.get(keys::IO_SUBMIT_MODE).is_some_and(|c| c.name == "offload"),
+            iodepth,
+            batching: Batching::of(spec, iodepth),
+        }
+    }
+
+    /// Refuses `io_submit_mode=offload` with an engine that is not synchronous.
+    pub fn check(&self) -> Result<(), OptionError> {
+        if self.offload && !self.completes_inline() {
+            return Err(OptionError::new(
+                keys::IO_SUBMIT_MODE,
+                format!(
+                    "offload needs a synchronous engine, not ioengine={} (fio: it \"cannot \
+                     reliably be used with async IO engines\")",
+                    self.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the engine completes every I/O inside the call that issues it (the engine
+    /// registry says).
+    pub fn completes_inline(&self) -> bool {
+        iomark_engine::registry::completes_in_call(&self.name)
+    }
+
+    /// Whether the job's I/Os complete as they are issued: a synchronous engine, not
+    /// offloaded.
+    pub fn sync(&self) -> bool {
+        self.completes_inline() && !self.offload
+    }
+
+    /// Whether the job's depth is capped at 1 because its engine completes every I/O inside
+    /// the call that issues it (fio notes it; `io_submit_mode=offload` lifts the cap).
+    pub fn depth_capped(&self) -> bool {
+        self.iodepth > 1 && self.sync()
+    }
+
+    /// The engine the job creates: its own, or `threadpool` when it offloads.
+    pub fn created(&self) -> &str {
+        if self.offload {
+            "threadpool"
+        } else {
+            &self.name
+        }
+    }
+
+    /// Whether the engine touches the job's files: every engine but `null`, which lays
+    /// out, opens and hints nothing.
+    pub fn touches_files(&self) -> bool {
+        self.name != "null"
+    }
+}
+
+/// The engine options of a job, with its depth and `direct`.
+fn engine_options(
+    spec: &JobSpec,
+    engine: &str,
+    iodepth: u32,
+    direct: bool,
+    sync_writes: bool,
+) -> EngineOptions {
+    let int = |key| spec.get(key).map(|n: u64| n.min(u64::from(u32::MAX)) as u32);
+    let default_threads = iodepth.min(THREADPOOL_DEFAULT_CAP);
+    let threads_max = int(keys::THREADPOOL_MAX).filter(|&n| n > 0).unwrap_or(default_threads);
+    let threads_min = int(keys::THREADPOOL_MIN).unwrap_or(default_threads).clamp(1, threads_max);
+    // iomark's io_uring default: buffers and files registered, unless the job says either.
+    let register_by_default =
+        !spec.is_set(keys::FIXEDBUFS) && !spec.is_set(keys::REGISTERFILES) && engine == "io_uring";
+    EngineOptions {
+        iodepth,
+        direct,
+        sync_writes,
+        hipri: spec.flag(keys::HIPRI),
+        hipri_percentage: int(keys::HIPRI_PERCENTAGE).unwrap_or(100).min(100),
+        nowait: spec.flag(keys::NOWAIT),
+        uncached: int(keys::UNCACHED).unwrap_or(0),
+        fixedbufs: spec.flag(keys::FIXEDBUFS) || register_by_default,
+        registerfiles: spec.flag(keys::REGISTERFILES) || register_by_default,
+        register_by_default,
+        sqthread_poll: spec.flag(keys::SQTHREAD_POLL),
+        sqthread_poll_cpu: spec.given(keys::SQTHREAD_POLL_CPU).and(int(keys::SQTHREAD_POLL_CPU)),
+        nonvectored: spec.get(keys::NONVECTORED).unwrap_or(-1),
+        force_async: int(keys::FORCE_ASYNC).unwrap_or(0),
+        userspace_reap: spec.flag(keys::USERSPACE_REAP),
+        threads_min,
+        threads_max,
+    }
+}

@@ -1,0 +1,105 @@
+//! Resolving a job: [`JobPlan::new`] reads the job's options (through the typed keys only)
+//! and resolves each sub-plan once, in the order that names the first error as iomark always
+//! has; [`Seeds`] are derived here too.
+
+use crate::buffers::{self, BufferPlan};
+use crate::cmdprio::CmdPrio;
+use crate::engine::EnginePlan;
+use crate::error::{OptionError, PlanError};
+use crate::errors::ErrorPolicy;
+use crate::files::{self, FilesPlan};
+use crate::layout::FileSizes;
+use crate::limits::LimitsPlan;
+use crate::logs::LogPlan;
+use crate::pacing::PacingPlan;
+use crate::placement::Placement;
+use crate::plan::{JobPlan, Seeds};
+use crate::replay::ReplayPlan;
+use crate::report::ReportPlan;
+use crate::schedule::{ExecPlan, JobId, SchedulePlan};
+use crate::sync::{self, SyncPlan};
+use crate::timing::Timing;
+use crate::verify;
+use crate::workload::{self, WorkloadPlan};
+use iomark_options::keys;
+use iomark_options::JobSpec;
+
+impl JobPlan {
+    /// Resolves clone `jobnum` of `spec`, job number `thread_number` of the run (from 0);
+    /// looks at the files on disk, as `sizes` says the jobs before it leave them.
+    pub fn new(
+        spec: &JobSpec,
+        jobnum: u64,
+        thread_number: u64,
+        sizes: &FileSizes,
+    ) -> Result<JobPlan, PlanError> {
+        let fail = |e: OptionError| e.in_job(&spec.name);
+        let workload = WorkloadPlan::of(spec).map_err(fail)?;
+        let buffer_align = buffers::align(spec).map_err(fail)?;
+        let placement = Placement::of(spec).map_err(fail)?;
+        let replay = ReplayPlan::of(spec, jobnum).map_err(fail)?;
+        let direct = files::direct(spec);
+        let sync_writes = sync::SyncMode::of(spec) != sync::SyncMode::None;
+        let engine = EnginePlan::of(spec, direct, sync_writes);
+        let files = FilesPlan::of(spec, jobnum, &workload, replay.as_ref(), &engine, sizes)
+            .map_err(fail)?;
+        engine.check().map_err(fail)?;
+        let report = ReportPlan::of(spec).map_err(fail)?;
+        let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
+        let limits = LimitsPlan::of(spec, &files, replay.as_ref()).map_err(fail)?;
+        let logs = LogPlan::of(spec, thread_number + 1).map_err(fail)?;
+        files.check(&engine, &workload).map_err(fail)?;
+        let buffers = BufferPlan::of(spec, buffer_align).map_err(fail)?;
+        let plan = JobPlan {
+            job: JobId {
+                name: spec.name.clone(),
+                description: spec.get(keys::DESCRIPTION),
+                jobnum,
+                thread_number,
+            },
+            schedule: SchedulePlan::of(spec),
+            engine,
+            workload,
+            files,
+            limits,
+            syncs: SyncPlan::of(spec),
+            buffers,
+            pacing,
+            verify: None,
+            logs,
+            report,
+            timing: Timing::of(spec),
+            placement,
+            errors: ErrorPolicy::default(),
+            replay,
+            hooks: ExecPlan::of(spec),
+            seeds: Seeds::of(spec, thread_number),
+        };
+        let verify = verify::of(spec, &plan).map_err(fail)?;
+        let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
+        let errors = ErrorPolicy::of(spec).map_err(fail)?;
+        Ok(JobPlan { verify, placement: Placement { cmdprio, ..plan.placement }, errors, ..plan })
+    }
+}
+
+impl Seeds {
+    /// The seeds of job number `thread_number` with `randseed` and, unless `randrepeat`
+    /// (or `allrandrepeat`) holds, a seed of its own for the workload.
+    fn of(spec: &JobSpec, thread_number: u64) -> Seeds {
+        // fio 3.33: `allrandrepeat=1` makes every stream repeatable even with
+        // `randrepeat=0` (iomark's streams all come from the one seed).
+        let repeat = spec.flag(keys::RANDREPEAT) || spec.flag(keys::ALLRANDREPEAT);
+        let randseed = spec.get(keys::RANDSEED).unwrap_or(0x89);
+        Seeds {
+            // Each job (and clone) draws its own offsets, as fio seeds each job by its
+            // number.
+            workload: if repeat {
+                randseed.wrapping_add(thread_number.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            } else {
+                workload::fresh_seed(randseed)
+            },
+            verify: randseed ^ (thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            cmdprio: randseed ^ thread_number,
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! What a job hands back for the report: its outcome ([`JobOutcome`]), or why it could not
+//! run at all ([`JobError`]). The job loop makes them; the status board and the run's
+//! report read them.
+
+use iomark_stats::recorder::JobRecorder;
+use iomark_stats::reduce::JobTimes;
+
+/// What a finished job hands back for the report (or a running one, for an interim report).
+#[derive(Clone)]
+pub struct JobOutcome {
+    /// Everything recorded.
+    pub recorder: JobRecorder,
+    /// Runtimes and CPU usage.
+    pub times: JobTimes,
+    /// The first error (an errno), 0 if none.
+    pub error: i32,
+    /// What the error was doing, empty if none.
+    pub error_text: String,
+    /// What the engine said about how it behaved.
+    pub notes: Vec<String>,
+    /// The job thread's id.
+    pub pid: u32,
+    /// Wall-clock start, ms since the epoch (0 under the fake clock).
+    pub start_wall_ms: u64,
+    /// The queue depth the job ended at: `iodepth`, or the one its latency target found.
+    pub latency_depth: u32,
+    /// What the steady-state watch found, if the job had one.
+    pub steadystate: Option<iomark_stats::report::SteadyReport>,
+}
+
+/// Why a job could not run at all.
+#[derive(Debug, thiserror::Error)]
+#[error("job '{job}': {message}")]
+pub struct JobError {
+    /// The job's name.
+    pub job: String,
+    /// What went wrong.
+    pub message: String,
+}

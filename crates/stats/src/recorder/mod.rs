@@ -1,0 +1,311 @@
+//! [`JobRecorder`]: everything one job records while it runs, fed by the runner's single
+//! completion point, and merged for `group_reporting`. What it keeps is set by its
+//! [`RecorderConfig`] (`config.rs`); each latency and direction has its own recorder
+//! (`lat.rs`).
+//!
+//! All memory is allocated by [`JobRecorder::new`]; the recording methods only add to
+//! counters, [`crate::sums::SumMoments`] and [`crate::LatHistogram`]s, so the I/O path never allocates, locks or
+//! makes a system call here. A recorder belongs to one job thread; merging happens after
+//! the jobs have finished.
+
+mod config;
+mod lat;
+
+pub use config::{RecorderConfig, SyncKind};
+pub use lat::{DirRecorder, LatRecorder, PrioRecorder};
+
+use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
+use crate::sampler::{RateSampler, RateUnit, SamplerError};
+use iomark_core::Ddir;
+
+/// Failed I/Os: fio's `total_err` and `first_error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ErrorCounts {
+    /// How many I/Os failed.
+    pub total: u64,
+    /// The errno of the first, 0 if none.
+    pub first: i32,
+}
+
+/// Everything one job records. See the module doc.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecorder {
+    config: RecorderConfig,
+    /// Reads, writes, trims.
+    pub dirs: [DirRecorder; 3],
+    /// `fsync`/`fdatasync`/`sync_file_range` calls: their latency (fio's `sync` section).
+    pub sync: LatRecorder,
+    /// How many of the syncs were `fdatasync`s or `sync_file_range`s: fio 3.33 counts
+    /// them in the sync latency but not in the sync I/Os issued (JSON `sync.total_ios`,
+    /// the fourth `issued rwts`).
+    pub uncounted_syncs: u64,
+    /// I/Os per issue depth ([`dist::depth_bucket`]).
+    pub depth: Buckets<MAP_BUCKETS>,
+    /// Submit calls per batch size ([`dist::batch_bucket`]).
+    pub submit: Buckets<MAP_BUCKETS>,
+    /// Reap calls per batch size ([`dist::batch_bucket`]).
+    pub complete: Buckets<MAP_BUCKETS>,
+    /// I/Os per completion-latency bucket ([`dist::latency_bucket`]).
+    pub latency: Buckets<LAT_BUCKETS>,
+    /// Bandwidth samples, KiB/s.
+    pub bw: RateSampler,
+    /// IOPS samples.
+    pub iops: RateSampler,
+    /// Failed I/Os.
+    pub errors: ErrorCounts,
+    /// Latency per I/O priority, when the job gives I/Os priorities of their own.
+    pub prios: Option<PrioRecorder>,
+}
+
+impl JobRecorder {
+    /// A recorder for one job whose clock starts at `start_ns`; allocates every histogram
+    /// the configuration asks for, and nothing after this.
+    pub fn new(mut config: RecorderConfig, start_ns: u64) -> Result<Self, SamplerError> {
+        if !(config.clat && config.lat) {
+            config.lat_is_clat = [false; 3];
+        }
+        let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
+        let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
+        Ok(JobRecorder {
+            config,
+            dirs,
+            sync: LatRecorder::new(sync_hist),
+            uncounted_syncs: 0,
+            depth: Buckets::new(),
+            submit: Buckets::new(),
+            complete: Buckets::new(),
+            latency: Buckets::new(),
+            bw: RateSampler::new(RateUnit::KibPerSec, config.bw_avg_ms, start_ns)?,
+            iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
+            errors: ErrorCounts::default(),
+            prios: None,
+        })
+    }
+
+    /// Keeps the latency of each I/O priority in `values` (the job's own first) apart, as
+    /// [`PrioRecorder`] says; allocates, so call it before the first I/O.
+    pub fn track_prios(&mut self, values: &[u16], total_latency: bool) {
+        let c = &self.config;
+        let hist = if total_latency { c.lat_percentiles } else { c.clat_percentiles };
+        let dirs = [0, 1, 2].map(|d| {
+            values.iter().map(|_| LatRecorder::new(hist && c.dirs[d])).collect::<Vec<_>>()
+        });
+        self.prios = Some(PrioRecorder { values: values.to_vec(), dirs, total_latency });
+    }
+
+    /// Records the latency of a data I/O of priority `ioprio` (0 for the job's own): its
+    /// completion latency `clat_ns` or total latency `lat_ns`, whichever is kept.
+    #[inline]
+    pub fn record_prio(&mut self, dir: Ddir, ioprio: u16, clat_ns: u64, lat_ns: u64) {
+        if let Some(p) = &mut self.prios {
+            let at = p.values.iter().position(|&v| v == ioprio).unwrap_or(0);
+            let ns = if p.total_latency { lat_ns } else { clat_ns };
+            if let Some(rec) = p.dirs[dir.index()].get_mut(at) {
+                rec.record(ns);
+            }
+        }
+    }
+
+    /// The configuration this recorder was made with.
+    pub fn config(&self) -> &RecorderConfig {
+        &self.config
+    }
+
+    /// Records one completed I/O of data direction `dir`: `bytes` transferred of
+    /// `requested_bytes`, and its latencies in nanoseconds (`None` when not measured: slat
+    /// on sync engines, or fio's `disable_slat`/`disable_clat`/`disable_lat`, which the
+    /// configuration applies here too: a latency it does not keep is dropped). The latency
+    /// buckets count clat, as fio.
+    #[inline(always)]
+    pub fn record_io(
+        &mut self,
+        dir: Ddir,
+        bytes: u64,
+        requested_bytes: u64,
+        slat_ns: Option<u64>,
+        clat_ns: Option<u64>,
+        lat_ns: Option<u64>,
+    ) {
+        let d = &mut self.dirs[dir.index()];
+        d.bytes += bytes;
+        d.ios += 1;
+        if bytes < requested_bytes {
+            d.short += 1;
+        }
+        if let Some(ns) = slat_ns.filter(|_| self.config.slat) {
+            d.slat.record(ns);
+        }
+        if let Some(ns) = clat_ns.filter(|_| self.config.clat) {
+            d.clat.record(ns);
+            self.latency.add(dist::latency_bucket(ns), 1);
+        }
+        if let Some(ns) = lat_ns.filter(|_| self.config.lat) {
+            if !self.config.lat_is_clat[dir.index()] {
+                d.lat.record(ns);
+            }
+        }
+    }
+
+    /// Records the completion latency `ns` of `count` I/Os of direction `dir` at once,
+    /// as `count` calls of [`JobRecorder::record_io`] with that clat would have (which
+    /// were then given no clat). A batch of I/Os submitted together and reaped together
+    /// shares one clat: recording it once per batch is the same statistics for less work.
+    #[inline]
+    pub fn record_clat_n(&mut self, dir: Ddir, ns: u64, count: u64) {
+        if self.config.clat {
+            self.dirs[dir.index()].clat.record_n(ns, count);
+            self.latency.add(dist::latency_bucket(ns), count);
+        }
+    }
+
+    /// Ends recording: fills in lat for the directions whose lat is their clat (see
+    /// [`RecorderConfig::lat_is_clat`]). Call once, after the last I/O and before reading
+    /// or merging the recorder.
+    pub fn settle(&mut self) {
+        for (d, mirrored) in self.config.lat_is_clat.iter_mut().enumerate() {
+            if std::mem::take(mirrored) {
+                let dir = &mut self.dirs[d];
+                dir.lat.moments = dir.clat.moments;
+                if dir.lat.hist.is_some() {
+                    dir.lat.hist = dir.clat.hist.clone();
+                }
+            }
+        }
+    }
+
+    /// Records the corrected latency of one completed I/O (see
+    /// [`RecorderConfig::corrected`]); nothing when the job does not keep it.
+    #[inline]
+    pub fn record_corrected(&mut self, dir: Ddir, ns: u64) {
+        if let Some(c) = &mut self.dirs[dir.index()].lat_corrected {
+            c.record(ns);
+        }
+    }
+
+    /// Records an I/O of direction `dir` (`None` for a sync) that failed with `errno`: it
+    /// counts as issued (fio's `total_ios`), with no bytes and no latency, and in the error
+    /// count.
+    #[inline]
+    pub fn record_error(&mut self, dir: Option<Ddir>, errno: i32) {
+        if let Some(dir) = dir {
+            self.dirs[dir.index()].ios += 1;
+        }
+        if self.errors.total == 0 {
+            self.errors.first = errno;
+        }
+        self.errors.total += 1;
+    }
+
+    /// Records an I/O that was dropped (fio's `dropped=` count).
+    #[inline]
+    pub fn record_drop(&mut self, dir: Ddir) {
+        self.dirs[dir.index()].dropped += 1;
+    }
+
+    /// Records one completed sync and its latency, counted as fio 3.33 counts its
+    /// [`SyncKind`]: only an `fsync` counts as a sync issued.
+    #[inline]
+    pub fn record_sync(&mut self, lat_ns: u64, kind: SyncKind) {
+        self.sync.record(lat_ns);
+        self.uncounted_syncs += u64::from(kind != SyncKind::Fsync);
+    }
+
+    /// Records `ios` I/Os issued while `depth` I/Os were in flight (them included). fio
+    /// calls it with 1 for an I/O an engine completes at once, and with the number of
+    /// queued I/Os at each commit.
+    #[inline]
+    pub fn record_depth(&mut self, depth: u32, ios: u32) {
+        self.depth.add(dist::depth_bucket(depth), u64::from(ios));
+    }
+
+    /// Records one submit call that handed `ios` I/Os to the kernel.
+    #[inline]
+    pub fn record_submit(&mut self, ios: u32) {
+        self.submit.add(dist::batch_bucket(ios), 1);
+    }
+
+    /// Records one reap call that returned `ios` completions.
+    #[inline]
+    pub fn record_complete(&mut self, ios: u32) {
+        self.complete.add(dist::batch_bucket(ios), 1);
+    }
+
+    /// Called from the job's loop: takes bandwidth and IOPS samples when their windows
+    /// have passed (see [`RateSampler`]). One comparison per sampler otherwise.
+    #[inline]
+    pub fn tick(&mut self, now_ns: u64) {
+        if self.bw.is_due(now_ns) {
+            let bytes = [0, 1, 2].map(|d| self.dirs[d].bytes);
+            self.bw.tick(now_ns, bytes);
+        }
+        if self.iops.is_due(now_ns) {
+            let ios = [0, 1, 2].map(|d| self.dirs[d].ios);
+            self.iops.tick(now_ns, ios);
+        }
+    }
+
+    /// Forgets everything recorded and restarts the sample windows at `now_ns` (the end
+    /// of `ramp_time`). Keeps every allocation.
+    pub fn clear(&mut self, now_ns: u64) {
+        self.dirs.iter_mut().for_each(DirRecorder::clear);
+        self.sync.clear();
+        self.uncounted_syncs = 0;
+        self.depth.clear();
+        self.submit.clear();
+        self.complete.clear();
+        self.latency.clear();
+        self.bw.clear();
+        self.iops.clear();
+        self.errors = ErrorCounts::default();
+        if let Some(p) = &mut self.prios {
+            p.dirs.iter_mut().flatten().for_each(LatRecorder::clear);
+        }
+        self.bw.restart(now_ns, [0; 3]);
+        self.iops.restart(now_ns, [0; 3]);
+    }
+
+    /// Adds another job's recording, for `group_reporting` (and later for hosts): counts
+    /// and histograms add exactly, latency moments combine by the parallel formula, and
+    /// bandwidth/IOPS samples add up as fio does ([`RateSampler::merge`]).
+    pub fn merge(&mut self, other: &JobRecorder) {
+        for (a, b) in self.dirs.iter_mut().zip(other.dirs.iter()) {
+            a.merge(b);
+        }
+        self.sync.merge(&other.sync);
+        self.uncounted_syncs += other.uncounted_syncs;
+        self.depth.merge(&other.depth);
+        self.submit.merge(&other.submit);
+        self.complete.merge(&other.complete);
+        self.latency.merge(&other.latency);
+        self.bw.merge(&other.bw);
+        self.iops.merge(&other.iops);
+        if self.errors.total == 0 {
+            self.errors.first = other.errors.first;
+        }
+        match (&mut self.prios, &other.prios) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.prios = Some(theirs.clone()),
+            _ => {}
+        }
+        self.errors.total += other.errors.total;
+        for d in 0..3 {
+            self.config.dirs[d] |= other.config.dirs[d];
+        }
+    }
+
+    /// Heap bytes held by this recorder's histograms (everything else is inline).
+    pub fn heap_bytes(&self) -> usize {
+        let dirs: usize = self
+            .dirs
+            .iter()
+            .map(|d| {
+                let corrected = d.lat_corrected.as_ref().map_or(0, LatRecorder::heap_bytes);
+                d.slat.heap_bytes() + d.clat.heap_bytes() + d.lat.heap_bytes() + corrected
+            })
+            .sum();
+        dirs + self.sync.heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,396 @@
+//! Offsets within one file's region: the sequential cursor (with fio's `:N` holes), random
+//! offsets (inside the file's strided zone, if it has one), and the random map (`map.rs`)
+//! that makes a random pass touch every block once.
+//!
+//! Positions here are relative to the region start; [`crate::Workload`] adds the region's
+//! offset. The rules are fio 3.33's, measured with `--write_iolog` on the null engine:
+//!
+//! - Sequential: each direction keeps its own position (the end of its previous I/O). The
+//!   next offset is that position, plus the `:N` skip unless the position is the region
+//!   start. A pass over the file is over when the position has reached the region end, or
+//!   when the next block does not fit. A fixed block size fits when the file holds it,
+//!   even past the region's end (fio 3.33: `size=9000 bs=4k` reads 0, 4k and 8k of a file
+//!   of 12k or more, but only 0 and 4k of a file of 9000 bytes, or of one fio lays out;
+//!   `size=18k` gives 4 reads of a file of 18k, 5 of a larger one); the sizes of a
+//!   `bsrange` or `bssplit` are shrunk to the region's end, never past it (a tail shorter
+//!   than the smallest size is never touched). With a skip, an offset that lands at
+//!   or past the end wraps to the region start (`size=31k bs=4k rw=read:4k` reads 0, 8k,
+//!   16k, 24k, 0, 8k…), but one that lands inside the tail ends the pass (`size=26k`: 0,
+//!   8k, 16k, done, and 24k too when the file holds 28k). The follow-ups of a random
+//!   mode (`randread:N`, `percentage_random`) fit the same way. (The null engine has no
+//!   file: its reach is the region's end.)
+//! - Random with the map: the region is cut into blocks of the job's smallest block size;
+//!   a random block is drawn and, if already done, the next free block after it (wrapping)
+//!   is taken. The I/O's length is shrunk to the run of free blocks there, so with
+//!   `bsrange`/`bssplit` no byte is touched twice in a pass (fio 3.33 does the same:
+//!   `bsrange=4k-16k` over 64k issues 7 I/Os totalling exactly 64k). The pass is over when
+//!   every block is done.
+//! - Random without the map: any aligned offset at which the smallest block fits; a pass
+//!   never ends by itself (the byte budget ends it).
+
+mod map;
+
+pub(crate) use map::RandomMap;
+
+use crate::bs::BsChooser;
+use crate::distribution::Picker;
+use crate::lfsr::Lfsr;
+use crate::region::FileRegion;
+use crate::rng::Rng;
+use crate::zones::ZoneState;
+
+/// Where one file stands in the current pass.
+#[derive(Debug, Clone)]
+pub(crate) struct FileCursor {
+    /// The file's region.
+    pub(crate) region: FileRegion,
+    /// Per direction: the end of the previous I/O (the next sequential offset).
+    pub(crate) pos: [u64; 3],
+    /// Per direction: the offset of the previous I/O (`rw_sequencer=identical`).
+    pub(crate) last: [u64; 3],
+    /// The random map, when the job uses one.
+    pub(crate) map: Option<RandomMap>,
+    /// True once this pass is over for the file.
+    pub(crate) done: bool,
+    /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
+    /// when every direction is uniform.
+    pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
+    /// `random_generator=lfsr`: the register over the region's blocks (no map then).
+    pub(crate) lfsr: Option<Lfsr>,
+    /// `zonemode=strided`: the zone the file is in.
+    pub(crate) zone: Option<ZoneState>,
+}
+
+/// An offset and length relative to the region start.
+pub(crate) type Extent = (u64, u64);
+
+impl FileCursor {
+    /// A cursor at the start of `region`; `map_unit` is the map's block size, or `None`
+    /// for no map.
+    pub(crate) fn new(region: FileRegion, map_unit: Option<u64>) -> FileCursor {
+        // A region reaches at least to its end.
+        let region = FileRegion { reach: region.reach.max(region.len), ..region };
+        FileCursor {
+            region,
+            pos: [0; 3],
+            last: [0; 3],
+            map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
+            done: false,
+            pickers: None,
+            lfsr: None,
+            zone: None,
+        }
+    }
+
+    /// Back to the region start with a clear map (a new pass).
+    pub(crate) fn reset(&mut self) {
+        self.pos = [0; 3];
+        self.last = [0; 3];
+        if let Some(map) = &mut self.map {
+            map.reset();
+        }
+        if let Some(lfsr) = &mut self.lfsr {
+            lfsr.reset();
+        }
+        if self.zone.is_some() {
+            self.enter_zone(0);
+        }
+        self.done = false;
+    }
+
+    /// Records an I/O of direction `dir` at `ext`.
+    pub(crate) fn advance(&mut self, dir: usize, ext: Extent) {
+        self.last[dir] = ext.0;
+        self.pos[dir] = ext.0 + ext.1;
+    }
+
+    /// The next sequential I/O of direction `dir` with the `:N` skip, or `None` when the
+    /// pass is over (see the module note for fio's rules).
+    pub(crate) fn sequential(
+        &self,
+        dir: usize,
+        skip: u64,
+        want: u64,
+        bs: &BsChooser,
+    ) -> Option<Extent> {
+        let len = self.region.len;
+        let mut pos = self.pos[dir];
+        if let Some(zone) = &self.zone {
+            // At the zone's end, back to its start (see `StridedZones`).
+            if pos >= zone.end() {
+                pos = zone.start;
+            }
+        }
+        if pos >= len {
+            return None;
+        }
+        let mut off = if pos == 0 { 0 } else { pos + skip };
+        if off >= len {
+            off = 0;
+        }
+        self.extent_at(off, want, bs)
+    }
+
+    /// An I/O continuing from `from` (a follow-up of a random mode's `:N`, or a
+    /// sequential pick of `percentage_random`), or `None` if it would not fit. Neither
+    /// consults nor marks the map, as in fio.
+    pub(crate) fn follow(&self, from: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
+        if from >= self.region.len {
+            return None;
+        }
+        self.extent_at(from, want, bs)
+    }
+
+    /// The sequential I/O at `off` (inside the region): a fixed size whole if the file
+    /// holds it (it may pass the region's end, up to `reach`), a size of a range or split
+    /// shrunk to the region's end; `None` if it does not fit.
+    #[inline]
+    fn extent_at(&self, off: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
+        if bs.uniform() {
+            return (off + want <= self.region.reach).then_some((off, want));
+        }
+        bs.fit(want, self.region.len - off, bs.min()).map(|l| (off, l))
+    }
+
+    /// A random I/O of direction `dir`. With the map: a free block and the free run after
+    /// it, marked done; `None` when the map is full. Without: an `align`-aligned offset where
+    /// the direction's smallest block fits, uniform or from the direction's picker.
+    #[inline]
+    pub(crate) fn random(
+        &mut self,
+        dir: usize,
+        rng: &mut Rng,
+        want: u64,
+        bs: &BsChooser,
+        unit: u64,
+        align: u64,
+    ) -> Option<Extent> {
+        if self.zone.is_some() {
+            return self.zoned_random(rng, want, bs, unit, align);
+        }
+        let len = self.region.len;
+        match &mut self.map {
+            Some(map) => {
+                let b = map.next_free(rng.below(map.blocks()))?;
+                if want == unit {
+                    // One block, free: what `run_at` gives (a run of 1, which fits since
+                    // `b < len / unit`), without its arithmetic.
+                    map.mark_one(b);
+                    return Some((b * unit, unit));
+                }
+                run_at(map, b, len, want, bs, unit)
+            }
+            None => {
+                let positions = (len - bs.min()) / align + 1;
+                let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
+                let pos = match (picker, &mut self.lfsr) {
+                    (Some(p), _) => p.position(rng),
+                    (None, Some(lfsr)) => return lfsr_extent(lfsr, len, want, bs, unit),
+                    (None, None) => rng.below(positions),
+                };
+                let off = pos * align;
+                bs.fit(want, len - off, bs.min()).map(|l| (off, l))
+            }
+        }
+    }
+}
+
+/// Strided zones (see [`crate::StridedZones`]).
+impl FileCursor {
+    /// Moves into the zone that starts at `start` (relative): every direction's position at
+    /// its start, and a clear map over its blocks.
+    pub(crate) fn enter_zone(&mut self, start: u64) {
+        let Some(zone) = &mut self.zone else { return };
+        zone.start = start;
+        let (zone, len) = (*zone, self.region.len);
+        self.pos = [start; 3];
+        self.last = [start; 3];
+        if let Some(map) = &mut self.map {
+            map.reset_to(zone.blocks_in(len));
+        }
+    }
+
+    /// Moves to the next zone, or back to the first after the last one.
+    pub(crate) fn next_zone(&mut self) {
+        let Some(zone) = &self.zone else { return };
+        let next = zone.next_start();
+        self.enter_zone(if next >= self.region.len { 0 } else { next });
+    }
+
+    /// A random I/O inside the zone: as `FileCursor::random`, over the zone's blocks. A
+    /// zone map that fills up starts over, unless the region's end cuts the zone short:
+    /// then the file's pass is over once it is full (`None`).
+    pub(crate) fn zoned_random(
+        &mut self,
+        rng: &mut Rng,
+        want: u64,
+        bs: &BsChooser,
+        unit: u64,
+        align: u64,
+    ) -> Option<Extent> {
+        let zone = self.zone?;
+        let len = self.region.len;
+        let zlen = zone.len_in(len);
+        let (start, min) = (zone.start, bs.min());
+        match &mut self.map {
+            Some(map) => {
+                let b = map.next_free(rng.below(map.blocks()))?;
+                let ext = run_at(map, b, zlen, want, bs, unit).map(|(off, l)| (start + off, l));
+                // A full map starts over at once, so that the caller's check for a full
+                // map (the end of a pass) only ends a zone cut short.
+                if map.is_full() && !zone.clipped(len) {
+                    map.reset_to(zlen / unit);
+                }
+                ext
+            }
+            None => {
+                if zlen < min {
+                    return None;
+                }
+                let off = start + rng.below((zlen - min) / align + 1) * align;
+                bs.fit(want, len - off, min).map(|l| (off, l))
+            }
+        }
+    }
+}
+
+/// The next I/O of a register over blocks of `unit` bytes: the next block where the
+/// direction's smallest size fits, `want` bytes shrunk to the region end; `None` once the
+/// register has given every block of this pass.
+fn lfsr_extent(lfsr: &mut Lfsr, len: u64, want: u64, bs: &BsChooser, unit: u64) -> Option<Extent> {
+    loop {
+        let off = lfsr.next_value()? * unit;
+        if let Some(l) = bs.fit(want, len - off, bs.min()) {
+            return Some((off, l));
+        }
+    }
+}
+
+/// The I/O at free block `b` of a region of `len` bytes: `want` bytes, shrunk to the run
+/// of free blocks there, marked done.
+pub(crate) fn run_at(
+    map: &mut RandomMap,
+    b: u64,
+    len: u64,
+    want: u64,
+    bs: &BsChooser,
+    unit: u64,
+) -> Option<Extent> {
+    let run = map.free_run(b, blocks_of(want, unit));
+    let off = b * unit;
+    let l = bs.fit(want, (run * unit).min(len - off), unit)?;
+    map.mark(b, blocks_of(l, unit));
+    Some((off, l))
+}
+
+/// How many map blocks of `unit` bytes `len` bytes cover: a shift for the usual power-of-two
+/// block, a division otherwise (this runs once or twice per random I/O).
+#[inline]
+fn blocks_of(len: u64, unit: u64) -> u64 {
+    if unit.is_power_of_two() {
+        let shift = unit.trailing_zeros();
+        (len >> shift) + u64::from(len & (unit - 1) != 0)
+    } else {
+        len.div_ceil(unit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bs::BlockSizes;
+
+    fn fixed(bs: u64) -> BsChooser {
+        BsChooser::new(&BlockSizes::Fixed(bs), false)
+    }
+
+    #[test]
+    fn blocks_of_rounds_up_like_a_division() {
+        for unit in [1, 512, 4096, 3000, 65536] {
+            for len in [0, 1, unit - 1, unit, unit + 1, 5 * unit, 5 * unit + 7] {
+                assert_eq!(blocks_of(len, unit), len.div_ceil(unit), "{len} / {unit}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_block_shortcut_gives_what_the_free_run_rule_gives() {
+        for (blocks, tail) in [(1, 0), (63, 100), (64, 0), (1000, 4095)] {
+            let len = blocks * 4096 + tail;
+            let bs = fixed(4096);
+            let mut c = FileCursor::new(FileRegion::new(0, len), Some(4096));
+            let mut general = c.map.clone().unwrap();
+            let mut rng = Rng::from_seed(blocks);
+            let mut from_rng = rng.clone();
+            while let Some((off, l)) = c.random(0, &mut rng, 4096, &bs, 4096, 4096) {
+                let b = general.next_free(from_rng.below(general.blocks())).unwrap();
+                assert_eq!(run_at(&mut general, b, len, 4096, &bs, 4096), Some((off, l)));
+                assert_eq!(c.map.as_ref(), Some(&general));
+            }
+            assert!(general.is_full());
+        }
+    }
+
+    #[test]
+    fn sequential_skips_and_wraps_like_fio() {
+        // fio 3.33, rw=read:4k bs=4k: size=31k gives 0,8k,16k,24k,0,...; size=26k stops
+        // after 16k; size=28k stops after 24k.
+        let bs = fixed(4096);
+        let walk = |len: u64, steps: usize| {
+            let mut c = FileCursor::new(FileRegion::new(0, len), None);
+            let mut offs = Vec::new();
+            for _ in 0..steps {
+                match c.sequential(0, 4096, 4096, &bs) {
+                    Some(ext) => {
+                        offs.push(ext.0 / 1024);
+                        c.advance(0, ext);
+                    }
+                    None => break,
+                }
+            }
+            offs
+        };
+        assert_eq!(walk(31 * 1024, 6), [0, 8, 16, 24, 0, 8]);
+        assert_eq!(walk(26 * 1024, 6), [0, 8, 16]);
+        assert_eq!(walk(28 * 1024, 6), [0, 8, 16, 24]);
+    }
+
+    #[test]
+    fn a_fixed_size_may_end_past_the_region_as_far_as_the_file_goes() {
+        // fio 3.33, size=9000: 3 reads of a 20000-byte file, 2 of a 12000-byte one; with
+        // `bsrange=1k-4k` nothing starts in the 808-byte tail.
+        let walk = |bs: &BsChooser, reach: u64, want: u64| {
+            let region = FileRegion { offset: 0, len: 9000, reach };
+            let mut c = FileCursor::new(region, None);
+            let mut ext = Vec::new();
+            while let Some(e) = c.sequential(0, 0, want, bs) {
+                ext.push(e);
+                c.advance(0, e);
+            }
+            ext
+        };
+        let k4 = [(0, 4096), (4096, 4096)];
+        assert_eq!(walk(&fixed(4096), 20000, 4096), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12288, 4096), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12000, 4096), k4);
+        let range = BsChooser::new(&BlockSizes::Range { min: 1024, max: 4096 }, false);
+        assert_eq!(walk(&range, 20000, 4096), k4);
+        // A follow-up too, from inside the region only.
+        let c = FileCursor::new(FileRegion { offset: 0, len: 9000, reach: 20000 }, None);
+        assert_eq!(c.follow(8192, 4096, &fixed(4096)), Some((8192, 4096)));
+        assert_eq!(c.follow(9000, 4096, &fixed(4096)), None);
+    }
+
+    #[test]
+    fn random_with_map_shrinks_to_the_free_run() {
+        let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
+        let mut c = FileCursor::new(FileRegion::new(0, 65536), Some(4096));
+        let mut rng = Rng::from_seed(3);
+        let mut total = 0;
+        while let Some((off, len)) = c.random(0, &mut rng, 16384, &bs, 4096, 4096) {
+            assert!(off + len <= 65536 && len % 4096 == 0);
+            total += len;
+        }
+        assert_eq!(total, 65536);
+    }
+}

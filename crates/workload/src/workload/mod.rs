@@ -1,0 +1,519 @@
+//! [`Workload`]: the I/O sequence of one job, a deterministic function of its
+//! [`WorkloadConfig`]; the runner's hot loop calls [`Workload::next`] (see the crate note
+//! for how a job ends).
+
+use crate::bs::BsChooser;
+use crate::buffers::BufferFiller;
+use crate::config::{Sequencer, WorkloadConfig};
+use crate::distribution::{Picker, Placement};
+use crate::error::ConfigError;
+use crate::files::FilePicker;
+use crate::lfsr::Lfsr;
+use crate::mix::Mix;
+use crate::offsets::{Extent, FileCursor, RandomMap};
+use crate::region::FileRegion;
+use crate::rng::{Rng, Stream};
+use crate::zones::{StridedZones, ZoneState};
+use iomark_core::{Ddir, RwMode};
+
+/// The cursor of each file; with a skewed distribution, each with the pickers of the
+/// directions the job issues (over the positions a job without the map draws from); with
+/// `lfsr`, each with its register over the region's blocks of the job's smallest size.
+/// A map that cannot be allocated refuses the job, or with `softrandommap` leaves its file
+/// without a map.
+fn cursors(
+    cfg: &WorkloadConfig,
+    map_unit: Option<u64>,
+    skewed: bool,
+    lfsr: bool,
+    align: &[u64; 3],
+) -> Result<Vec<FileCursor>, ConfigError> {
+    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
+    let mut cursors = Vec::with_capacity(cfg.files.len());
+    for (file, region) in cfg.files.iter().enumerate() {
+        // Strided zones cover the file as far as it goes, `size` being only the budget
+        // (see `StridedZones`).
+        let region = match cfg.zones {
+            Some(_) => FileRegion { len: region.reach, ..*region },
+            None => *region,
+        };
+        let mut cursor = FileCursor::new(region, None);
+        if let Some(unit) = map_unit {
+            let blocks = match &cfg.zones {
+                Some(z) => crate::zones::map_blocks(z, region.len, unit),
+                None => region.len / unit,
+            };
+            cursor.map = RandomMap::try_new(blocks);
+            if cursor.map.is_none() && !cfg.soft_random_map {
+                return Err(ConfigError::MapAllocation { file, blocks });
+            }
+        }
+        if let Some(z) = &cfg.zones {
+            cursor.zone = Some(ZoneState::first(z, cfg.min_bs()));
+            cursor.enter_zone(0);
+        }
+        cursors.push(cursor);
+    }
+    for c in &mut cursors {
+        let place = Placement::draw(&mut placement);
+        let lfsr_seed = placement.next_u64();
+        let len = c.region.len;
+        if lfsr {
+            c.lfsr = Some(Lfsr::new(len / cfg.min_bs(), lfsr_seed));
+        }
+        if skewed {
+            let pick = |d: Ddir| {
+                let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
+                let positions = (len - sizes.min()) / align[d.index()] + 1;
+                let dist = cfg.distribution.get(d);
+                Picker::new(dist, positions, align[d.index()], len, &place)
+                    .filter(|_| cfg.rw.issues(d))
+            };
+            c.pickers = Some(Box::new(Ddir::DATA.map(pick)));
+        }
+    }
+    Ok(cursors)
+}
+
+/// One I/O to issue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IoRequest {
+    /// Read, write or trim.
+    pub dir: Ddir,
+    /// Index into [`WorkloadConfig::files`].
+    pub file: usize,
+    /// Absolute offset in the file, in bytes (the region's offset included).
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+}
+
+/// The I/O sequence of one job: a deterministic function of its [`WorkloadConfig`].
+#[derive(Debug, Clone)]
+pub struct Workload {
+    /// `rw` is a random mode.
+    random: bool,
+    /// `bs_is_seq_rand`: see [`Workload::seq_rand_extent`].
+    seq_rand_bs: bool,
+    /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
+    trimwrite: bool,
+    /// True when every I/O is one random map block (see
+    /// [`Workload::generate_one_block`]): `generate` then takes that shortcut.
+    one_block: bool,
+    skip: u64,
+    sequencer: Sequencer,
+    loops: u64,
+    time_based: bool,
+    io_limit: u64,
+    io_size_given: bool,
+    byte_cap: u64,
+    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there).
+    ios_cap: u64,
+    max_bs: u64,
+    map_unit: u64,
+    align: [u64; 3],
+    bs: [BsChooser; 3],
+    files: Vec<FileCursor>,
+    /// `zonemode=strided`, if set.
+    zones: Option<StridedZones>,
+    /// Bytes issued since the last zone turn (see [`StridedZones`]).
+    zone_bytes: u64,
+    /// Which file serves the next I/O, when there are several.
+    picker: FilePicker,
+    files_done: usize,
+    mix: Mix,
+    offsets_rng: Rng,
+    offsets_rng_start: Rng,
+    bs_rng: Rng,
+    pending: Option<IoRequest>,
+    pass: u64,
+    counted_bytes: u64,
+    counted_ios: u64,
+    total_bytes: u64,
+    finished: bool,
+    /// `next` answers `None` at the end of each pass, until [`Workload::next_pass`].
+    pause_between_passes: bool,
+    buffers: BufferFiller,
+}
+
+impl Workload {
+    /// Checks `cfg` and builds the generator, allocating all it will need.
+    pub fn new(cfg: &WorkloadConfig) -> Result<Workload, ConfigError> {
+        crate::validate::validate(cfg)?;
+        let loops = u64::from(cfg.loops.max(1));
+        let map_unit = cfg.min_bs();
+        let skewed =
+            cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
+        let lfsr = cfg.lfsr && cfg.rw.is_random();
+        let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
+        let bs = Ddir::DATA.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
+        // Random I/Os are aligned to their size's minimum: the write sizes' with
+        // `bs_is_seq_rand`.
+        let random_sizes = |d: Ddir| {
+            if cfg.bs_is_seq_rand {
+                &cfg.bs.write
+            } else {
+                cfg.bs.get(d)
+            }
+        };
+        let align = Ddir::DATA
+            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| random_sizes(d).min()).max(1));
+        let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        let mix =
+            Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
+        let files = cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
+        // map on every file, sizes by direction, and in every direction the job issues,
+        // every I/O at a new random offset and one map block per I/O.
+        let one_block = use_map
+            && cfg.zones.is_none()
+            && files.iter().all(|f| f.map.is_some())
+            && !trimwrite
+            && !cfg.bs_is_seq_rand
+            && cfg
+                .directions()
+                .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
+        Ok(Workload {
+            random: cfg.rw.is_random(),
+            seq_rand_bs: cfg.bs_is_seq_rand,
+            trimwrite,
+            one_block,
+            skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
+            sequencer: cfg.rw_sequencer,
+            loops,
+            time_based: cfg.time_based,
+            io_limit: cfg.io_limit,
+            io_size_given: cfg.io_size_given,
+            byte_cap: cfg.io_limit.saturating_mul(loops),
+            ios_cap: cfg
+                .number_ios
+                .filter(|&n| n > 0)
+                .map_or(u64::MAX, |n| n.saturating_mul(loops)),
+            max_bs: cfg.max_bs(),
+            map_unit,
+            align,
+            bs,
+            files,
+            zones: cfg.zones,
+            zone_bytes: 0,
+            picker: FilePicker::new(cfg.file_service, cfg.files.len(), cfg.open_files, cfg.seed),
+            files_done: 0,
+            mix,
+            offsets_rng_start: offsets_rng.clone(),
+            offsets_rng,
+            bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
+            pending: None,
+            pass: 1,
+            counted_bytes: 0,
+            counted_ios: 0,
+            total_bytes: 0,
+            finished: false,
+            pause_between_passes: false,
+            buffers: BufferFiller::new(cfg.buffers, cfg.seed),
+        })
+    }
+
+    /// Which pass over the files the job is in (1 for the first).
+    pub fn pass(&self) -> u64 {
+        self.pass
+    }
+
+    /// Bytes issued so far, all directions.
+    pub fn bytes_issued(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Makes `next` answer `None` at the end of each pass (every file's pass over), so that
+    /// the runner can act between passes (`unlink_each_loop`); [`Workload::next_pass`]
+    /// then goes on.
+    pub fn pause_between_passes(&mut self) {
+        self.pause_between_passes = true;
+    }
+
+    /// After `next` paused at the end of a pass: starts the next pass if fio would (see
+    /// the crate note); false when the job's I/O is over (and always when `next` ended for
+    /// another reason).
+    pub fn next_pass(&mut self) -> bool {
+        if self.finished || self.files_done < self.files.len() {
+            return false;
+        }
+        if self.budget_spent() || !self.start_next_pass() {
+            self.finished = true;
+            return false;
+        }
+        true
+    }
+
+    /// Whether the pass under way is not the last of `loops` (always, with `time_based`).
+    /// Passes beyond `loops` that only complete `io_size` are not loops.
+    pub fn loops_left(&self) -> bool {
+        self.time_based || self.pass < self.loops
+    }
+
+    /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).
+    pub fn initial_fill(&mut self, buf: &mut [u8]) {
+        self.buffers.initial_fill(buf);
+    }
+
+    /// Prepares a buffer for a write at `offset` (see [`BufferFiller::prepare_write`]).
+    pub fn prepare_write(&mut self, buf: &mut [u8], offset: u64) {
+        self.buffers.prepare_write(buf, offset);
+    }
+
+    /// Fixes the direction of the next I/Os of a mixed job (`rw=rw`, `randrw`), or with
+    /// `None` gives the choice back to `rwmixread`; other modes keep their direction. The
+    /// runner's rate limits choose the direction this way, as fio's do.
+    pub fn steer(&mut self, dir: Option<Ddir>) {
+        self.mix.steer(dir);
+    }
+
+    /// The write of a `trimwrite` pair, after its trim.
+    #[inline(never)]
+    fn pending_write(&mut self) -> Option<IoRequest> {
+        let write = self.pending.take()?;
+        self.account(&write, true);
+        Some(write)
+    }
+
+    fn account(&mut self, req: &IoRequest, counts: bool) {
+        self.total_bytes += req.len;
+        if counts {
+            self.counted_bytes += req.len;
+            self.counted_ios += 1;
+        }
+    }
+
+    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
+    fn budget_spent(&self) -> bool {
+        !self.time_based
+            && (self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap)
+    }
+
+    /// Opens a new pass if fio would (see the crate note); false when the job is over.
+    /// Once a pass: kept out of `next`'s inlined code.
+    #[cold]
+    #[inline(never)]
+    fn start_next_pass(&mut self) -> bool {
+        let more = self.time_based
+            || self.pass < self.loops
+            || (self.io_size_given
+                && self.total_bytes < self.io_limit
+                && self.io_limit - self.total_bytes >= self.max_bs);
+        if !more {
+            return false;
+        }
+        self.pass += 1;
+        for f in &mut self.files {
+            f.reset();
+        }
+        self.files_done = 0;
+        self.zone_bytes = 0;
+        self.picker.new_pass();
+        self.mix.reset();
+        // fio restarts the offset sequence with each pass: every pass is the same order.
+        self.offsets_rng = self.offsets_rng_start.clone();
+        true
+    }
+
+    #[inline]
+    fn pick_file(&mut self) -> usize {
+        if self.files.len() == 1 {
+            // Whatever the service, the only file: the quota and the file stream (drawn
+            // from for nothing else) have no effect on the I/O.
+            return 0;
+        }
+        self.picker.pick(&self.files)
+    }
+
+    /// The pass over `file` is over: the file closes, or with a skewed service starts
+    /// over at once (fio reopens it when it is drawn again).
+    #[cold]
+    #[inline(never)]
+    fn file_done(&mut self, file: usize) {
+        if self.picker.is_skewed() {
+            self.files[file].reset();
+            return;
+        }
+        self.files[file].done = true;
+        self.files_done += 1;
+        self.picker.file_done(file);
+    }
+
+    /// The next I/O on `file`, or `None` when the file's pass is over.
+    #[inline]
+    fn generate(&mut self, file: usize) -> Option<IoRequest> {
+        if self.one_block {
+            return self.generate_one_block(file);
+        }
+        if let Some(zones) = self.zones {
+            return self.generate_zoned(file, zones);
+        }
+        self.generate_plain(file)
+    }
+
+    /// `generate` with strided zones: once the job has done `zonesize` bytes in the
+    /// current zone, `file` moves to its next zone; the I/O's bytes count towards the next
+    /// turn.
+    #[inline(never)]
+    fn generate_zoned(&mut self, file: usize, zones: StridedZones) -> Option<IoRequest> {
+        if self.zone_bytes >= zones.size {
+            self.zone_bytes = 0;
+            self.files[file].next_zone();
+        }
+        let req = self.generate_plain(file)?;
+        self.zone_bytes += req.len;
+        Some(req)
+    }
+
+    /// `generate` without the shortcut and zone turns.
+    #[inline]
+    fn generate_plain(&mut self, file: usize) -> Option<IoRequest> {
+        let dir = self.mix.direction();
+        let d = dir.index();
+        let ext: Extent = if self.seq_rand_bs {
+            self.seq_rand_extent(file, dir)?
+        } else {
+            let bs = &self.bs[d];
+            let want = bs.choose(&mut self.bs_rng);
+            let cursor = &mut self.files[file];
+            if !self.random {
+                cursor.sequential(d, self.skip, want, bs)?
+            } else {
+                if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
+                    return None;
+                }
+                let follow = if self.mix.new_random_offset(dir) {
+                    None
+                } else {
+                    let from = match self.sequencer {
+                        Sequencer::Sequential => cursor.pos[d],
+                        Sequencer::Identical => cursor.last[d],
+                    };
+                    cursor.follow(from, want, bs)
+                };
+                match follow {
+                    Some(ext) => ext,
+                    None => {
+                        let (unit, align) = (self.map_unit, self.align[d]);
+                        cursor.random(d, &mut self.offsets_rng, want, bs, unit, align)?
+                    }
+                }
+            }
+        };
+        let cursor = &mut self.files[file];
+        cursor.advance(d, ext);
+        if self.trimwrite {
+            // trimwrite: the write of the pair continues from the same place.
+            cursor.advance(Ddir::Write.index(), ext);
+        }
+        Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+
+    /// The extent of the next I/O under `bs_is_seq_rand`: as `generate`, but the block size
+    /// comes from the read sizes for a sequential I/O and from the write sizes for a random
+    /// one, whatever the direction; the random decision is drawn before the size.
+    #[inline(never)]
+    fn seq_rand_extent(&mut self, file: usize, dir: Ddir) -> Option<Extent> {
+        let d = dir.index();
+        let (seq, rand) = (&self.bs[0], &self.bs[1]);
+        let cursor = &mut self.files[file];
+        if !self.random {
+            let want = seq.choose(&mut self.bs_rng);
+            return cursor.sequential(d, self.skip, want, seq);
+        }
+        if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
+            return None;
+        }
+        if !self.mix.new_random_offset(dir) {
+            let want = seq.choose(&mut self.bs_rng);
+            let from = match self.sequencer {
+                Sequencer::Sequential => cursor.pos[d],
+                Sequencer::Identical => cursor.last[d],
+            };
+            if let Some(ext) = cursor.follow(from, want, seq) {
+                return Some(ext);
+            }
+        }
+        let want = rand.choose(&mut self.bs_rng);
+        cursor.random(d, &mut self.offsets_rng, want, rand, self.map_unit, self.align[d])
+    }
+
+    /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
+    /// random map where, in every direction it issues, every I/O takes a new random offset
+    /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
+    /// map's block. Under those conditions each step of `generate` reduces to the line
+    /// here:
+    ///
+    /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
+    ///   `bs.choose()` is the map block, drawing nothing; `mix.new_random_offset()` is
+    ///   true, changing nothing;
+    /// - a full map answers `None` before any draw, as `generate` does; otherwise
+    ///   `cursor.random()` draws the same block, takes the next free one and marks it
+    ///   (its `want == unit` case);
+    /// - the cursor advances the same way, and there is no trimwrite write to follow.
+    ///
+    /// `shortcut_and_general_path_agree` checks it on many random configurations.
+    #[inline]
+    fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
+        let dir = self.mix.direction();
+        let unit = self.map_unit;
+        let cursor = &mut self.files[file];
+        let map = cursor.map.as_mut()?;
+        if map.is_full() {
+            // Before the draw: a full map draws nothing (other files share the stream).
+            return None;
+        }
+        let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
+        map.mark_one(b);
+        let offset = b * unit;
+        cursor.advance(dir.index(), (offset, unit));
+        Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
+    }
+}
+
+/// The I/O sequence: `next` is the runner's hot-path call.
+impl Iterator for Workload {
+    type Item = IoRequest;
+
+    /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
+    fn next(&mut self) -> Option<IoRequest> {
+        if self.pending.is_some() {
+            return self.pending_write();
+        }
+        loop {
+            if self.finished {
+                return None;
+            }
+            if self.budget_spent() {
+                self.finished = true;
+                return None;
+            }
+            if self.files_done == self.files.len() {
+                if self.pause_between_passes {
+                    return None;
+                }
+                if !self.start_next_pass() {
+                    self.finished = true;
+                }
+                continue;
+            }
+            let file = self.pick_file();
+            match self.generate(file) {
+                Some(req) => {
+                    // trimwrite: only the write of the pair counts toward the budgets.
+                    let counts = !self.trimwrite;
+                    if !counts {
+                        self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
+                    }
+                    self.account(&req, counts);
+                    return Some(req);
+                }
+                None => self.file_done(file),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
