@@ -1,10 +1,9 @@
 //! Golden files: `crates/cli/tests/golden/<case>.fio` is a job, `<case>.<suffix>` the
 //! output iomark must print for it under the fake clock, byte for byte.
 //!
-//! `IOMARK_BLESS=1 cargo test -p iomark --test cli` rewrites every golden file from the
-//! current output instead of comparing (a name filter such as `golden` or `terse` after
-//! the command limits it to those tests); check the diff by eye against fio's layout
-//! before committing it.
+//! `IOMARK_BLESS=1 cargo test -p iomark --test cli -- golden terse` rewrites them from the
+//! current output instead of comparing (the `run::golden` and `terse` tests are the ones
+//! that read them); check the diff by eye against fio's layout before committing it.
 
 use super::run::text;
 use std::path::PathBuf;
