@@ -6,7 +6,7 @@
 //! complete from them (after the last `,` for lists), file names where a file is expected.
 
 use super::entries::{genzipf_entries, Complete, Entry, Takes};
-use crate::flags::defs::GENZIPF;
+use iomark_options::flags::GENZIPF;
 use std::fmt::Write as _;
 
 /// The script for `entries`.

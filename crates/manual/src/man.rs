@@ -1,13 +1,12 @@
 //! The man page `iomark.1`, in roff, printed from the program-flag table and the option table.
 //!
 //! The page is generated, never written by hand: `docs/iomark.1` is this output, a test fails
-//! when it is stale (`IOMARK_BLESS=1 cargo test -p iomark-options --test flags` rewrites it),
+//! when it is stale (`IOMARK_BLESS=1 cargo test -p iomark-manual --test flags` rewrites it),
 //! and `iomark --man` prints it.
 
-use super::defs::{self, EXIT_CODES, GENZIPF};
-use super::flag::{Arg, Flag, Status, Subcommand, Values};
-use super::help::{ABOUT, DEFAULT_SUITE, JOB_OPTIONS};
-use crate::table::{self, Category, OptionDef, Support};
+use crate::help::{ABOUT, DEFAULT_SUITE, JOB_OPTIONS};
+use iomark_options::flags::{self, Arg, Flag, Status, Subcommand, Values, EXIT_CODES, GENZIPF};
+use iomark_options::table::{self, Category, OptionDef, Support};
 use std::fmt::Write as _;
 
 /// The whole of `iomark.1`.
@@ -77,7 +76,7 @@ fn description(out: &mut String) {
 
 fn options(out: &mut String) {
     out.push_str(".SH OPTIONS\n");
-    for flag in defs::supported() {
+    for flag in flags::supported() {
         let _ = write!(out, ".TP\n{}\n{}.\n", usage(flag), roff(flag.help));
         if !flag.long_help.is_empty() {
             let _ = writeln!(out, "{}", roff(flag.long_help));
@@ -90,7 +89,7 @@ fn options(out: &mut String) {
             }
         }
     }
-    let refused: Vec<String> = defs::all()
+    let refused: Vec<String> = flags::all()
         .iter()
         .filter(|f| f.status == Status::NotYet)
         .map(|f| format!("\\fB\\-\\-{}\\fR", roff(f.long)))

@@ -2,11 +2,10 @@
 //! program flag iomark acts on and per job option it supports (names, how the value is
 //! written, what completes it, one line of help), and the `genzipf` subcommand's flags.
 
-use crate::assemble::SUPPORTED_ENGINES;
-use crate::flags::defs::{self, GENZIPF};
-use crate::flags::flag::{Arg, Values};
-use crate::kind::Kind;
-use crate::table::{self, Support};
+use iomark_options::assemble::SUPPORTED_ENGINES;
+use iomark_options::flags::{self, Arg, Values, GENZIPF};
+use iomark_options::kind::{Choice, Kind};
+use iomark_options::table::{self, Support};
 
 /// What may complete the value of a flag or option.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +58,7 @@ pub(super) struct Entry {
 
 /// The program flags iomark acts on, then the job options it supports.
 pub(super) fn entries() -> Vec<Entry> {
-    let mut out: Vec<Entry> = defs::supported()
+    let mut out: Vec<Entry> = flags::supported()
         .map(|f| Entry {
             names: vec![f.long],
             short: f.short,
@@ -82,7 +81,7 @@ pub(super) fn entries() -> Vec<Entry> {
         })
         .collect();
     for def in table::all().iter().filter(|d| d.support == Support::Yes) {
-        let choices = |c: &[crate::kind::Choice]| c.iter().map(|c| c.name).collect::<Vec<_>>();
+        let choices = |c: &[Choice]| c.iter().map(|c| c.name).collect::<Vec<_>>();
         let value = match def.kind {
             Kind::Enum(_) if def.name == "ioengine" => Complete::Words(SUPPORTED_ENGINES.to_vec()),
             Kind::Enum(c) | Kind::Distribution(c) => Complete::Words(choices(c)),

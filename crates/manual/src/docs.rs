@@ -1,10 +1,14 @@
-//! `docs/options.md`, rendered from the option table.
+//! `docs/options.md` and `docs/compatibility.md`, rendered from the option table and from
+//! the lists of what iomark refuses (`iomark_options::compat`).
 //!
 //! The reference of every option is generated, never written by hand: [`options_markdown`]
-//! prints one section per category of fio's HOWTO and one per engine, and a test compares
-//! the checked-in file with it, so the page cannot drift from the table.
+//! prints one section per category of fio's HOWTO and one per engine, and
+//! [`compatibility_markdown`] every refused engine and option with its reason. Tests compare
+//! the checked-in files with them, so the pages cannot drift from the tables.
 
-use crate::table::{self, Category, ChoiceArg, Kind, OptionDef, Support};
+use iomark_options::compat::{self, ENGINES, OPTIONS};
+use iomark_options::kind::TimeUnit;
+use iomark_options::table::{self, Category, ChoiceArg, Kind, OptionDef, Support};
 use std::fmt::Write as _;
 
 /// The whole of `docs/options.md`.
@@ -17,7 +21,7 @@ pub fn options_markdown() -> String {
     out.push_str(
         "This file is generated from the option table (`crates/options/src/table/`) by \
          `cargo test`; do not edit it. After changing the table, rewrite it with\n\
-         `IOMARK_BLESS=1 cargo test -p iomark-options docs_options_md_is_fresh`.\n\n",
+         `IOMARK_BLESS=1 cargo test -p iomark-manual docs_options_md_is_fresh`.\n\n",
     );
     let _ = writeln!(
         out,
@@ -67,6 +71,50 @@ pub fn options_markdown() -> String {
                 option_entry(&mut out, def, def.help);
             }
         }
+    }
+    out
+}
+
+/// The whole of `docs/compatibility.md`.
+pub fn compatibility_markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# What iomark refuses of fio 3.33, and why\n\n");
+    out.push_str(
+        "This file is generated from `crates/options/src/compat.rs` by `cargo test`; do not \
+         edit it. After changing the lists, rewrite it with\n\
+         `IOMARK_BLESS=1 cargo test -p iomark-manual --test options compatibility_md_is_fresh`.\n\n",
+    );
+    out.push_str(
+        "iomark runs fio's job files with fio's meaning. What it cannot run it refuses, with a \
+         message that names the engine or option and gives the reason below; it never \
+         ignores an option. Where iomark does run an option but differs from fio 3.33 in a \
+         detail, the difference is documented beside the feature ([running.md](running.md), \
+         [job-files.md](job-files.md), [workloads.md](workloads.md), [engines.md](engines.md), \
+         [logs.md](logs.md)).\n",
+    );
+    out.push_str(
+        "\nA reason that starts with \"planned\" marks an option iomark means to run and has \
+         not yet; every other refusal is for good, for the reason given.\n",
+    );
+    out.push_str("\n## Engines\n\n| engine | why iomark does not run it |\n|---|---|\n");
+    for r in ENGINES {
+        let _ = writeln!(out, "| `{}` | {} |", r.name, r.reason);
+    }
+    out.push_str("\n## Options\n\n");
+    let refused: Vec<_> = table::all().iter().filter(|d| d.support == Support::NotYet).collect();
+    let (engine_bound, general): (Vec<&&OptionDef>, Vec<&&OptionDef>) =
+        refused.iter().partition(|d| {
+            !OPTIONS.iter().any(|r| r.name == d.name) && compat::option_reason(d.name).is_some()
+        });
+    out.push_str("| option | why iomark refuses it |\n|---|---|\n");
+    for def in &general {
+        let reason = compat::option_reason(def.name).unwrap_or("(no reason given: a test fails)");
+        let _ = writeln!(out, "| `{}` | {reason} |", def.name);
+    }
+    out.push_str("\nThe options of the engines above are refused with their engine:\n\n");
+    for def in &engine_bound {
+        let engines: Vec<String> = def.engines.iter().map(|e| format!("`{e}`")).collect();
+        let _ = writeln!(out, "- `{}` ({})", def.name, engines.join(", "));
     }
     out
 }
@@ -188,11 +236,11 @@ fn kind_words(kind: &Kind) -> String {
 }
 
 /// The unit of a bare time number, in words.
-fn unit_words(unit: crate::kind::TimeUnit) -> &'static str {
+fn unit_words(unit: TimeUnit) -> &'static str {
     match unit {
-        crate::kind::TimeUnit::Seconds => "seconds",
-        crate::kind::TimeUnit::Millis => "milliseconds",
-        crate::kind::TimeUnit::Micros => "microseconds",
+        TimeUnit::Seconds => "seconds",
+        TimeUnit::Millis => "milliseconds",
+        TimeUnit::Micros => "microseconds",
     }
 }
 

@@ -8,7 +8,8 @@
 //! options fio prints indented under a parent, which it leaves out of the full list, and the
 //! help lines that differ between engines sharing an option.
 
-use crate::table::{self, Kind, OptionDef, Support};
+use iomark_options::assemble::SUPPORTED_ENGINES;
+use iomark_options::table::{self, Kind, OptionDef, Support};
 
 /// Options that fio's lists print indented, under the option they depend on.
 const CHILDREN: &[&str] = &[
@@ -154,7 +155,7 @@ pub fn cmdhelp_one(name: &str) -> Option<String> {
 pub fn enghelp(engine: &str) -> Option<String> {
     if engine.trim().is_empty() {
         let mut out = String::from("Available IO engines:\n");
-        for name in crate::assemble::SUPPORTED_ENGINES {
+        for name in SUPPORTED_ENGINES {
             out.push_str(&format!("\t{name}\n"));
         }
         return Some(out);

@@ -3,7 +3,7 @@
 //! the script's syntax. A test whose shell is missing skips with a message (`.ci/run`
 //! installs bash, zsh and fish).
 
-use iomark_options::flags::complete::{script, Shell};
+use iomark_manual::complete::{script, Shell};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -7,7 +7,7 @@
 //! `genzipf` subcommand, whose short flags take over after it.
 
 use super::entries::{genzipf_entries, one_line, Complete, Entry, Takes};
-use crate::flags::defs::GENZIPF;
+use iomark_options::flags::GENZIPF;
 use std::fmt::Write as _;
 
 /// The script for `entries`.

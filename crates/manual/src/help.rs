@@ -1,10 +1,9 @@
 //! The text of `iomark --help` and of a subcommand's `-h`, printed from the flag table.
 //!
 //! The prose around the list of flags lives here too, as constants that the man page
-//! ([`super::man`]) prints as well.
+//! ([`crate::man`]) prints as well.
 
-use super::defs::{self, EXIT_CODES, GENZIPF};
-use super::flag::Subcommand;
+use iomark_options::flags::{self, Subcommand, EXIT_CODES, GENZIPF};
 use std::fmt::Write as _;
 
 /// What iomark is, in a phrase (the man page's NAME line).
@@ -34,7 +33,7 @@ pub fn text() -> String {
     let _ = write!(out, "iomark: {ABOUT}\n\nusage: iomark {SYNOPSIS}\n\n{DEFAULT_SUITE}\n");
     let _ = writeln!(out, "`iomark {} -h` {}.", GENZIPF.name, GENZIPF.summary);
     out.push_str("\nOptions:\n");
-    for flag in defs::supported() {
+    for flag in flags::supported() {
         let _ = writeln!(out, "  {:<COLUMN$} {}", flag.usage(), flag.help);
     }
     let _ = writeln!(out, "\n{JOB_OPTIONS}\n");
