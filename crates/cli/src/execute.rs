@@ -4,7 +4,7 @@
 use crate::signals::Control;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
-use iomark_options::JobSpec;
+use iomark_options::{keys, JobSpec};
 use iomark_plan::JobPlan;
 use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
@@ -228,14 +228,13 @@ fn write_start_lines(
 /// The print options of the run: `kb_base`, `unit_base` and `significant_figures` of the
 /// first job.
 fn print_options(jobs: &[JobSpec]) -> PrintOptions {
-    use iomark_options::value::Value;
     let mut print = PrintOptions::default();
     if let Some(job) = jobs.first() {
         print.kb_base = job.ctx().kb_base;
-        if let Some(Value::Choice { name, .. }) = job.value("unit_base") {
-            print.unit_base = name.parse().unwrap_or(0);
+        if let Some(unit_base) = job.given(keys::UNIT_BASE) {
+            print.unit_base = unit_base.name.parse().unwrap_or(0);
         }
-        if let Some(Value::Int(figures)) = job.value("significant_figures") {
+        if let Some(figures) = job.given(keys::SIGNIFICANT_FIGURES) {
             print.sig_figs = usize::try_from(figures).unwrap_or(print.sig_figs);
         }
     }

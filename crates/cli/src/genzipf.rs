@@ -74,7 +74,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
     let settings = match parse(args) {
         Ok(s) => s,
         Err(Usage::Help) => {
-            print!("{}", flags::help::subcommand(&flags::GENZIPF));
+            print!("{}", iomark_manual::help::subcommand(&flags::GENZIPF));
             return ExitCode::SUCCESS;
         }
         Err(Usage::Bad(why)) => {

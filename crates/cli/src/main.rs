@@ -13,8 +13,8 @@ mod signals;
 mod status;
 mod suite;
 
-use iomark_options::flags::{self, complete, man};
-use iomark_options::{cmdline, debug, help, showcmd, spec, JobSpec, ParseError};
+use iomark_manual::{cmdhelp, complete, help, man};
+use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -68,7 +68,7 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     let p = &cmd.program;
     let mut out = std::io::stdout().lock();
     if p.help {
-        out.write_all(flags::help::text().as_bytes())?;
+        out.write_all(help::text().as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     if p.man {
@@ -85,8 +85,8 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
     if let Some(name) = &p.cmdhelp {
         let text = match name.as_str() {
-            "" | "all" => Some(help::cmdhelp_all()),
-            name => help::cmdhelp_one(name),
+            "" | "all" => Some(cmdhelp::cmdhelp_all()),
+            name => cmdhelp::cmdhelp_one(name),
         };
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;
@@ -94,7 +94,7 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
     if let Some(engine) = &p.enghelp {
         let text =
-            if engine.trim().is_empty() { Some(engine_list()) } else { help::enghelp(engine) };
+            if engine.trim().is_empty() { Some(engine_list()) } else { cmdhelp::enghelp(engine) };
         let text =
             text.ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
         out.write_all(text.as_bytes())?;
@@ -175,7 +175,7 @@ fn check_limits(p: &cmdline::ProgramOptions, jobs: &[JobSpec]) -> Result<(), Fai
     }
     if p.readonly {
         if let Some(job) = jobs.iter().find(|j| j.writes()) {
-            let rw = job.value("rw").map(|v| debug::canonical(&v)).unwrap_or_default();
+            let rw = job.given(keys::RW).map(|rw| rw.to_string()).unwrap_or_default();
             return Err(Failure::Usage(format!(
                 "job '{}' ({}): --readonly is set but the job writes (rw={rw})",
                 job.name, job.place
@@ -192,13 +192,13 @@ mod tests {
     /// The exit statuses that `--help` and the man page list are the ones `main` returns.
     #[test]
     fn the_documented_exit_codes_are_mains() {
-        let codes: Vec<&str> = flags::EXIT_CODES.iter().map(|s| s.code).collect();
+        let codes: Vec<&str> = iomark_options::flags::EXIT_CODES.iter().map(|s| s.code).collect();
         let stopped = signals::STOPPED_EXIT.to_string();
         assert_eq!(codes, ["0", "1", "2", stopped.as_str(), "128+N"]);
     }
 
     #[test]
-    fn the_engine_list_is_the_option_crates_list() {
-        assert_eq!(Some(super::engine_list()), iomark_options::help::enghelp(""));
+    fn the_engine_list_is_the_manuals_list() {
+        assert_eq!(Some(super::engine_list()), cmdhelp::enghelp(""));
     }
 }

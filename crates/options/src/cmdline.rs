@@ -9,7 +9,7 @@
 
 use crate::assemble::Sources;
 use crate::error::{ErrorKind, ParseError, Place};
-use crate::flags::complete::Shell;
+use crate::flags::Shell;
 use crate::flags::{self, Arg, Flag, FlagId, DEBUG_CATEGORIES};
 use crate::jobfile::{self, Loader, RawLine, RawSection};
 use crate::table::{self, Kind};

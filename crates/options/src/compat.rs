@@ -2,13 +2,12 @@
 //! does not act on.
 //!
 //! Every refusal is deliberate and has its reason here; the refusal message carries it, and
-//! `docs/compatibility.md` is generated from these lists ([`compatibility_markdown`]), so
-//! the page cannot drift from what iomark does. A test checks the lists against the option
-//! table: every option the table marks unsupported has a reason, here or through its
-//! engines, and no reason names an option that is supported.
+//! `docs/compatibility.md` is generated from these lists (by `iomark-manual`), so the page
+//! cannot drift from what iomark does. A test checks the lists against the option table:
+//! every option the table marks unsupported has a reason, here or through its engines, and
+//! no reason names an option that is supported.
 
-use crate::table::{self, OptionDef, Support};
-use std::fmt::Write as _;
+use crate::table;
 
 /// One refused engine or option, with the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,48 +92,4 @@ pub fn option_reason(option: &str) -> Option<&'static str> {
 /// Why `engine` is refused, if it is one of fio's that iomark does not run.
 pub fn engine_reason(engine: &str) -> Option<&'static str> {
     ENGINES.iter().find(|r| r.name == engine).map(|r| r.reason)
-}
-
-/// The whole of `docs/compatibility.md`.
-pub fn compatibility_markdown() -> String {
-    let mut out = String::new();
-    out.push_str("# What iomark refuses of fio 3.33, and why\n\n");
-    out.push_str(
-        "This file is generated from `crates/options/src/compat.rs` by `cargo test`; do not \
-         edit it. After changing the lists, rewrite it with\n\
-         `IOMARK_BLESS=1 cargo test -p iomark-options --test table compatibility_md_is_fresh`.\n\n",
-    );
-    out.push_str(
-        "iomark runs fio's job files with fio's meaning. What it cannot run it refuses, with a \
-         message that names the engine or option and gives the reason below; it never \
-         ignores an option. Where iomark does run an option but differs from fio 3.33 in a \
-         detail, the difference is documented beside the feature ([running.md](running.md), \
-         [job-files.md](job-files.md), [workloads.md](workloads.md), [engines.md](engines.md), \
-         [logs.md](logs.md)).\n",
-    );
-    out.push_str(
-        "\nA reason that starts with \"planned\" marks an option iomark means to run and has \
-         not yet; every other refusal is for good, for the reason given.\n",
-    );
-    out.push_str("\n## Engines\n\n| engine | why iomark does not run it |\n|---|---|\n");
-    for r in ENGINES {
-        let _ = writeln!(out, "| `{}` | {} |", r.name, r.reason);
-    }
-    out.push_str("\n## Options\n\n");
-    let refused: Vec<_> = table::all().iter().filter(|d| d.support == Support::NotYet).collect();
-    let (engine_bound, general): (Vec<&&OptionDef>, Vec<&&OptionDef>) =
-        refused.iter().partition(|d| {
-            !OPTIONS.iter().any(|r| r.name == d.name) && option_reason(d.name).is_some()
-        });
-    out.push_str("| option | why iomark refuses it |\n|---|---|\n");
-    for def in &general {
-        let reason = option_reason(def.name).unwrap_or("(no reason given: a test fails)");
-        let _ = writeln!(out, "| `{}` | {reason} |", def.name);
-    }
-    out.push_str("\nThe options of the engines above are refused with their engine:\n\n");
-    for def in &engine_bound {
-        let engines: Vec<String> = def.engines.iter().map(|e| format!("`{e}`")).collect();
-        let _ = writeln!(out, "- `{}` ({})", def.name, engines.join(", "));
-    }
-    out
 }

@@ -1,21 +1,20 @@
 //! Everything iomark reads from its user, and nothing else: the option table, the table of
-//! program flags (and the help, man page and completions printed from them), the value
-//! grammar, fio's job-file and command-line grammars, and the validated [`JobSpec`]s they
-//! produce.
+//! program flags, the value grammar, fio's job-file and command-line grammars, the typed
+//! keys that read a job's options, and the validated [`JobSpec`]s they produce. What the
+//! tables print for people and shells (help texts, the man page, completions, generated
+//! docs) is the `iomark-manual` crate's.
 //!
 //! Parsing is the first of two stages: a `JobSpec` is what the user wrote, checked value by
 //! value, with no system calls. Resolving files, sizes, seeds and engines, and rules that
-//! involve several options, belong to the runner's plan.
+//! involve several options, belong to the plan (`iomark-plan`).
 #![forbid(unsafe_code)]
 
 pub mod assemble;
 pub mod cmdline;
 pub mod compat;
 pub mod debug;
-pub mod docs;
 pub mod error;
 pub mod flags;
-pub mod help;
 pub mod jobfile;
 pub mod keys;
 pub mod kind;

@@ -1,14 +1,11 @@
-//! The program-flag table as a whole, and what is printed from it: the command-line parser
-//! agrees with the table both ways, `--help` and the suggestions list its flags, and the
-//! checked-in man page `docs/iomark.1` is the one the tables print today (rewrite it with
-//! `IOMARK_BLESS=1 cargo test -p iomark-options --test flags man_page_is_fresh`).
+//! The program-flag table as a whole: every flag has one entry, no flag hides a job option,
+//! the command-line parser agrees with the table both ways, and the did-you-mean suggestions
+//! come from it. What the table prints (`--help`, the man page, the completions) is tested in
+//! `iomark-manual`.
 
 use iomark_options::cmdline::{self, ProgramOptions};
-use iomark_options::flags::{self, help, man, Arg, FlagId, Status, Values, GENZIPF};
+use iomark_options::flags::{self, Arg, FlagId, Status, Values};
 use iomark_options::table;
-use std::process::Command;
-
-mod common;
 
 /// Every flag identity. The match below stops compiling when one is added, so that it is
 /// added here too, and the test below then asks for its table entry.
@@ -173,22 +170,6 @@ fn fixed_values_are_the_parsers() {
 }
 
 #[test]
-fn help_lists_every_flag_iomark_acts_on_in_table_order() {
-    let text = help::text();
-    let mut at = 0;
-    for f in flags::all() {
-        let line = format!("  {}", f.usage());
-        match (f.status, text[at..].find(&line)) {
-            (Status::Yes, Some(i)) => at += i + line.len(),
-            (Status::Yes, None) => panic!("--help lacks {line:?} (or has it out of order)"),
-            (Status::NotYet, found) => assert!(found.is_none(), "--help lists --{}", f.long),
-        }
-    }
-    assert!(text.contains(&format!("`iomark {} -h`", GENZIPF.name)));
-    assert!(text.lines().all(|l| l.len() <= 92), "a line of --help is too long");
-}
-
-#[test]
 fn suggestions_come_from_the_table() {
     assert_eq!(flags::suggest("bandwith-log"), Some("bandwidth-log"));
     assert_eq!(flags::suggest("parse-onyl"), Some("parse-only"));
@@ -200,59 +181,4 @@ fn suggestions_come_from_the_table() {
     assert_eq!(flags::suggest("merge-blktrace-onl"), None, "refused flags are no hint");
     let e = parse(&["--bandwith-log"]).unwrap_err();
     assert!(e.contains("did you mean 'bandwidth-log'?"), "{e}");
-}
-
-#[test]
-fn genzipf_help_lists_its_flags() {
-    let text = help::subcommand(&GENZIPF);
-    for f in GENZIPF.flags {
-        assert!(text.contains(&format!("\t-{}\t", f.short)), "-{} missing", f.short);
-    }
-    assert!(text.starts_with(GENZIPF.title));
-}
-
-#[test]
-fn man_page_is_fresh() {
-    common::assert_fresh(
-        "docs/iomark.1",
-        &man::page(),
-        "IOMARK_BLESS=1 cargo test -p iomark-options --test flags man_page_is_fresh` (or \
-         `iomark --man > docs/iomark.1",
-    );
-}
-
-#[test]
-fn man_page_names_every_flag_and_job_option() {
-    let page = man::page();
-    let roff = |s: &str| s.replace('-', "\\-");
-    for f in flags::all() {
-        assert!(page.contains(&format!("\\fB\\-\\-{}\\fR", roff(f.long))), "--{}", f.long);
-    }
-    for def in table::all() {
-        assert!(page.contains(&format!(".TP\n\\fB{}\\fR", roff(def.name))), "{}", def.name);
-    }
-    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "JOB OPTIONS", "EXIT STATUS"] {
-        assert!(page.contains(&format!(".SH {section}\n")), "no {section}");
-    }
-    assert!(page.contains(".BR fio (1)"));
-}
-
-/// groff reads the page without a warning (`-ww` turns every warning on).
-#[test]
-fn man_page_renders_without_warnings() {
-    let dir = std::env::temp_dir().join(format!("iomark-man-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("iomark.1");
-    std::fs::write(&file, man::page()).unwrap();
-    let out = Command::new("groff").args(["-man", "-Tutf8", "-ww"]).arg(&file).output();
-    let _ = std::fs::remove_dir_all(&dir);
-    let Ok(out) = out else {
-        println!("skipped: groff is not installed (apt-get install groff-base)");
-        return;
-    };
-    assert!(out.status.success(), "groff failed");
-    let warnings = String::from_utf8_lossy(&out.stderr);
-    assert!(warnings.is_empty(), "groff warns:\n{warnings}");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("User Commands"), "{text}");
 }

@@ -55,6 +55,16 @@ pub struct Choice {
     pub arg: Option<String>,
 }
 
+impl std::fmt::Display for Choice {
+    /// The choice as fio's option text writes it: `randread`, `randread:8`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.arg {
+            Some(arg) => write!(f, "{}:{arg}", self.name),
+            None => f.write_str(self.name),
+        }
+    }
+}
+
 /// A set of enum values with an optional count (`sync_file_range=wait_before,write:8`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChoiceSet {

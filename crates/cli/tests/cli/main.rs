@@ -1,0 +1,31 @@
+//! The `iomark` binary end to end, in one test program: every module runs the binary (and
+//! fio 3.33 where it is installed) on job files and command lines in temporary
+//! directories, and checks what it prints and leaves behind. What the modules share is in
+//! [`support`], each helper once.
+//!
+//! `cargo test -p iomark --test cli` runs it; a name filter runs a part
+//! (`cargo test -p iomark --test cli pacing::`). Tests that need fio, root, a loop device,
+//! strace or another program print `skipped: …` and pass where it is missing; CI runs them
+//! as root with fio installed. `IOMARK_BLESS=1` rewrites the golden files (see
+//! [`support::golden`]).
+
+mod support;
+
+mod buffers;
+mod distributions;
+mod engines;
+mod errors;
+mod files;
+mod fio_plot;
+mod job_options;
+mod logs;
+mod pacing;
+mod replay;
+mod run;
+mod safety;
+mod sched;
+mod signals;
+mod syncs;
+mod terse;
+mod usage;
+mod verify;
