@@ -8,9 +8,7 @@ use iomark_options::{keys, JobSpec};
 use iomark_plan::JobPlan;
 use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
-use iomark_runner::logs::agg::AggBandwidthLog;
-use iomark_runner::progress::{Progress, Watch};
-use iomark_runner::run::{self, RunError, RunOptions};
+use iomark_runner::{self as run, AggBandwidthLog, Progress, RunError, RunOptions, Watch};
 use iomark_stats::report::RunReport;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
@@ -67,7 +65,7 @@ pub fn execute(
     }
     let print = print_options(jobs);
     let normal = program.formats.normal;
-    let groups = iomark_runner::schedule::group_ids(&plans);
+    let groups = iomark_runner::group_ids(&plans);
     if normal {
         write_start_lines(out, &plans, &groups, &print)?;
         writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;

@@ -5,12 +5,12 @@
 //!
 //! The jobs run on a thread of their own; this thread waits for the interval, a SIGUSR1 or
 //! the end of the run, and asks the jobs for a copy of their recording
-//! ([`iomark_runner::status`]) only then.
+//! ([`iomark_runner::StatusBoard`]) only then.
 
 use crate::signals::{Control, Woken};
 use iomark_plan::JobPlan;
-use iomark_runner::run::{self, RunError, RunOptions};
-use iomark_runner::status::StatusBoard;
+use iomark_runner::error::ScheduleError;
+use iomark_runner::{self as run, RunError, RunOptions, StatusBoard};
 use iomark_stats::report::RunReport;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -70,7 +70,7 @@ pub fn run_reporting(
                 }
             }
         }
-        runner.join().unwrap_or_else(|_| Err(RunError::Schedule("a job thread panicked".into())))
+        runner.join().unwrap_or_else(|_| Err(ScheduleError::Panicked.into()))
     });
     printed.map(|()| result)
 }

@@ -17,7 +17,7 @@ use crate::signals::Control;
 use crate::Failure;
 use iomark_options::cmdline::{self, ProgramOptions};
 use iomark_options::jobfile::RawLine;
-use iomark_runner::run::{self, RunOptions};
+use iomark_runner::{self as run, RunOptions};
 use iomark_stats::report::RunReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ fn run_rows(
         writeln!(out, "Laying out {} ({} MiB)...", path.display(), size >> 20)?;
         out.flush()?;
     }
-    match iomark_runner::files::write_out(path, size, &control.stop) {
+    match iomark_runner::write_out(path, size, &control.stop) {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Ok(ExitCode::SUCCESS),
         r => r.map_err(|e| Failure::Usage(format!("cannot lay out '{}': {e}", path.display())))?,
     }

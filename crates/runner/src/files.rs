@@ -31,14 +31,58 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[error("{action} '{path}': {source}")]
 pub struct FileError {
     /// What was being done.
-    pub action: &'static str,
+    pub action: FileAction,
     /// The file.
     pub path: String,
     /// Why it failed.
     pub source: io::Error,
 }
 
-fn fail<'a>(action: &'static str, plan: &'a FilePlan) -> impl FnOnce(io::Error) -> FileError + 'a {
+/// What was being done to a file when it failed, as the message says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileAction {
+    /// Creating it (or emptying it to make it anew).
+    Create,
+    /// Writing its region before the job reads it.
+    LayOut,
+    /// Extending it to the size the job needs.
+    Extend,
+    /// Syncing what the layout wrote.
+    Sync,
+    /// Reading its region into the cache (`pre_read`).
+    PreRead,
+    /// Opening it for the job.
+    Open,
+    /// Opening it with too many files open already (the job keeps all its files open).
+    OpenTooMany,
+    /// Removing it (`unlink`, `unlink_each_loop`).
+    Remove,
+    /// Not creating it: `--readonly` is set.
+    RefuseCreate,
+    /// Not extending it: `--readonly` is set.
+    RefuseExtend,
+}
+
+impl std::fmt::Display for FileAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileAction::Create => "cannot create",
+            FileAction::LayOut => "cannot lay out",
+            FileAction::Extend => "cannot extend",
+            FileAction::Sync => "cannot sync",
+            FileAction::PreRead => "cannot pre-read",
+            FileAction::Open => "cannot open",
+            FileAction::OpenTooMany => {
+                "cannot open (the job keeps all its files open; raise `ulimit -n`)"
+            }
+            FileAction::Remove => "cannot remove",
+            FileAction::RefuseCreate => "refusing to create",
+            FileAction::RefuseExtend => "refusing to extend",
+        })
+    }
+}
+
+fn fail<'a>(action: FileAction, plan: &'a FilePlan) -> impl FnOnce(io::Error) -> FileError + 'a {
     move |source| FileError { action, path: plan.path.display().to_string(), source }
 }
 
@@ -65,14 +109,12 @@ pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(),
         }
         if !exists && !job.allow_create {
             let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
-            return Err(fail("cannot create", plan)(source));
+            return Err(fail(FileAction::Create, plan)(source));
         }
         if readonly {
             let source = io::Error::new(io::ErrorKind::PermissionDenied, "--readonly is set");
-            return Err(fail(
-                if exists { "refusing to extend" } else { "refusing to create" },
-                plan,
-            )(source));
+            let action = if exists { FileAction::RefuseExtend } else { FileAction::RefuseCreate };
+            return Err(fail(action, plan)(source));
         }
         // A file too small for the region is made anew (fio 3.33 removes it first); one
         // that the job appends to keeps what it has.
@@ -82,7 +124,7 @@ pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(),
             .create(true)
             .truncate(anew)
             .open(&plan.path)
-            .map_err(fail("cannot create", plan))?;
+            .map_err(fail(FileAction::Create, plan))?;
         let size = if anew { 0 } else { size };
         if job.prealloc != Prealloc::None && needed > 0 {
             // Preallocation is advice: file systems without it still work.
@@ -97,14 +139,14 @@ pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(),
                     }
                     return Ok(());
                 }
-                r => r.map_err(fail("cannot lay out", plan))?,
+                r => r.map_err(fail(FileAction::LayOut, plan))?,
             }
         }
         if job.sized_by_layout {
-            file.set_len(needed.max(size)).map_err(fail("cannot extend", plan))?;
+            file.set_len(needed.max(size)).map_err(fail(FileAction::Extend, plan))?;
         }
         if job.create_fsync {
-            file.sync_all().map_err(fail("cannot sync", plan))?;
+            file.sync_all().map_err(fail(FileAction::Sync, plan))?;
         }
     }
     Ok(())
@@ -140,8 +182,11 @@ pub fn lay_out_all(
             let r = t.join().unwrap_or_else(|_| {
                 let source = io::Error::other("the layout thread panicked");
                 let path = plan.files.list.first().map(|f| f.path.display().to_string());
-                let error =
-                    FileError { action: "cannot lay out", path: path.unwrap_or_default(), source };
+                let error = FileError {
+                    action: FileAction::LayOut,
+                    path: path.unwrap_or_default(),
+                    source,
+                };
                 Err((plan.job.name.clone(), error))
             });
             if result.is_ok() {
@@ -205,7 +250,7 @@ pub fn open(job: &FilesPlan) -> Result<Vec<File>, FileError> {
             let _ = sysfile::advise(file.as_raw_fd(), access);
         }
         if job.pre_read {
-            pre_read(plan).map_err(fail("cannot pre-read", plan))?;
+            pre_read(plan).map_err(fail(FileAction::PreRead, plan))?;
         }
         files.push(file);
     }
@@ -245,9 +290,9 @@ fn open_one(job: &FilesPlan, plan: &FilePlan, create: bool) -> Result<File, File
         .map_err(|e| {
             // iomark keeps every file of a job open (`openfiles` orders the service only).
             let action = if e.raw_os_error() == Some(libc::EMFILE) {
-                "cannot open (the job keeps all its files open; raise `ulimit -n`)"
+                FileAction::OpenTooMany
             } else {
-                "cannot open"
+                FileAction::Open
             };
             fail(action, plan)(e)
         })
@@ -291,7 +336,7 @@ pub fn unlink(job: &FilesPlan) -> Result<(), FileError> {
         if matches!(plan.kind, FileKind::Missing | FileKind::Regular(_)) {
             match std::fs::remove_file(&plan.path) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    return Err(fail("cannot remove", plan)(e))
+                    return Err(fail(FileAction::Remove, plan)(e))
                 }
                 _ => {}
             }

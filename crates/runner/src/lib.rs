@@ -1,39 +1,56 @@
 //! Runs planned jobs ([`iomark_plan::JobPlan`]): file layout, the job threads with the
 //! submit/reap loop and all timing in one place, the features that act as a job runs
 //! (rates, think time, verification, logs, replays…), groups, stonewall, ramp, runtime and
-//! signals, and what the jobs of a run share while they run ([`links`]).
+//! signals, and what the jobs of a run share while they run.
 //!
 //! Owns every clock read on the I/O path. Each feature's run-time takes the sub-plan it
-//! needs (`&plan.files`, `&plan.pacing`), never the whole plan; only a job thread's entry
-//! ([`job::run`]), the run's orchestration and the report building do.
+//! needs (`&plan.files`, `&plan.pacing`), never the whole plan; only a job thread's entry,
+//! the run's orchestration and the report building do.
+//!
+//! The modules, from the top down (each imports only those below it):
+//!
+//! - `run`: a whole run: the plans checked, the files laid out, the waves of job threads,
+//!   the one report at the end ([`run()`], [`interim_report`]);
+//! - `job`: one job thread and its submit/reap loop;
+//! - `logs`: the log files a job writes, and `--bandwidth-log` ([`AggBandwidthLog`]);
+//! - `links`: what the jobs of a run share while they run: `exitall`, flows, file locks,
+//!   the status board ([`StatusBoard`]) and the progress counters ([`Progress`]);
+//! - `features`: each feature's run-time (rates, think time, latency targets, steady
+//!   state, per-I/O priorities, replays, the verify helpers' host);
+//! - `system`: what a job asks of the operating system around its I/O (placement, I/O
+//!   scheduler, write hints, disk statistics, the device safety rule, `exec_*` commands);
+//! - `files`, `clock`, `request`, `outcome`: a job's files, its clock, one I/O, what it
+//!   hands back.
 #![forbid(unsafe_code)]
 
-pub mod clock;
-pub mod cmdprio;
-pub mod disk;
-pub mod errors;
-pub mod exec;
-pub mod files;
-pub mod flow;
-pub mod hints;
-pub mod iosched;
-pub mod job;
-pub mod links;
-pub mod lockfile;
-pub mod logs;
-pub mod outcome;
-pub mod pace;
-pub mod placement;
-pub mod progress;
-pub mod replay;
-pub mod run;
-pub mod safety;
-pub mod schedule;
-pub mod status;
-pub mod steady;
-pub mod target;
-pub mod think;
-pub mod verify;
+mod clock;
+mod features;
+mod files;
+mod job;
+mod links;
+mod logs;
+mod outcome;
+mod request;
+mod run;
+mod system;
+
+pub use files::write_out;
+pub use links::progress::{Progress, Watch};
+pub use links::status::StatusBoard;
+pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
+pub use run::schedule::group_ids;
+pub use run::{header, interim_report, plans, run, RunError, RunOptions, FIO_COMPAT};
+
+/// The causes inside a [`RunError`], for callers that look past its message.
+pub mod error {
+    pub use crate::files::{FileAction, FileError};
+    pub use crate::job::{JobError, JobFailure};
+    pub use crate::logs::LogError;
+    pub use crate::run::ScheduleError;
+    pub use crate::system::exec::{ExecError, Stage};
+    pub use crate::system::iosched::{IoSchedulerError, SwitchFailure};
+    pub use crate::system::placement::PlacementError;
+}
 
 /// The one job of a command line `--name=j --ARG…` (for tests); `Err` for a bad value.
 #[cfg(test)]

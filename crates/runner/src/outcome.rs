@@ -1,6 +1,6 @@
-//! What a job hands back for the report: its outcome ([`JobOutcome`]), or why it could not
-//! run at all ([`JobError`]). The job loop makes them; the status board and the run's
-//! report read them.
+//! What a job hands back for the report: its outcome ([`JobOutcome`]). The job loop makes
+//! it (why a job could not run at all is `crate::job::JobError`); the status board and the
+//! run's report read it.
 
 use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::JobTimes;
@@ -26,14 +26,4 @@ pub struct JobOutcome {
     pub latency_depth: u32,
     /// What the steady-state watch found, if the job had one.
     pub steadystate: Option<iomark_stats::report::SteadyReport>,
-}
-
-/// Why a job could not run at all.
-#[derive(Debug, thiserror::Error)]
-#[error("job '{job}': {message}")]
-pub struct JobError {
-    /// The job's name.
-    pub job: String,
-    /// What went wrong.
-    pub message: String,
 }

@@ -12,7 +12,7 @@
 
 use iomark_options::jobfile::Loader;
 use iomark_options::value::subst::Keywords;
-use iomark_runner::run::{self, RunOptions};
+use iomark_runner::RunOptions;
 use iomark_stats::report::RunReport;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -50,8 +50,9 @@ fn fill_with_marker(path: &Path) {
 fn run_job(args: &[String]) -> RunReport {
     let cmd = iomark_options::cmdline::parse(args.iter().cloned()).expect("command line");
     let specs = iomark_options::parse_jobs(&cmd, &NoFiles).expect("job");
-    let plans = run::plans(&specs).expect("plans");
-    run::run(&plans, &RunOptions::default(), &AtomicBool::new(false), |_| {}).expect("run")
+    let plans = iomark_runner::plans(&specs).expect("plans");
+    iomark_runner::run(&plans, &RunOptions::default(), &AtomicBool::new(false), |_| {})
+        .expect("run")
 }
 
 /// The options of a random zero-writer over the whole file at `path`.

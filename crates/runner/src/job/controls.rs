@@ -1,33 +1,34 @@
-//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::pace`]),
-//! think time ([`crate::think`]), latency limits and targets ([`crate::target`]), and the
-//! steady-state watch ([`crate::steady`]), and flow control between jobs ([`crate::flow`]).
+//! The controls that act between a job's I/Os: rate limits and minimums ([`crate::features::pace`]),
+//! think time ([`crate::features::think`]), latency limits and targets ([`crate::features::target`]), and the
+//! steady-state watch ([`crate::features::steady`]), and flow control between jobs ([`crate::links::flow`]).
 //!
 //! A job without any of them has no [`Controls`], and the loop's hooks cost it one test of
-//! an `Option` each. The hooks are the loop's methods, called from four places: at the top
-//! of the loop, before the checks that end it ([`Loop::between_ios`]), before a request is
-//! drawn ([`Loop::steer`]), before it is issued ([`Loop::pace`]) and at the single
-//! completion point ([`Loop::controls_complete`]). What a completion decides that needs
-//! the I/Os in flight to be reaped first (the final run of a latency target starting the
-//! statistics over) waits for the top of the loop, since completions may be handled in
-//! the middle of a batch.
+//! an `Option` each. The hooks are called from four places: at the top of the loop, before
+//! the checks that end it (`Loop::between_ios`), before a request is drawn
+//! ([`Controls::steer`]), before it is issued (`Loop::pace`) and at the single completion
+//! point ([`Controls::completed`]). The ones here are the controls' own, and take the few
+//! hot values they need; the ones that wait complete the I/Os in flight first, so they are
+//! the loop's (`waits.rs`). What a completion decides that needs the I/Os in flight to be
+//! reaped first (the final run of a latency target starting the statistics over) waits for
+//! the top of the loop, since completions may be handled in the middle of a batch.
 
-use super::Loop;
-use crate::flow::{FlowLink, FlowMember};
-use crate::pace::{MinRate, Pacer};
-use crate::steady::Steady;
-use crate::target::{DepthSearch, Step};
-use crate::think::Think;
+use super::hot::Hot;
+use crate::features::pace::{MinRate, Pacer};
+use crate::features::steady::Steady;
+use crate::features::target::{DepthSearch, Step};
+use crate::features::think::Think;
+use crate::links::flow::{FlowLink, FlowMember};
 use iomark_core::Ddir;
-use iomark_plan::pacing::PacingPlan;
-use std::sync::atomic::{AtomicBool, Ordering};
+use iomark_plan::files::FilesPlan;
+use iomark_plan::pacing::{LatencyPlan, PacingPlan};
 use std::time::Duration;
 
 /// The longest single sleep: a job waiting for a far due time still notices a stop request
 /// this often.
-const WAIT_SLICE: Duration = Duration::from_millis(100);
+pub(super) const WAIT_SLICE: Duration = Duration::from_millis(100);
 
 /// What acts between the I/Os of one job.
-pub(super) struct Controls {
+pub(super) struct Controls<'a> {
     /// The rate schedule, if a direction has a limit.
     pacer: Option<Pacer>,
     /// Which directions a mixed job's rates choose between (none for other jobs).
@@ -46,20 +47,25 @@ pub(super) struct Controls {
     steady: Option<Steady>,
     /// The job's flow; leaves it when dropped.
     flow: Option<FlowMember>,
+    /// The latency target and its percentile, for the message when it is not met.
+    latency: &'a LatencyPlan,
+    /// The job's name, for the messages.
+    job: &'a str,
+    /// The job's files, for the message of a latency over `max_latency`.
+    files: &'a FilesPlan,
 }
 
-impl Controls {
-    /// The controls of `plan`, for a job of `iodepth` units doing `dirs` and starting at
-    /// `now`, with its link to its flow; `seed` seeds the rate's Poisson gaps. `None` when
-    /// it has none.
+impl<'a> Controls<'a> {
+    /// The controls of `plan`, for `job` (its name and files) of `iodepth` units doing
+    /// `dirs` and starting at `now`, with its link to its flow; `seed` seeds the rate's
+    /// Poisson gaps. `None` when it has none.
     pub(super) fn new(
-        plan: &PacingPlan,
-        iodepth: u32,
-        seed: u64,
-        dirs: [bool; 3],
+        plan: &'a PacingPlan,
+        (job, files): (&'a str, &'a FilesPlan),
+        (iodepth, seed, dirs): (u32, u64, [bool; 3]),
         now: u64,
         flow: Option<FlowLink>,
-    ) -> Option<Box<Controls>> {
+    ) -> Option<Box<Controls<'a>>> {
         let pace = &plan.rate;
         let pacer = pace.limits().then(|| {
             // Sleeps end within a microsecond or so of the due time instead of 50 µs late
@@ -79,6 +85,9 @@ impl Controls {
             restart: false,
             steady: plan.steady.as_ref().map(|s| Steady::new(s, now)),
             flow: flow.map(FlowMember::join),
+            latency: &plan.latency,
+            job,
+            files,
         };
         let any = controls.pacer.is_some()
             || controls.min_rate.is_some()
@@ -95,251 +104,164 @@ impl Controls {
         self.search.as_ref().map(DepthSearch::depth)
     }
 
+    /// Whether the final run of a latency target is to start (once: the flag is taken).
+    pub(super) fn take_restart(&mut self) -> bool {
+        std::mem::take(&mut self.restart)
+    }
+
+    /// Whether the job has think time.
+    pub(super) fn thinks(&self) -> bool {
+        self.think.is_some()
+    }
+
+    /// Whether think time is due at `now`.
+    pub(super) fn think_due(&self, now: u64) -> bool {
+        self.think.as_ref().is_some_and(|t| t.due(now))
+    }
+
+    /// A pause of think time starts at `now`: until when it spins, and until when it
+    /// lasts. `None` without think time.
+    pub(super) fn start_think(&mut self, now: u64) -> Option<(u64, u64)> {
+        self.think.as_mut().map(|t| t.start(now))
+    }
+
+    /// The pause of think time ended at `now`: the rate's schedule goes on from there when
+    /// `rate_ignore_thinktime` says so.
+    pub(super) fn thought(&mut self, now: u64) {
+        let rebase = self.think.as_ref().is_some_and(Think::ignored_by_rate);
+        if let (Some(pacer), true) = (&mut self.pacer, rebase) {
+            pacer.rebase(now);
+        }
+    }
+
+    /// When the next I/O of direction `d` is due (0: at once).
+    pub(super) fn due(&self, d: usize) -> u64 {
+        self.pacer.as_ref().map_or(0, |p| p.due(d))
+    }
+
+    /// Unit `index` takes an I/O of `len` bytes in direction `d`: it counts in the flow,
+    /// the rate's schedule and think time.
+    pub(super) fn issued(&mut self, index: u32, d: usize, len: u64) {
+        if let Some(flow) = &mut self.flow {
+            flow.issued();
+        }
+        if let Some(pacer) = &mut self.pacer {
+            pacer.issue(index, d, len);
+        }
+        if let Some(think) = &mut self.think {
+            think.count(false);
+        }
+    }
+
+    /// The job's flow, if it has one.
+    pub(super) fn flow(&self) -> Option<&FlowMember> {
+        self.flow.as_ref()
+    }
+
     /// What the steady-state watch found, if the job had one.
     pub(super) fn steady_report(&self) -> Option<iomark_stats::report::SteadyReport> {
         self.steady.as_ref().map(Steady::report)
     }
-}
-
-impl Loop<'_, '_> {
-    /// At the top of the loop: starts the final run of a latency target, and pauses for
-    /// think time. Returns whether anything happened (the loop then looks at the clock
-    /// again).
-    pub(super) fn between_ios(&mut self, stop: &AtomicBool) -> bool {
-        if self.ctl.as_deref_mut().is_some_and(|c| std::mem::take(&mut c.restart)) {
-            self.final_run();
-            return true;
-        }
-        self.think(stop)
-    }
-
-    /// The final run of a latency target: waits for the I/Os in flight and starts the
-    /// statistics over, as the end of `ramp_time` does.
-    fn final_run(&mut self) {
-        self.quiesce();
-        let now = self.clock.now_ns();
-        self.recorder.clear(now);
-        if let Some(logs) = &mut self.logs {
-            logs.restart(now);
-        }
-        self.measure_from = now;
-        self.last_now = now;
-        self.ios_done = 0;
-    }
-
-    /// Pauses if think time is due (after waiting for the I/Os in flight), spinning then
-    /// sleeping, never past the end of the phase. Returns whether it paused.
-    fn think(&mut self, stop: &AtomicBool) -> bool {
-        if self.in_flight > 0 && self.ctl.as_deref().is_some_and(|c| c.think.is_some()) {
-            // Completions that are ready count now, as fio reaps them after each I/O.
-            self.commit();
-            self.reap::<true>(0, self.in_flight as usize);
-        }
-        let now = self.last_now;
-        let due = |c: &Controls| c.think.as_ref().is_some_and(|t| t.due(now));
-        if !self.ctl.as_deref().is_some_and(due) {
-            return false;
-        }
-        self.quiesce();
-        let mut now = self.clock.now_ns();
-        let Some(think) = self.ctl.as_deref_mut().and_then(|c| c.think.as_mut()) else {
-            return false;
-        };
-        let (spin_end, end) = think.start(now);
-        let rebase = think.ignored_by_rate();
-        let spin_end = spin_end.min(self.deadline);
-        while now < spin_end {
-            now = self.clock.wait_until(spin_end, WAIT_SLICE, true);
-        }
-        let end = end.min(self.deadline);
-        while now < end && !stop.load(Ordering::Relaxed) {
-            now = self.clock.wait_until(end, WAIT_SLICE, false);
-        }
-        self.last_now = now;
-        if let Some(pacer) = self.ctl.as_deref_mut().and_then(|c| c.pacer.as_mut()) {
-            if rebase {
-                pacer.rebase(now);
-            }
-        }
-        true
-    }
 
     /// Before a request is drawn: in a mixed job with rate limits, the direction due first
-    /// goes next.
-    pub(super) fn steer(&mut self) {
-        let Some(ctl) = self.ctl.as_deref() else { return };
-        let (Some(pacer), Some(dirs)) = (&ctl.pacer, ctl.steer) else { return };
-        let now = self.clock.now_ns();
+    /// (on the clock of `io`) goes next in its workload.
+    pub(super) fn steer(&self, io: &mut Hot<'_, '_>) {
+        let (Some(pacer), Some(dirs)) = (&self.pacer, self.steer) else { return };
+        let now = io.clock.now_ns();
         let dir = match pacer.first_due(dirs, now) {
             Some(1) => Ddir::Write,
             Some(2) => Ddir::Trim,
             _ => Ddir::Read,
         };
-        self.workload.steer(Some(dir));
+        io.workload.steer(Some(dir));
     }
 
-    /// Before unit `index` takes an I/O of `len` bytes in `ddir`: waits until the I/O is
-    /// due. Returns false when the phase ends or the job is asked to stop first (the
-    /// request then waits for the loop's next turn).
-    pub(super) fn pace(&mut self, index: u32, ddir: Ddir, len: u64, stop: &AtomicBool) -> bool {
-        let Some(d) = ddir.data_index() else { return true };
-        if !self.wait_for_flow(stop) {
-            return false;
-        }
-        let due = self.ctl.as_deref().and_then(|c| c.pacer.as_ref()).map_or(0, |p| p.due(d));
-        if due > 0 && !self.wait_until(due, stop) {
-            return false;
-        }
-        if let Some(ctl) = self.ctl.as_deref_mut() {
-            if let Some(flow) = &mut ctl.flow {
-                flow.issued();
-            }
-            if let Some(pacer) = &mut ctl.pacer {
-                pacer.issue(index, d, len);
-            }
-            if let Some(think) = &mut ctl.think {
-                think.count(false);
-            }
-        }
-        true
-    }
-
-    /// Waits until the clock reads `t`, first for the I/Os in flight (fio does too, so
-    /// that their completions are stamped when they happen). False when the phase ends or
-    /// a stop is asked for before `t`.
-    fn wait_until(&mut self, t: u64, stop: &AtomicBool) -> bool {
-        let mut now = self.clock.now_ns();
-        if now >= t {
-            return true;
-        }
-        self.quiesce();
-        // An I/O due when the phase ends is not issued in it (fio 3.33: a 2 s run at 100
-        // IOPS issues 200).
-        while now < t && now < self.deadline {
-            if self.error != 0 || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            now = self.clock.wait_until(t.min(self.deadline), WAIT_SLICE, false);
-        }
-        self.last_now = now;
-        now >= t && now < self.deadline
-    }
-
-    /// Waits until the job's flow lets it issue (see [`crate::flow`]): `flow_sleep` at a
-    /// time, or yielding the CPU. False when the phase ends or a stop is asked for first.
-    fn wait_for_flow(&mut self, stop: &AtomicBool) -> bool {
-        loop {
-            let Some(flow) = self.ctl.as_deref().and_then(|c| c.flow.as_ref()) else {
-                return true;
-            };
-            if flow.may_issue() {
-                return true;
-            }
-            let sleep_ns = flow.sleep_us().saturating_mul(1000);
-            let now = self.clock.now_ns();
-            self.last_now = now;
-            if now >= self.deadline || self.error != 0 || stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            if sleep_ns == 0 {
-                std::thread::yield_now();
-            } else {
-                self.last_now = self.clock.wait_until(now + sleep_ns, WAIT_SLICE, false);
-            }
-        }
-    }
-
-    /// Waits for every I/O in flight.
-    fn quiesce(&mut self) {
-        self.commit();
-        while self.in_flight > 0 && self.error == 0 {
-            self.reap::<true>(1, self.in_flight as usize);
-        }
-    }
-
-    /// At the completion of unit `index` (direction `dir`, started at `start`) at `now`:
-    /// think-time counting, the corrected latency, the steady-state sample, the
-    /// minimum-rate check, the latency limit and the latency-target search.
-    pub(super) fn controls_complete(&mut self, index: u32, dir: Ddir, start: u64, now: u64) {
+    /// At the completion of unit `index` of `io` (direction `dir`, started at `start`) at
+    /// `now`: think-time counting, the corrected latency, the steady-state sample, the
+    /// minimum-rate check, the latency limit and the latency-target search. Returns whether
+    /// the job is to end (steady state reached, the target found).
+    pub(super) fn completed(
+        &mut self,
+        io: &mut Hot<'_, '_>,
+        index: u32,
+        dir: Ddir,
+        start: u64,
+        now: u64,
+    ) -> bool {
         let lat = now.saturating_sub(start);
-        let Some(ctl) = self.ctl.as_deref_mut() else { return };
-        if let Some(think) = &mut ctl.think {
+        let mut ended = false;
+        if let Some(think) = &mut self.think {
             think.count(true);
         }
-        if let Some(pacer) = &ctl.pacer {
+        if let Some(pacer) = &self.pacer {
             let from = pacer.intended_start(index, start);
-            self.recorder.record_corrected(dir, now.saturating_sub(from));
+            io.recorder.record_corrected(dir, now.saturating_sub(from));
         }
-        let dirs = &self.recorder.dirs;
-        if let Some(steady) = &mut ctl.steady {
+        let dirs = &io.recorder.dirs;
+        if let Some(steady) = &mut self.steady {
             let ios = dirs.iter().map(|d| d.ios).sum();
             let bytes = dirs.iter().map(|d| d.bytes).sum();
-            if steady.tick(now, ios, bytes) {
-                self.ended = true;
-            }
+            ended |= steady.tick(now, ios, bytes);
         }
-        if let Some(min) = ctl.min_rate.as_mut().filter(|m| m.due(now)) {
+        if let Some(min) = self.min_rate.as_mut().filter(|m| m.due(now)) {
             let bytes = [0, 1, 2].map(|d| dirs[d].bytes);
             let ios = [0, 1, 2].map(|d| dirs[d].ios);
-            if let Some(message) = min.check(now, bytes, ios, &self.plan.job.name) {
+            if let Some(message) = min.check(now, bytes, ios, self.job) {
                 eprintln!("{message}");
-                self.set_error(libc::EIO, "check_min_rate");
+                io.set_error(libc::EIO, "check_min_rate");
             }
         }
-        let Some(ctl) = self.ctl.as_deref_mut() else { return };
-        let max = ctl.max_ns[dir.index()];
+        let max = self.max_ns[dir.index()];
         if max > 0 && lat > max {
-            self.latency_exceeded(index, lat, max);
-            return;
+            self.latency_exceeded(io, index, lat, max);
+            return ended;
         }
-        if let Some(step) = ctl.search.as_mut().and_then(|s| s.complete(start, lat, now)) {
-            self.search_step(step, index, lat);
+        if let Some(step) = self.search.as_mut().and_then(|s| s.complete(start, lat, now)) {
+            ended |= self.search_step(io, step, index, lat);
         }
+        ended
     }
 
-    /// Applies a step of the latency-target search.
+    /// Applies a step of the latency-target search; returns whether the search is done.
     #[cold]
-    fn search_step(&mut self, step: Step, index: u32, lat: u64) {
+    fn search_step(&mut self, io: &mut Hot<'_, '_>, step: Step, index: u32, lat: u64) -> bool {
         match step {
-            Step::Depth(depth) => self.depth_limit = depth,
+            Step::Depth(depth) => io.depth_limit = depth,
             Step::FinalRun(depth) => {
-                self.depth_limit = depth;
-                if let Some(ctl) = self.ctl.as_deref_mut() {
-                    ctl.restart = true;
-                }
+                io.depth_limit = depth;
+                self.restart = true;
             }
-            Step::Done => self.ended = true,
+            Step::Done => return true,
             Step::Fail => {
-                let latency = &self.plan.pacing.latency;
-                let target = latency.target_ns;
-                if latency.percentile >= 100.0 {
-                    self.latency_exceeded(index, lat, target);
+                let target = self.latency.target_ns;
+                if self.latency.percentile >= 100.0 {
+                    self.latency_exceeded(io, index, lat, target);
                 } else {
                     eprintln!(
                         "iomark: {}: latency target of {target} nsec not met for {}% of the \
                          I/Os even at queue depth 1",
-                        self.plan.job.name, latency.percentile
+                        self.job, self.latency.percentile
                     );
-                    self.set_error(libc::ETIMEDOUT, "latency target not met");
+                    io.set_error(libc::ETIMEDOUT, "latency target not met");
                 }
             }
         }
+        false
     }
 
-    /// An I/O took `lat` ns, more than the `max` allowed: fio's message, and the job ends
-    /// with `ETIMEDOUT`.
+    /// The I/O on unit `index` of `io` took `lat` ns, more than the `max` allowed: fio's
+    /// message, and the job ends with `ETIMEDOUT`.
     #[cold]
-    fn latency_exceeded(&mut self, index: u32, lat: u64, max: u64) {
-        let unit = &self.units[index as usize];
-        let file =
-            self.plan.files.list.get(unit.file as usize).map(|f| f.path.display().to_string());
+    fn latency_exceeded(&self, io: &mut Hot<'_, '_>, index: u32, lat: u64, max: u64) {
+        let unit = &io.units[index as usize];
+        let file = self.files.list.get(unit.file as usize).map(|f| f.path.display().to_string());
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",
             file.unwrap_or_default(),
-            super::failed::ddir_name(unit.ddir),
+            super::describe::ddir_name(unit.ddir),
             unit.offset,
             unit.len
         );
-        self.set_error(libc::ETIMEDOUT, "max latency exceeded");
+        io.set_error(libc::ETIMEDOUT, "max latency exceeded");
     }
 }

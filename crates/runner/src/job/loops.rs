@@ -9,7 +9,8 @@
 //! them. Passes that only complete an `io_size` beyond `size` are not loops: nothing is
 //! removed between them.
 
-use super::Loop;
+use super::drive::Loop;
+use crate::files::FileAction;
 
 impl Loop<'_, '_> {
     /// The workload paused at the end of a pass (it does with `unlink_each_loop`, and in a
@@ -20,29 +21,31 @@ impl Loop<'_, '_> {
     #[cold]
     #[inline(never)]
     pub(super) fn next_loop(&mut self) -> bool {
-        self.commit();
-        while self.in_flight > 0 && self.error == 0 {
-            self.reap::<true>(self.in_flight as usize, self.in_flight as usize);
+        self.io.commit();
+        while self.io.in_flight > 0 && self.io.error == 0 {
+            let n = self.io.in_flight as usize;
+            self.io.reap::<true>(&mut self.feat, n, n);
         }
+        let (io, feat) = (&mut self.io, &mut self.feat);
         // Known before the pass count moves on.
-        let loop_ends = self.workload.loops_left();
-        if self.error != 0 || !self.workload.next_pass() {
+        let loop_ends = io.workload.loops_left();
+        if io.error != 0 || !io.workload.next_pass() {
             return false;
         }
-        if !loop_ends || self.files.is_empty() || !self.plan.files.unlink_each_loop {
+        if !loop_ends || feat.files.is_empty() || !feat.plan.files.unlink_each_loop {
             return true;
         }
-        if let Err(e) = crate::files::unlink_and_reopen(&self.plan.files, &mut self.files) {
+        if let Err(e) = crate::files::unlink_and_reopen(&feat.plan.files, &mut feat.files) {
             let errno = e.source.raw_os_error().unwrap_or(libc::EIO);
             let text = std::io::Error::from_raw_os_error(errno);
-            let call = if e.action == "cannot remove" { "unlink" } else { "open" };
-            self.set_error_text(errno, format!("{call}({}): {text}", e.path));
+            let call = if e.action == FileAction::Remove { "unlink" } else { "open" };
+            io.set_error_text(errno, format!("{call}({}): {text}", e.path));
             return false;
         }
-        self.fds.clear();
-        self.fds.extend(self.files.iter().map(std::os::fd::AsRawFd::as_raw_fd));
-        if let Err(e) = self.engine.reopen(&self.fds) {
-            self.set_error_text(libc::EIO, e.to_string());
+        io.fds.clear();
+        io.fds.extend(feat.files.iter().map(std::os::fd::AsRawFd::as_raw_fd));
+        if let Err(e) = io.engine.reopen(&io.fds) {
+            io.set_error_text(libc::EIO, e.to_string());
             return false;
         }
         true
@@ -51,6 +54,6 @@ impl Loop<'_, '_> {
     /// Whether the job removes its files when it ends (`unlink_each_loop`): when it ends
     /// before its last loop, or runs `time_based`.
     pub(super) fn unlinks_at_end(&self) -> bool {
-        self.plan.files.unlink_each_loop && self.workload.loops_left()
+        self.feat.plan.files.unlink_each_loop && self.io.workload.loops_left()
     }
 }

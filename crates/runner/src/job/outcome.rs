@@ -1,7 +1,8 @@
 //! What a job hands back: its outcome at the end ([`JobOutcome`]), or a copy of it for an
 //! interim report, and the statistics its recorder keeps.
 
-use super::{controls, Loop};
+use super::controls;
+use super::drive::Loop;
 use crate::outcome::JobOutcome;
 use iomark_engine::file::{thread_id, ThreadUsage};
 use iomark_plan::JobPlan;
@@ -38,11 +39,11 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
 impl Loop<'_, '_> {
     /// The job's times, with its I/O ending at `end` and `usage` its CPU usage.
     pub(super) fn times(&self, end: u64, usage: ThreadUsage) -> JobTimes {
-        let run_ms = end.saturating_sub(self.measure_from) / 1_000_000;
-        let did_io = self.recorder.dirs.iter().any(|d| d.ios > 0);
+        let run_ms = end.saturating_sub(self.io.measure_from) / 1_000_000;
+        let did_io = self.io.recorder.dirs.iter().any(|d| d.ios > 0);
         let run_ms = if did_io { run_ms.max(1) } else { run_ms };
         JobTimes {
-            runtime_ms: self.active.map(|a| if a { run_ms } else { 0 }),
+            runtime_ms: self.io.active.map(|a| if a { run_ms } else { 0 }),
             total_run_ms: run_ms,
             usr_ns: usage.user_us * 1000,
             sys_ns: usage.system_us * 1000,
@@ -60,17 +61,17 @@ impl Loop<'_, '_> {
         end: u64,
         usage: ThreadUsage,
     ) -> JobOutcome {
-        let fake = self.clock.is_fake();
+        let fake = self.io.clock.is_fake();
         JobOutcome {
             recorder,
             times: self.times(end, usage),
-            error: self.error,
-            error_text: self.error_text.clone(),
-            notes: self.engine.notes(),
+            error: self.io.error,
+            error_text: self.io.error_text.clone(),
+            notes: self.io.engine.notes(),
             pid: if fake { 0 } else { thread_id() },
-            start_wall_ms: self.start_wall_ms,
-            latency_depth: self.depth_limit,
-            steadystate: self.ctl.as_deref().and_then(controls::Controls::steady_report),
+            start_wall_ms: self.feat.start_wall_ms,
+            latency_depth: self.io.depth_limit,
+            steadystate: self.feat.ctl.as_deref().and_then(controls::Controls::steady_report),
         }
     }
 
@@ -78,14 +79,15 @@ impl Loop<'_, '_> {
     /// the common path: it allocates, and reads the thread's CPU usage).
     #[cold]
     pub(super) fn answer_status(&mut self, request: u64) {
-        let mut recorder = self.recorder.clone();
+        let mut recorder = self.io.recorder.clone();
         recorder.settle();
-        let usage = if self.clock.is_fake() {
+        let usage = if self.io.clock.is_fake() {
             ThreadUsage::default()
         } else {
-            ThreadUsage::now().since(self.usage_before)
+            ThreadUsage::now().since(self.feat.usage_before)
         };
-        let copy = self.outcome(recorder, self.last_now, usage);
-        self.status.answer(request, copy);
+        let copy = self.outcome(recorder, self.io.last_now, usage);
+        self.io.requests.answered(request);
+        self.feat.status.answer(request, copy);
     }
 }

@@ -7,15 +7,17 @@
 //! `iodepth_batch_complete_min=0` it waits for a completion whenever anything is in flight.
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
-use super::Loop;
+use super::features::Features;
+use super::hot::Hot;
 use iomark_core::Ddir;
+use iomark_engine::mem::MemError;
 use iomark_engine::{IoUnit, Queued};
 use iomark_plan::JobPlan;
 use iomark_workload::Workload;
 
 /// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
-/// filled by `workload`; the error names the option.
-pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, String> {
+/// filled by `workload`.
+pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUnit>, MemError> {
     let (iodepth, buffers) = (plan.engine.iodepth, &plan.buffers);
     let bufs = iomark_engine::mem::allocate(
         &buffers.mem,
@@ -23,8 +25,7 @@ pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUni
         plan.max_block_size() as usize,
         buffers.align as usize,
         buffers.hugepage_size as usize,
-    )
-    .map_err(|e| format!("option 'mem': {e}"))?;
+    )?;
     let mut units = Vec::with_capacity(iodepth as usize);
     for (index, buf) in (0..iodepth).zip(bufs) {
         let mut unit = IoUnit::with_buf(index, buf);
@@ -35,17 +36,17 @@ pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUni
     Ok(units)
 }
 
-impl Loop<'_, '_> {
-    /// Hands the filled unit `index` to the engine: it completes at once, or is queued
-    /// (and committed once a batch waits or the queue is full), or waits for completions
-    /// when the engine is busy.
+impl Hot<'_, '_> {
+    /// Hands the filled unit `index` (of `file`, stamped `(start, issue)`) to the engine:
+    /// it completes at once, or is queued (and committed once a batch waits or the queue is
+    /// full), or waits for completions when the engine is busy.
     #[inline(always)]
     pub(super) fn queue<const RICH: bool>(
         &mut self,
+        feat: &mut Features<'_, '_>,
         index: u32,
         file: usize,
-        start: u64,
-        issue: u64,
+        (start, issue): (u64, u64),
     ) {
         let (mut start, mut issue) = (start, issue);
         loop {
@@ -59,14 +60,15 @@ impl Loop<'_, '_> {
                         self.recorder.record_complete(1);
                     }
                     let now = self.clock.now_ns();
-                    self.complete::<RICH>(index, (start, issue), None, Some(now - issue), now);
+                    let clat = Some(now - issue);
+                    self.complete::<RICH>(feat, index, (start, issue), None, clat, now);
                     return;
                 }
                 Queued::Queued => {
                     self.pending.push(index);
                     self.in_flight += 1;
                     let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
-                    if full || self.pending.len() >= self.plan.engine.batching.submit as usize {
+                    if full || self.pending.len() >= self.batching.submit as usize {
                         self.commit();
                     }
                     return;
@@ -77,13 +79,13 @@ impl Loop<'_, '_> {
                     self.commit();
                     if self.in_flight == 0 || self.error != 0 {
                         self.free.push(index);
-                        if let Some(locks) = &mut self.locks {
+                        if let Some(locks) = &mut feat.locks {
                             locks.give(file);
                         }
                         self.set_error(libc::EBUSY, "queue");
                         return;
                     }
-                    self.reap::<RICH>(1, self.in_flight as usize);
+                    self.reap::<RICH>(feat, 1, self.in_flight as usize);
                     start = self.clock.now_ns();
                     issue = start;
                     self.stamps[index as usize] = (start, issue);
@@ -94,12 +96,12 @@ impl Loop<'_, '_> {
 
     /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on
     /// until no more than `iodepth_low` I/Os are in flight.
-    pub(super) fn reap_full<const RICH: bool>(&mut self) {
-        let batching = self.plan.engine.batching;
+    pub(super) fn reap_full<const RICH: bool>(&mut self, feat: &mut Features<'_, '_>) {
+        let batching = self.batching;
         self.commit();
         loop {
             let min = (batching.complete_min.min(self.in_flight)).max(1) as usize;
-            self.reap::<RICH>(min, batching.complete_max as usize);
+            self.reap::<RICH>(feat, min, batching.complete_max as usize);
             if self.in_flight <= batching.low || self.error != 0 {
                 break;
             }
@@ -131,7 +133,12 @@ impl Loop<'_, '_> {
 
     /// Waits for at least `min` and takes at most `max` completions; returns how many it
     /// took.
-    pub(super) fn reap<const RICH: bool>(&mut self, min: usize, max: usize) -> usize {
+    pub(super) fn reap<const RICH: bool>(
+        &mut self,
+        feat: &mut Features<'_, '_>,
+        min: usize,
+        max: usize,
+    ) -> usize {
         if self.in_flight == 0 {
             return 0;
         }
@@ -153,7 +160,8 @@ impl Loop<'_, '_> {
                     self.in_flight -= 1;
                     let stamps @ (start, submitted) = self.stamps[index as usize];
                     let slat = Some(submitted - start);
-                    let Some(dir) = self.complete::<RICH>(index, stamps, slat, None, now) else {
+                    let Some(dir) = self.complete::<RICH>(feat, index, stamps, slat, None, now)
+                    else {
                         continue;
                     };
                     let clat = now - submitted;

@@ -1,7 +1,7 @@
 //! The syncs a job issues: `fsync=N`, `fdatasync=N` and `sync_file_range` inside the
 //! loop, `end_fsync` and `fsync_on_close` after it.
 
-use super::Loop;
+use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_plan::sync::SyncPlan;
 use std::fs::File;
@@ -12,7 +12,7 @@ use std::os::fd::AsRawFd;
 /// fdatasync=3` syncs the 12th write with an fsync only).
 const KINDS: [Ddir; 3] = [Ddir::Sync, Ddir::Datasync, Ddir::SyncFileRange];
 
-/// The state of the syncs in the loop (see [`Loop::sync_due`]).
+/// The state of the syncs in the loop (see [`SyncState::due`]).
 pub(super) struct SyncState {
     /// Writes issued so far.
     pub(super) writes: u64,
@@ -24,7 +24,7 @@ pub(super) struct SyncState {
     /// the ones not set.
     every: [u64; 3],
     /// The request drawn from the workload that a sync went before.
-    pub(super) held: Option<(Ddir, usize, u64, usize)>,
+    pub(super) held: Option<Request>,
     /// With `sync_file_range`, per file: `(first, end)` of the range that the writes which
     /// completed since the file's last sync cover (`end` 0: none did). Empty without it.
     ranges: Vec<(u64, u64)>,
@@ -66,9 +66,20 @@ impl SyncState {
             _ => (0, 0),
         }
     }
-}
 
-impl Loop<'_, '_> {
+    /// The request of `sync`, issued now to the file of the last write; a
+    /// `sync_file_range` syncs the range the file's completed writes cover (fio 3.33, under
+    /// strace: with `iodepth=4` the writes still in flight are left to the next one).
+    pub(super) fn issue(&mut self, sync: Ddir) -> Request {
+        let file = self.last_write_file;
+        let (offset, len) = match self.take_range(file) {
+            range if sync == Ddir::SyncFileRange => range,
+            _ => (0, 0),
+        };
+        self.last_was_sync = true;
+        Request { ddir: sync, file, offset, len }
+    }
+
     /// The sync to issue before the next I/O, if `fsync=N`, `fdatasync=N` or
     /// `sync_file_range` asks for one.
     ///
@@ -79,40 +90,29 @@ impl Loop<'_, '_> {
     /// until the next write (`W S R S R S W`). With more than one option, each counts on
     /// its own and the first of [`KINDS`] that is due is issued.
     #[inline]
-    pub(super) fn sync_due(&self) -> Option<Ddir> {
-        let s = &self.sync_state;
+    pub(super) fn due(&self) -> Option<Ddir> {
+        let s = self;
         if s.writes == 0 || s.last_was_sync {
             return None;
         }
         let due = s.every.iter().position(|&n| n > 0 && s.writes % n == 0)?;
         Some(KINDS[due])
     }
+}
 
-    /// Issues `sync` on unit `index`, to the file of the last write; a `sync_file_range`
-    /// syncs the range the file's completed writes cover (fio 3.33, under strace: with
-    /// `iodepth=4` the writes still in flight are left to the next one).
-    pub(super) fn issue_sync(&mut self, index: u32, sync: Ddir) {
-        let file = self.sync_state.last_write_file;
-        let (offset, len) = match self.sync_state.take_range(file) {
-            range if sync == Ddir::SyncFileRange => range,
-            _ => (0, 0),
-        };
-        self.sync_state.last_was_sync = true;
-        self.issue::<true>(index, sync, file, offset, len);
-    }
-
-    /// `end_fsync` and `fsync_on_close`: an fsync of each file after the I/O loop. As in
-    /// fio 3.33 they are not in the sync statistics (which count the syncs of `fsync=N`,
-    /// `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
-    pub(super) fn finish(&mut self, files: &[File]) {
-        let syncs = &self.plan.syncs;
-        if syncs.end_fsync || (syncs.fsync_on_close && self.plan.writes()) {
-            for f in files {
-                let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
-                if r < 0 {
-                    self.set_error((-r) as i32, "fsync");
-                }
+/// `end_fsync` and `fsync_on_close` (of a job that `writes`): an fsync of each of `files`
+/// after the I/O loop. As in fio 3.33 they are not in the sync statistics (which count the
+/// syncs of `fsync=N`, `fdatasync=N` and `sync_file_range`), and not in the job's runtime.
+/// Every file is synced; the error is the first one that failed (an errno).
+pub(super) fn at_close(plan: &SyncPlan, writes: bool, files: &[File]) -> Result<(), i32> {
+    let mut first = Ok(());
+    if plan.end_fsync || (plan.fsync_on_close && writes) {
+        for f in files {
+            let r = iomark_engine::sync::sync_file(f.as_raw_fd(), false);
+            if r < 0 && first.is_ok() {
+                first = Err((-r) as i32);
             }
         }
     }
+    first
 }

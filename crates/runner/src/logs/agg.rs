@@ -8,10 +8,10 @@
 //! for each direction, `time, KiB/s, direction, 0, 0` with the time in milliseconds since
 //! the run started and the rate of all jobs together since the previous sample.
 
-use super::LogFile;
-use crate::progress::{Progress, Sample};
+use super::file::{LogError, LogFile};
+use crate::links::progress::{Progress, Sample, Watch};
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,15 +23,17 @@ pub struct AggBandwidthLog {
 }
 
 impl AggBandwidthLog {
-    /// Creates (or empties) the three files in `dir`.
+    /// Creates (or empties) the three files in `dir`; the error is [`LogError`]'s message
+    /// (the cli reports it as a run-time failure).
     pub fn create(dir: &Path) -> Result<AggBandwidthLog, String> {
-        let [r, w, t] = ["read", "write", "trim"]
-            .map(|d| LogFile::create(dir.join(format!("agg-{d}_bw.log")), false));
+        let [r, w, t] = ["read", "write", "trim"].map(|d| {
+            LogFile::create(dir.join(format!("agg-{d}_bw.log")), false).map_err(|e| e.to_string())
+        });
         Ok(AggBandwidthLog { files: [r?, w?, t?], previous: ([0; 3], 0) })
     }
 
     /// Adds one row per direction for `sample`.
-    pub fn record(&mut self, sample: &Sample) -> Result<(), String> {
+    pub fn record(&mut self, sample: &Sample) -> Result<(), LogError> {
         let mut bytes = [0u64; 3];
         for job in &sample.jobs {
             for (total, b) in bytes.iter_mut().zip(job.bytes) {
@@ -48,38 +50,35 @@ impl AggBandwidthLog {
         Ok(())
     }
 
-    /// Starts a thread that records a sample of `progress` every `interval` until stopped.
+    /// Starts a thread that records a sample of `progress` every `interval` until stopped
+    /// (a [`Progress::watch`]); the first error ends it.
     pub fn spawn(mut self, progress: Arc<Progress>, interval: Duration) -> AggBandwidthThread {
-        let (stop, stopped) = mpsc::channel::<()>();
-        let handle = std::thread::spawn(move || loop {
-            match stopped.recv_timeout(interval) {
-                Err(RecvTimeoutError::Timeout) => {}
-                _ => return Ok(()),
-            }
-            self.record(&progress.sample())?;
-        });
-        AggBandwidthThread { stop, handle }
+        AggBandwidthThread(progress.watch(interval, move |sample| match self.record(&sample) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => ControlFlow::Break(e),
+        }))
     }
 }
 
 /// The running `--bandwidth-log` thread; [`AggBandwidthThread::stop`] ends it.
-pub struct AggBandwidthThread {
-    stop: mpsc::Sender<()>,
-    handle: std::thread::JoinHandle<Result<(), String>>,
-}
+#[derive(Debug)]
+pub struct AggBandwidthThread(Watch<LogError>);
 
 impl AggBandwidthThread {
     /// Stops the thread; returns the first error it met writing the logs.
-    pub fn stop(self) -> Result<(), String> {
-        let _ = self.stop.send(());
-        self.handle.join().unwrap_or_else(|_| Err("the bandwidth log thread panicked".into()))
+    pub fn stop(self) -> Result<(), LogError> {
+        match self.0.stop() {
+            Ok(None) => Ok(()),
+            Ok(Some(e)) => Err(e),
+            Err(_) => Err(LogError::Panicked),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::{JobSample, JobState};
+    use crate::links::progress::{JobSample, JobState};
 
     fn sample(now_ms: u64, bytes: [[u64; 3]; 2]) -> Sample {
         let job = |b| JobSample {

@@ -11,7 +11,7 @@
 //! of `log_entries` lines at a time). fio 3.33 also closes and reopens the files between
 //! `loops`; iomark keeps them open and logs one `open` and one `close` per file.
 
-use super::LogFile;
+use super::file::{LogError, LogFile};
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use std::fmt::Write;
@@ -47,7 +47,7 @@ impl IoLog {
         files: &FilesPlan,
         chunk: usize,
         now_ns: u64,
-    ) -> Result<IoLog, String> {
+    ) -> Result<IoLog, LogError> {
         let file = LogFile::create(path.to_path_buf(), true)?;
         let names: Vec<String> = files.list.iter().map(|f| f.path.display().to_string()).collect();
         let longest = names.iter().map(String::len).max().unwrap_or(0);
@@ -97,7 +97,7 @@ impl IoLog {
     }
 
     /// Writes the text held and the lines recorded so far.
-    pub(crate) fn drain(&mut self) -> Result<(), String> {
+    pub(crate) fn drain(&mut self) -> Result<(), LogError> {
         for l in &self.lines {
             let action = match l.ddir {
                 Ddir::Read => "read",
@@ -117,7 +117,7 @@ impl IoLog {
     }
 
     /// The closing lines, stamped `end_ns`, and everything not yet written.
-    pub(crate) fn finish(&mut self, end_ns: u64) -> Result<(), String> {
+    pub(crate) fn finish(&mut self, end_ns: u64) -> Result<(), LogError> {
         let r = self.drain();
         let t = end_ns / 1000;
         for name in &self.names {

@@ -18,47 +18,19 @@
 //! Every file is created when the job starts, also those that will stay empty (the slat
 //! log of a synchronous engine, the histogram log without `log_hist_msec`).
 
-pub mod agg;
+pub(crate) mod agg;
+mod file;
 mod format;
 mod iolog;
 
-use iomark_core::Ddir;
+pub use file::LogError;
+use file::LogFile;
+
+use crate::request::Request;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::logs::LogPlan;
 use iomark_plan::timing::Timing;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::PathBuf;
-
-/// One open log file.
-struct LogFile {
-    path: PathBuf,
-    file: File,
-}
-
-impl LogFile {
-    /// Creates (or, for shared logs, opens for appending) the file at `path`.
-    fn create(path: PathBuf, append: bool) -> Result<LogFile, String> {
-        let mut options = OpenOptions::new();
-        if append {
-            options.append(true).create(true);
-        } else {
-            options.write(true).create(true).truncate(true);
-        }
-        match options.open(&path) {
-            Ok(file) => Ok(LogFile { path, file }),
-            Err(e) => Err(format!("cannot create log file '{}': {e}", path.display())),
-        }
-    }
-
-    /// Writes `text` in one call (an appending file takes it as one piece).
-    fn write(&mut self, text: &str) -> Result<(), String> {
-        self.file
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write log file '{}': {e}", self.path.display()))
-    }
-}
 
 /// One job's logs while it runs; see the module doc.
 pub struct JobLogs {
@@ -82,7 +54,7 @@ pub struct JobLogs {
     /// The text of a chunk, reused.
     text: String,
     /// The first write error.
-    error: Option<String>,
+    error: Option<LogError>,
 }
 
 impl JobLogs {
@@ -97,7 +69,7 @@ impl JobLogs {
         dirs: [bool; 3],
         fake: bool,
         now_ns: u64,
-    ) -> Result<Option<JobLogs>, String> {
+    ) -> Result<Option<JobLogs>, LogError> {
         if !p.any() {
             return Ok(None);
         }
@@ -182,9 +154,9 @@ impl JobLogs {
 
     /// An I/O issued at `now_ns` (the iolog's line).
     #[inline]
-    pub fn issue(&mut self, now_ns: u64, file: usize, ddir: Ddir, offset: u64, len: usize) {
+    pub(crate) fn issue(&mut self, now_ns: u64, req: Request) {
         if let Some(iolog) = &mut self.iolog {
-            if iolog.record(now_ns, file, ddir, offset, len as u64) {
+            if iolog.record(now_ns, req.file, req.ddir, req.offset, req.len as u64) {
                 let r = iolog.drain();
                 self.keep_error(r);
             }
@@ -212,7 +184,7 @@ impl JobLogs {
 
     /// Ends the logs at `end_ns`: the last windows, every row, the iolog's closing lines.
     /// Returns the first error met while writing.
-    pub fn finish(&mut self, end_ns: u64) -> Result<(), String> {
+    pub fn finish(&mut self, end_ns: u64) -> Result<(), LogError> {
         if self.rows && !self.ramping {
             self.log.finish(end_ns.saturating_sub(self.origin_ns));
         }
@@ -259,7 +231,7 @@ impl JobLogs {
         self.log.clear_rows();
     }
 
-    fn keep_error(&mut self, r: Result<(), String>) {
+    fn keep_error(&mut self, r: Result<(), LogError>) {
         if let (Err(e), None) = (r, &self.error) {
             self.error = Some(e);
         }

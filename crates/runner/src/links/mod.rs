@@ -1,7 +1,9 @@
 //! What the jobs of a run share while they run: the file locks of `lockfile`
-//! ([`crate::lockfile`]), the counters of each flow ([`crate::flow`]) and the stop flags of
-//! `exitall`, `exitall_on_error` and `exit_what`. [`RunLinks`] is made once per run; each
-//! job gets its [`JobLinks`]. None of it is in the plans, which hold no live state.
+//! ([`lockfile`]), the counters of each flow ([`flow`]), the stop flags of `exitall`,
+//! `exitall_on_error` and `exit_what` (here), the board where they answer requests for
+//! interim reports ([`status`]) and the counters they publish their progress in
+//! ([`progress`]). [`RunLinks`] is made once per run; each job gets its [`JobLinks`]. None
+//! of it is in the plans, which hold no live state.
 //!
 //! fio 3.33's rules for ending jobs early, read off its reports:
 //!
@@ -16,15 +18,20 @@
 //! - A stopped job ends as if its I/O were done (no error), and its own end counts in turn:
 //!   a job with `exit_what=all` stopped by its group's end stops everything.
 
-use crate::flow::FlowLink;
-use crate::lockfile::{FileLocks, JobLocks};
+pub(crate) mod flow;
+pub(crate) mod lockfile;
+pub(crate) mod progress;
+pub(crate) mod status;
+
+use flow::FlowLink;
 use iomark_plan::schedule::{ExitWhat, SchedulePlan};
 use iomark_plan::JobPlan;
+use lockfile::{FileLocks, JobLocks};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the jobs of one run share.
 #[derive(Debug)]
-pub struct RunLinks {
+pub(crate) struct RunLinks {
     locks: FileLocks,
     /// Each job's link to its flow, if it has one.
     flows: Vec<Option<FlowLink>>,
@@ -41,11 +48,15 @@ pub struct RunLinks {
 }
 
 impl RunLinks {
-    /// The links of a run of `plans`.
-    pub fn new(plans: &[JobPlan]) -> RunLinks {
-        let groups = crate::schedule::group_ids(plans);
+    /// The links of a run of `plans`, in reporting `groups`, run in `all_waves` (ranges of
+    /// jobs that run at once, one after the other).
+    pub(crate) fn new(
+        plans: &[JobPlan],
+        groups: Vec<u32>,
+        all_waves: &[std::ops::Range<usize>],
+    ) -> RunLinks {
         let mut waves = vec![0..0; plans.len()];
-        for wave in crate::schedule::waves(plans) {
+        for wave in all_waves {
             for w in &mut waves[wave.clone()] {
                 *w = wave.clone();
             }
@@ -53,7 +64,7 @@ impl RunLinks {
         let group_count = groups.iter().max().map_or(0, |&g| g as usize + 1);
         RunLinks {
             locks: FileLocks::new(plans.iter().map(|p| &p.files)),
-            flows: crate::flow::links(plans),
+            flows: flow::links(plans, all_waves),
             exitall: plans.iter().any(|p| p.schedule.exitall),
             groups,
             waves,
@@ -63,7 +74,7 @@ impl RunLinks {
     }
 
     /// What job `i` (`plan`) takes part in.
-    pub fn job(&self, i: usize, plan: &JobPlan) -> JobLinks<'_> {
+    pub(crate) fn job(&self, i: usize, plan: &JobPlan) -> JobLinks<'_> {
         JobLinks {
             locks: self.locks.for_job(&plan.files),
             flow: self.flows[i].clone(),
@@ -77,18 +88,13 @@ impl RunLinks {
     }
 
     /// Whether job `i` is to stop (or not start).
-    pub fn stopped(&self, i: usize) -> bool {
+    pub(crate) fn stopped(&self, i: usize) -> bool {
         self.all_stop.load(Ordering::Relaxed) || self.stop_flag(i).load(Ordering::Relaxed)
-    }
-
-    /// Whether no further job is to start (`exit_what=all`).
-    pub fn all_stopped(&self) -> bool {
-        self.all_stop.load(Ordering::Relaxed)
     }
 
     /// Job `i` (scheduled as `plan` says), which had started, has ended, with an error or
     /// not: stops the jobs `exitall` or `exitall_on_error` and its `exit_what` name.
-    pub fn job_ended(&self, i: usize, plan: &SchedulePlan, errored: bool) {
+    pub(crate) fn job_ended(&self, i: usize, plan: &SchedulePlan, errored: bool) {
         if !(self.exitall || (errored && plan.exitall_on_error)) {
             return;
         }
@@ -108,12 +114,12 @@ impl RunLinks {
 
 /// What one job shares with the others.
 #[derive(Debug)]
-pub struct JobLinks<'a> {
+pub(crate) struct JobLinks<'a> {
     /// Its file locks, when it sets `lockfile`.
-    pub locks: Option<JobLocks>,
+    pub(crate) locks: Option<JobLocks>,
     /// Its link to its flow, when it has one.
-    pub flow: Option<FlowLink>,
+    pub(crate) flow: Option<FlowLink>,
     /// Set when the job is to stop because another ended (`exitall`): checked with the
     /// run's stop request, one relaxed load per I/O.
-    pub stop: &'a AtomicBool,
+    pub(crate) stop: &'a AtomicBool,
 }

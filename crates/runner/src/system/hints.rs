@@ -14,16 +14,26 @@ use iomark_plan::layout::FileKind;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileTypeExt;
 
-/// Sets the job's hint on its files; the errno and the job's error text when the kernel
-/// refuses it.
-pub fn apply(plan: &FilesPlan) -> Result<(), (i32, String)> {
+/// The kernel refused a file's hint (or the file could not be opened to set it); the
+/// message is the job's error text, as fio's `func=fcntl write hint`.
+#[derive(Debug, thiserror::Error)]
+#[error("fcntl write hint: {0}")]
+pub struct HintError(#[source] pub std::io::Error);
+
+impl HintError {
+    /// The job's errno (`EINVAL` when the error carries none).
+    pub fn errno(&self) -> i32 {
+        self.0.raw_os_error().unwrap_or(libc::EINVAL)
+    }
+}
+
+/// Sets the job's hint on its files; fails when the kernel refuses it.
+pub fn apply(plan: &FilesPlan) -> Result<(), HintError> {
     let Some(hint) = plan.write_hint else { return Ok(()) };
     if !plan.touched {
         return Ok(());
     }
-    let failed = |e: std::io::Error| {
-        (e.raw_os_error().unwrap_or(libc::EINVAL), format!("fcntl write hint: {e}"))
-    };
+    let failed = HintError;
     for file in &plan.list {
         if matches!(file.kind, FileKind::CharDevice) {
             continue;

@@ -14,9 +14,36 @@ use iomark_plan::layout::FileKind;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+/// Why the I/O scheduler of a disk could not be switched (`ioscheduler`).
+#[derive(Debug, thiserror::Error)]
+#[error("option 'ioscheduler': cannot set the I/O scheduler of {disk} to '{name}': {why}")]
+pub struct IoSchedulerError {
+    /// The disk (`sda`), or its scheduler file when it has no name.
+    pub disk: String,
+    /// The scheduler asked for.
+    pub name: String,
+    /// What went wrong.
+    pub why: SwitchFailure,
+}
+
+/// What went wrong switching a scheduler.
+#[derive(Debug, thiserror::Error)]
+pub enum SwitchFailure {
+    /// Writing or reading back the disk's `queue/scheduler` file failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The disk does not offer the scheduler: the file lists the ones it does.
+    #[error("the disk offers {0}")]
+    NotOffered(String),
+}
+
 /// Switches the scheduler of every disk under the files of job `job` to `ioscheduler`, if
-/// it has one; the error names the option, the disk and the scheduler.
-pub fn apply(job: &str, ioscheduler: Option<&str>, files: &FilesPlan) -> Result<(), String> {
+/// it has one; the error names the disk and the scheduler.
+pub fn apply(
+    job: &str,
+    ioscheduler: Option<&str>,
+    files: &FilesPlan,
+) -> Result<(), IoSchedulerError> {
     let Some(name) = ioscheduler else { return Ok(()) };
     if !files.touched {
         return Ok(());
@@ -41,21 +68,21 @@ pub fn apply(job: &str, ioscheduler: Option<&str>, files: &FilesPlan) -> Result<
 }
 
 /// Writes `name` to the scheduler file `queue` and checks that it is then selected.
-fn switch(queue: &Path, name: &str) -> Result<(), String> {
-    let fail = |why: String| {
-        format!("option 'ioscheduler': cannot set the I/O scheduler of {} to '{name}': {why}", {
-            // /sys/…/DISK/queue/scheduler → DISK
-            queue
-                .parent()
-                .and_then(Path::parent)
-                .and_then(Path::file_name)
-                .map_or_else(|| queue.display().to_string(), |d| d.to_string_lossy().into_owned())
-        })
+fn switch(queue: &Path, name: &str) -> Result<(), IoSchedulerError> {
+    let fail = |why: SwitchFailure| IoSchedulerError {
+        // /sys/…/DISK/queue/scheduler → DISK
+        disk: queue
+            .parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .map_or_else(|| queue.display().to_string(), |d| d.to_string_lossy().into_owned()),
+        name: name.to_string(),
+        why,
     };
-    std::fs::write(queue, name).map_err(|e| fail(e.to_string()))?;
-    let now = std::fs::read_to_string(queue).map_err(|e| fail(e.to_string()))?;
+    std::fs::write(queue, name).map_err(|e| fail(e.into()))?;
+    let now = std::fs::read_to_string(queue).map_err(|e| fail(e.into()))?;
     if selected(&now) != Some(name) {
-        return Err(fail(format!("the disk offers {}", now.trim())));
+        return Err(fail(SwitchFailure::NotOffered(now.trim().to_string())));
     }
     Ok(())
 }

@@ -9,8 +9,8 @@
 //! left their outcome in their slot; jobs not started yet (stonewall, `startdelay`) count
 //! as having done nothing. The run itself takes the final outcomes from the same slots.
 
-use crate::disk::DiskWatch;
 use crate::outcome::JobOutcome;
+use crate::system::disk::DiskWatch;
 use iomark_stats::report::DiskReport;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -162,7 +162,7 @@ pub struct JobSlot<'a> {
     seen: u64,
 }
 
-impl JobSlot<'_> {
+impl<'a> JobSlot<'a> {
     fn set(&self, slot: Slot) {
         let mut s = self.board.lock();
         if let Some(place) = s.slots.get_mut(self.index) {
@@ -183,12 +183,16 @@ impl JobSlot<'_> {
         }
     }
 
-    /// The request to answer, if one came since the last answer: a relaxed load, once per
-    /// loop iteration.
-    #[inline]
-    pub(crate) fn asked(&self) -> Option<u64> {
-        let request = self.board.asked.load(Ordering::Relaxed);
-        (request != self.seen).then_some(request)
+    /// The request to answer, if one came since the last answer.
+    #[cfg(test)]
+    fn asked(&self) -> Option<u64> {
+        self.requests().pending()
+    }
+
+    /// What the job's loop looks at to notice a request (see [`Requests`]), as of the last
+    /// answer.
+    pub(crate) fn requests(&self) -> Requests<'a> {
+        Requests { asked: &self.board.asked, seen: self.seen }
     }
 
     /// Answers `request` with a copy of the job's outcome so far.
@@ -201,6 +205,30 @@ impl JobSlot<'_> {
     pub(crate) fn done(self, outcome: JobOutcome) {
         self.set(Slot::Done(outcome));
         std::mem::forget(self);
+    }
+}
+
+/// The loop's side of a job's slot: the board's request counter and the last request the
+/// job answered, kept beside the loop's other hot state so that noticing a request is one
+/// relaxed load and a compare per loop iteration. The answer itself goes through the
+/// [`JobSlot`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Requests<'a> {
+    asked: &'a AtomicU64,
+    seen: u64,
+}
+
+impl Requests<'_> {
+    /// The request to answer, if one came since the last answer.
+    #[inline]
+    pub(crate) fn pending(&self) -> Option<u64> {
+        let request = self.asked.load(Ordering::Relaxed);
+        (request != self.seen).then_some(request)
+    }
+
+    /// `request` was answered.
+    pub(crate) fn answered(&mut self, request: u64) {
+        self.seen = request;
     }
 }
 

@@ -6,7 +6,7 @@
 //! reads the clock and sleeps (at most 10 ms at a time, so that a stop request is seen).
 
 use crate::clock::JobClock;
-use iomark_core::Ddir;
+use crate::request::Request;
 use iomark_plan::replay::ReplayPlan;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -42,9 +42,9 @@ impl<'a> Cursor<'a> {
         Ok(Cursor { plan, next: 0, chunks, start_ns: None, stall: plan.stall && !fake, stop })
     }
 
-    /// The next I/O (direction, file, offset, length) once its time has come; `None` at
-    /// the end of the log or on a stop request.
-    pub fn next(&mut self, clock: &mut JobClock) -> Option<(Ddir, usize, u64, usize)> {
+    /// The next I/O once its time has come; `None` at the end of the log or on a stop
+    /// request.
+    pub(crate) fn next(&mut self, clock: &mut JobClock) -> Option<Request> {
         let io = match (&mut self.chunks, &self.plan.ios) {
             (Some(chunks), _) => chunks.next()?,
             (None, Some(ios)) => *ios.get(self.next)?,
@@ -66,13 +66,19 @@ impl<'a> Cursor<'a> {
                 std::thread::sleep(Duration::from_nanos(due - now).min(Duration::from_millis(10)));
             }
         }
-        Some((io.ddir, io.file as usize, io.offset, io.len as usize))
+        Some(Request {
+            ddir: io.ddir,
+            file: io.file as usize,
+            offset: io.offset,
+            len: io.len as usize,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iomark_core::Ddir;
 
     /// The plan of a log written to a file in `dir`, whole or chunked.
     fn plan_of(dir: &std::path::Path, text: &str, chunked: bool) -> ReplayPlan {
@@ -98,8 +104,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut clock = JobClock::monotonic();
         let mut cursor = Cursor::new(&plan, false, &stop).unwrap();
-        assert_eq!(cursor.next(&mut clock), Some((Ddir::Read, 0, 0, 512)));
-        assert_eq!(cursor.next(&mut clock), Some((Ddir::Sync, 0, 0, 0)));
+        let io = |ddir, len| Some(Request { ddir, file: 0, offset: 0, len });
+        assert_eq!(cursor.next(&mut clock), io(Ddir::Read, 512));
+        assert_eq!(cursor.next(&mut clock), io(Ddir::Sync, 0));
         assert_eq!(cursor.next(&mut clock), None);
         assert_eq!(plan.dirs(), [true, false, false]);
         assert_eq!((plan.max_len(), plan.bytes()), (512, 512));

@@ -6,6 +6,7 @@
 //! groups are numbered from 0; a job with `stonewall` or `new_group` opens the next group
 //! (the first job always is in group 0), and clones share their job's group.
 
+use super::error::ScheduleError;
 use iomark_plan::JobPlan;
 
 /// Which group each plan belongs to, in order.
@@ -41,7 +42,10 @@ pub fn waves(plans: &[JobPlan]) -> Vec<std::ops::Range<usize>> {
 /// For each plan, the indexes of the plans it must wait for within its wave (`wait_for`);
 /// a job of an earlier wave has finished already. A name that matches no earlier job is an
 /// error, naming the job.
-pub fn waits(plans: &[JobPlan], wave: std::ops::Range<usize>) -> Result<Vec<Vec<usize>>, String> {
+pub fn waits(
+    plans: &[JobPlan],
+    wave: std::ops::Range<usize>,
+) -> Result<Vec<Vec<usize>>, ScheduleError> {
     let mut out = Vec::with_capacity(wave.len());
     for i in wave.clone() {
         let Some(target) = &plans[i].schedule.wait_for else {
@@ -51,10 +55,8 @@ pub fn waits(plans: &[JobPlan], wave: std::ops::Range<usize>) -> Result<Vec<Vec<
         let found: Vec<usize> = (wave.start..i).filter(|&j| &plans[j].job.name == target).collect();
         let earlier = plans[..wave.start].iter().any(|p| &p.job.name == target);
         if found.is_empty() && !earlier {
-            return Err(format!(
-                "job '{}': option 'wait_for': no earlier job '{target}' runs with it",
-                plans[i].job.name
-            ));
+            let (job, target) = (plans[i].job.name.clone(), target.clone());
+            return Err(ScheduleError::WaitFor { job, target });
         }
         out.push(found);
     }

@@ -13,6 +13,7 @@
 //! `a; b` goes to the file; iomark redirects the whole command.
 
 use std::fs::File;
+use std::io;
 use std::process::{Command, Stdio};
 
 /// Which of the two commands.
@@ -33,14 +34,61 @@ impl Stage {
     }
 }
 
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a command could not be started at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// The file for its output could not be created.
+    #[error("exec_{stage}: cannot create {path}: {source}")]
+    Output {
+        /// Which command.
+        stage: Stage,
+        /// The output file.
+        path: String,
+        /// Why it could not be created.
+        source: io::Error,
+    },
+    /// The output file could not be shared with its standard error.
+    #[error("exec_{stage}: {path}: {source}")]
+    Share {
+        /// Which command.
+        stage: Stage,
+        /// The output file.
+        path: String,
+        /// Why its descriptor could not be duplicated.
+        source: io::Error,
+    },
+    /// The shell could not be started.
+    #[error("exec_{stage}: cannot run sh -c '{command}': {source}")]
+    Shell {
+        /// Which command.
+        stage: Stage,
+        /// The command.
+        command: String,
+        /// Why the shell did not start.
+        source: io::Error,
+    },
+}
+
 /// Runs `command` of job `job` for `stage`; returns whether it exited with status 0. Only a
 /// command that cannot be started at all (no shell, no output file) is an error.
-pub fn run(job: &str, stage: Stage, command: &str) -> Result<bool, String> {
+pub fn run(job: &str, stage: Stage, command: &str) -> Result<bool, ExecError> {
     let what = stage.name();
     let path = format!("{job}.{what}.txt");
     eprintln!("{job} : Saving output of {what} in {path}");
-    let out = File::create(&path).map_err(|e| format!("exec_{what}: cannot create {path}: {e}"))?;
-    let err = out.try_clone().map_err(|e| format!("exec_{what}: {path}: {e}"))?;
+    let out = match File::create(&path) {
+        Ok(out) => out,
+        Err(source) => return Err(ExecError::Output { stage, path, source }),
+    };
+    let err = match out.try_clone() {
+        Ok(err) => err,
+        Err(source) => return Err(ExecError::Share { stage, path, source }),
+    };
     let status = Command::new("sh")
         .arg("-c")
         .arg(command)
@@ -48,7 +96,7 @@ pub fn run(job: &str, stage: Stage, command: &str) -> Result<bool, String> {
         .stdout(out)
         .stderr(err)
         .status()
-        .map_err(|e| format!("exec_{what}: cannot run sh -c '{command}': {e}"))?;
+        .map_err(|source| ExecError::Shell { stage, command: command.to_string(), source })?;
     if !status.success() {
         let how = match status.code() {
             Some(code) => format!("exit status {code}"),

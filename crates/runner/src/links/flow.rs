@@ -24,6 +24,7 @@
 use iomark_plan::pacing::FlowPlan;
 use iomark_plan::JobPlan;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -48,14 +49,14 @@ pub struct FlowLink {
     counted: bool,
 }
 
-/// The links of each job of one run of `plans` to its flow (`None` for a job outside any):
-/// the jobs of each flow (the same `flow_id`, in the same wave) share their counters, and
-/// the weights of those that start at once count from now.
-pub fn links(plans: &[JobPlan]) -> Vec<Option<FlowLink>> {
+/// The links of each job of one run of `plans`, run in `waves`, to its flow (`None` for a
+/// job outside any): the jobs of each flow (the same `flow_id`, in the same wave) share
+/// their counters, and the weights of those that start at once count from now.
+pub fn links(plans: &[JobPlan], waves: &[Range<usize>]) -> Vec<Option<FlowLink>> {
     let mut links = vec![None; plans.len()];
-    for wave in crate::schedule::waves(plans) {
+    for wave in waves {
         let mut flows: BTreeMap<u64, Arc<FlowShared>> = BTreeMap::new();
-        for i in wave {
+        for i in wave.clone() {
             let plan = &plans[i];
             let Some(flow) = plan.pacing.flow else { continue };
             let counted = plan.schedule.wait_for.is_none() && plan.limits.startdelay.is_zero();

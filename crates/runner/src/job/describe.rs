@@ -1,6 +1,7 @@
 //! Counting and describing a failed I/O, as fio does (the policy that decides whether the
 //! job goes on is [`iomark_plan::errors::ErrorPolicy`]).
 
+use iomark_core::Ddir;
 use iomark_plan::errors::ErrorPolicy;
 
 /// A data or sync I/O (`unit`, doing `op`) of job `job` failed with `errno`: counts it in
@@ -47,6 +48,18 @@ pub fn describe(path: &std::path::Path, op: &str, offset: u64, len: usize, errno
         path.display(),
         errno_text(errno)
     )
+}
+
+/// The name fio gives an I/O of `d` in its error messages.
+pub fn ddir_name(d: Ddir) -> &'static str {
+    match d {
+        Ddir::Read => "read",
+        Ddir::Write => "write",
+        Ddir::Trim => "trim",
+        Ddir::Sync => "fsync",
+        Ddir::Datasync => "fdatasync",
+        Ddir::SyncFileRange => "sync_file_range",
+    }
 }
 
 #[cfg(test)]

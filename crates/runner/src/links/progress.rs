@@ -142,7 +142,7 @@ impl Progress {
     }
 }
 
-/// The progress of a whole run: one [`JobProgress`] per job, in plan order.
+/// The progress of a whole run: one job's counters per job, in plan order.
 #[derive(Debug)]
 pub struct Progress {
     epoch: Instant,

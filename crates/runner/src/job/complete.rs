@@ -1,0 +1,56 @@
+//! The single completion point ([`Hot::complete`]): every I/O the engine hands back, at
+//! once or reaped, is recorded here, from the clock reading taken when it (or its batch)
+//! was seen complete.
+
+use super::features::Features;
+use super::hot::Hot;
+use iomark_core::Ddir;
+use iomark_stats::recorder::SyncKind;
+
+impl Hot<'_, '_> {
+    /// Unit `index`, stamped `(start, issue)`, completed by `now`. The completion latency
+    /// is recorded here when `clat` says so; a reaped batch records it per run of equal
+    /// values instead (see [`Hot::reap`]). A rich job's features take their turn
+    /// ([`Features::completed`]). Returns the direction of a data I/O that succeeded.
+    #[inline(always)]
+    pub(super) fn complete<const RICH: bool>(
+        &mut self,
+        feat: &mut Features<'_, '_>,
+        index: u32,
+        (start, issue): (u64, u64),
+        slat: Option<u64>,
+        clat: Option<u64>,
+        now: u64,
+    ) -> Option<Ddir> {
+        self.last_now = now;
+        let unit = &self.units[index as usize];
+        self.free.push(index);
+        if let Some(locks) = feat.locks.as_mut().filter(|_| RICH) {
+            locks.give(unit.file as usize);
+        }
+        if unit.result < 0 {
+            self.failed::<RICH>(feat, index, (-unit.result) as i32);
+            return None;
+        }
+        let Some(d) = unit.ddir.data_index() else {
+            let kind = match unit.ddir {
+                Ddir::Sync => SyncKind::Fsync,
+                Ddir::Datasync => SyncKind::Fdatasync,
+                _ => SyncKind::FileRange,
+            };
+            self.recorder.record_sync(now - start, kind);
+            return None;
+        };
+        self.ios_done += 1;
+        self.active[d] = true;
+        let dir = unit.ddir;
+        let bytes = unit.result as u64;
+        self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
+        self.recorder.tick(now);
+        self.published.count(d, bytes, now);
+        if RICH {
+            feat.completed(self, index, dir, (start, issue), slat, now);
+        }
+        Some(dir)
+    }
+}

@@ -1,0 +1,268 @@
+//! The submit/reap loop, with all timing at one single place.
+//!
+//! The loop is fio's: take a free unit, ask the workload for the next I/O, stamp the unit's
+//! start time, fill it, stamp its issue time and queue it. A synchronous engine completes the
+//! unit at once; an asynchronous one queues it, and queued units are committed and reaped.
+//! Every completion goes through one function (`Hot::complete`), which records slat, clat
+//! and lat as fio defines them, from one clock reading per completion (a synchronous I/O) or
+//! per batch of completions (one `reap`, as fio stamps them):
+//!
+//! - slat: from the unit's start to the end of its submission (async engines only);
+//! - clat: from submission (sync engines: from issue) to completion;
+//! - lat: from the unit's start to completion.
+//!
+//! For reads and trims nothing happens between taking the unit and issuing it but a few
+//! stores, so one clock read serves as both start and issue time (lat then equals clat for
+//! a synchronous engine); a write's buffer is prepared in between, and is timed.
+//!
+//! The loop allocates nothing, takes no lock and makes no system call but the I/O and the
+//! clock (relaxed atomic loads check for a stop request and for a request for an interim
+//! report; only when such a request comes does the job copy its recorder, see
+//! [`crate::links::status`]).
+//!
+//! A plain job (no verification, `lockfile`, serializing, replay, rate or other controls,
+//! logs, per-I/O priorities, syncs (`fsync=N`, `sync_file_range`), `fill_device` or
+//! `number_ios`) runs the loop compiled without the tests for those features (`RICH =
+//! false`, see [`Features::any`]): the one-block path of the commonest jobs stays as short
+//! as it can be, and touches [`Hot`] only.
+
+use super::features::Features;
+use super::hot::Hot;
+use crate::links::progress::JobState;
+use crate::request::Request;
+use iomark_core::Ddir;
+use iomark_verify::JobVerify;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The loop: its hot state and its features' state.
+pub(super) struct Loop<'a, 's> {
+    /// What the plain loop touches.
+    pub(super) io: Hot<'a, 's>,
+    /// What only the rich loop and the job's start and end touch.
+    pub(super) feat: Features<'a, 's>,
+    /// Whether the job uses any of the features the plain loop leaves out.
+    rich: bool,
+}
+
+impl<'a, 's> Loop<'a, 's> {
+    /// The loop of a job with the state `io` and the features `feat`.
+    pub(super) fn new(io: Hot<'a, 's>, feat: Features<'a, 's>) -> Self {
+        let rich = feat.any();
+        Loop { io, feat, rich }
+    }
+}
+
+impl Loop<'_, '_> {
+    /// Runs the loop until the job (or its verify phase) is over.
+    pub(super) fn run(&mut self, stop: &AtomicBool) {
+        if self.rich {
+            self.drive::<true>(stop);
+        } else {
+            self.drive::<false>(stop);
+        }
+    }
+
+    /// The loop. With `RICH = false` (a plain job, see [`Features::any`]) the tests for
+    /// the features it does not use are compiled out.
+    fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
+        let ramp_ns = self.io.ramp_ns;
+        // The verify phase comes back here: a ramp that ended is not ended again (that
+        // would clear what the writes recorded).
+        let mut ramping = ramp_ns > 0 && !self.io.ramp_over;
+        let runtime_ns = self.io.runtime_ns;
+        let batching = self.io.batching;
+        loop {
+            let now = self.io.last_now;
+            if ramping && now.saturating_sub(self.io.measure_from) >= ramp_ns {
+                ramping = false;
+                self.end_ramp(now);
+            }
+            // The verify phase reads back everything, whatever the limits.
+            let verifying = RICH && self.feat.verify.as_ref().is_some_and(JobVerify::reading);
+            let out_of_time = match runtime_ns {
+                Some(r) if !ramping && !verifying => now.saturating_sub(self.io.measure_from) >= r,
+                _ => false,
+            };
+            let stopping = stop.load(Ordering::Relaxed)
+                || self.io.exit.load(Ordering::Relaxed)
+                || (RICH && self.feat.filled);
+            if RICH && self.feat.ctl.is_some() && !out_of_time && !stopping && !verifying {
+                let phase_ns = if ramping { Some(ramp_ns) } else { runtime_ns };
+                let from = self.io.measure_from;
+                self.feat.deadline = phase_ns.map_or(u64::MAX, |p| from.saturating_add(p));
+                if self.between_ios(stop) {
+                    continue;
+                }
+            }
+            // `number_ios` counts per loop, as the workload's budget does (fio 3.33:
+            // `size=8k bs=4k loops=3 number_ios=1` writes 3 blocks).
+            let ios_done = self.io.ios_done;
+            let enough_ios = self.feat.ios_limit.is_some_and(|n| ios_done >= n);
+            let limits = RICH && (enough_ios || self.feat.ended) && !verifying;
+            if out_of_time || limits || self.io.error != 0 || stopping {
+                break;
+            }
+            if let Some(request) = self.io.requests.pending() {
+                self.answer_status(request);
+            }
+            // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
+            // anything is in flight, before it queues more.
+            // A poll comes first (libaio's userspace_reap serves it from the ring).
+            if batching.complete_min == 0 && self.io.in_flight > 0 {
+                let max = batching.complete_max as usize;
+                if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
+                    self.io.reap::<RICH>(&mut self.feat, 1, max);
+                }
+                continue;
+            }
+            let io = &mut self.io;
+            let index = if io.in_flight < io.depth_limit { io.free.pop() } else { None };
+            let Some(index) = index else {
+                self.io.reap_full::<RICH>(&mut self.feat);
+                continue;
+            };
+            let Some(req) = self.next_request::<RICH>() else {
+                self.io.free.push(index);
+                if RICH && self.feat.plan.files.unlink_each_loop && self.next_loop() {
+                    continue;
+                }
+                break;
+            };
+            if RICH && !self.before_issue(index, req, stop) {
+                continue;
+            }
+            self.issue::<RICH>(index, req);
+        }
+        self.io.commit();
+        while self.io.in_flight > 0 && self.io.error == 0 {
+            let n = self.io.in_flight as usize;
+            self.io.reap::<RICH>(&mut self.feat, n, n);
+        }
+    }
+
+    /// `ramp_time` is over at `now`: measurement begins.
+    #[cold]
+    fn end_ramp(&mut self, now: u64) {
+        self.io.ramp_over = true;
+        self.io.recorder.clear(now);
+        if let Some(logs) = &mut self.feat.logs {
+            logs.restart(now);
+        }
+        self.io.published.progress().set_state(JobState::Running);
+        self.io.measure_from = now;
+        self.io.ios_done = 0;
+    }
+
+    /// In a rich job, between drawing a request and issuing it: a sync that `fsync=N` puts
+    /// before it, or the pause the rate controls ask for. Returns false when the request
+    /// waits for the next turn of the loop (unit `index` is then used or given back).
+    fn before_issue(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
+        if let Some(sync) = self.feat.sync.due() {
+            self.feat.sync.held = Some(req);
+            let sync = self.feat.sync.issue(sync);
+            self.issue::<true>(index, sync);
+            return false;
+        }
+        if self.feat.ctl.is_some() && !self.pace(index, req, stop) {
+            // Not due before the phase ends or the job stops: the loop decides.
+            self.feat.sync.held = Some(req);
+            self.io.free.push(index);
+            return false;
+        }
+        self.feat.sync.last_was_sync = false;
+        true
+    }
+
+    /// Fills unit `index` with the I/O `req` and hands it to the engine.
+    #[inline(always)]
+    fn issue<const RICH: bool>(&mut self, index: u32, req: Request) {
+        let Request { ddir, file, offset, len } = req;
+        if RICH {
+            if !self.feat.verify_issue(index, req) {
+                self.io.free.push(index);
+                return;
+            }
+            if self.feat.serialize && self.io.in_flight > 0 && ddir.is_data() {
+                self.wait_for_overlaps(index, req);
+            }
+            if self.feat.locks.is_some() {
+                self.take_lock(file);
+            }
+        }
+        let (io, feat) = (&mut self.io, &mut self.feat);
+        let start = io.clock.now_ns();
+        let unit = &mut io.units[index as usize];
+        unit.ddir = ddir;
+        unit.file = file as u32;
+        unit.fd = io.fds[file];
+        unit.offset = offset;
+        unit.len = len;
+        if RICH {
+            unit.ioprio = feat.prio.as_mut().map_or(0, |p| p.pick(ddir, len as u64));
+        }
+        // Only a write's buffer is prepared between taking the unit and issuing it; for
+        // reads, trims and syncs the two moments are a few stores apart, and one clock read
+        // serves both.
+        let issue = if ddir == Ddir::Write {
+            // A buffer a read filled holds the file's data: the write's contents come
+            // back first (buffers with fixed contents are otherwise filled only once).
+            if unit.holds_read_data {
+                unit.holds_read_data = false;
+                io.workload.initial_fill(unit.buf.as_mut_slice());
+            }
+            io.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
+            if let Some(v) = feat.verify.as_mut().filter(|_| RICH) {
+                v.stamp(index, &mut unit.buf.as_mut_slice()[..len], file, offset);
+            }
+            io.clock.now_ns()
+        } else {
+            unit.holds_read_data |= ddir == Ddir::Read;
+            start
+        };
+        io.stamps[index as usize] = (start, issue);
+        if let Some(logs) = feat.logs.as_mut().filter(|_| RICH) {
+            logs.issue(start, req);
+        }
+        io.queue::<RICH>(feat, index, file, (start, issue));
+        if RICH && ddir == Ddir::Write {
+            feat.sync.writes += 1;
+            feat.sync.last_write_file = file;
+        }
+    }
+
+    /// The next I/O (`time_based` workloads never end by themselves).
+    #[inline(always)]
+    fn next_request<const RICH: bool>(&mut self) -> Option<Request> {
+        if RICH {
+            if let Some(held) = self.feat.sync.held.take() {
+                return Some(held);
+            }
+            if let Some(ctl) = self.feat.ctl.as_deref() {
+                ctl.steer(&mut self.io);
+            }
+            if let Some(v) = &mut self.feat.verify {
+                if let Some((file, offset, len)) = v.next_read() {
+                    return Some(Request { ddir: Ddir::Read, file, offset, len });
+                }
+                if v.reading() {
+                    return None;
+                }
+                if let Some((file, offset, len)) = v.next_trim() {
+                    return Some(Request { ddir: Ddir::Trim, file, offset, len });
+                }
+            }
+            if let Some(replay) = &mut self.feat.replay {
+                return replay.next(&mut self.io.clock);
+            }
+        }
+        self.io.workload.next().map(Request::from)
+    }
+
+    /// Waits for every I/O in flight.
+    pub(super) fn quiesce(&mut self) {
+        self.io.commit();
+        while self.io.in_flight > 0 && self.io.error == 0 {
+            self.io.reap::<true>(&mut self.feat, 1, self.io.in_flight as usize);
+        }
+    }
+}

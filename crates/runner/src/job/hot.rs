@@ -1,0 +1,75 @@
+//! The state the plain loop touches at every I/O ([`Hot`]): the engine and its units, the
+//! free list, the stamps, the workload, the clock, the recorder and the counters, with the
+//! two flags it looks at each turn (a stop by another job's end, a request for an interim
+//! report). Nothing of a feature is here: that is [`super::features::Features`].
+
+use crate::clock::JobClock;
+use crate::links::progress::Publisher;
+use crate::links::status::Requests;
+use iomark_engine::{Engine, IoUnit};
+use iomark_plan::engine::Batching;
+use iomark_plan::errors::ErrorPolicy;
+use iomark_plan::files::FilesPlan;
+use iomark_stats::recorder::JobRecorder;
+use iomark_workload::Workload;
+use std::sync::atomic::AtomicBool;
+
+/// The state of the plain submit/reap loop.
+pub(super) struct Hot<'a, 's> {
+    /// The job's engine.
+    pub(super) engine: Box<dyn Engine>,
+    /// Where the job's I/Os come from.
+    pub(super) workload: Workload,
+    /// The job's `iodepth` units.
+    pub(super) units: Vec<IoUnit>,
+    /// The descriptor of each file (-1 on the null engine).
+    pub(super) fds: Vec<i32>,
+    /// Every time stamp of the job.
+    pub(super) clock: JobClock,
+    /// The job's statistics.
+    pub(super) recorder: JobRecorder,
+    /// Indexes of units not in flight.
+    pub(super) free: Vec<u32>,
+    /// Room for the indexes `reap` returns.
+    pub(super) done: Vec<u32>,
+    /// Units handed to the engine and not completed yet.
+    pub(super) in_flight: u32,
+    /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
+    pub(super) depth_limit: u32,
+    /// Start and submission stamps per unit.
+    pub(super) stamps: Vec<(u64, u64)>,
+    /// Units queued since the last commit.
+    pub(super) pending: Vec<u32>,
+    /// How the job submits and reaps.
+    pub(super) batching: Batching,
+    /// Whether the engine's I/Os count in the submit and complete distributions.
+    pub(super) counts_batches: bool,
+    /// Progress for the ETA line.
+    pub(super) published: Publisher<'a>,
+    /// The directions that did I/O.
+    pub(super) active: [bool; 3],
+    /// Data I/Os completed since measurement began (for `number_ios`).
+    pub(super) ios_done: u64,
+    /// `ramp_time`, in nanoseconds (0: none).
+    pub(super) ramp_ns: u64,
+    /// `runtime`, in nanoseconds, if the job has one.
+    pub(super) runtime_ns: Option<u64>,
+    /// When measurement began (after `ramp_time`).
+    pub(super) measure_from: u64,
+    /// The last clock reading.
+    pub(super) last_now: u64,
+    /// Whether `ramp_time` is over (measurement began).
+    pub(super) ramp_over: bool,
+    /// The job's first error (an errno), 0 while there is none.
+    pub(super) error: i32,
+    /// What the first error was doing.
+    pub(super) error_text: String,
+    /// Set when another job's end stops this one (`exitall`).
+    pub(super) exit: &'a AtomicBool,
+    /// Whether an interim report was asked for (the answer goes through
+    /// [`super::features::Features::status`]).
+    pub(super) requests: Requests<'s>,
+    /// What a failed I/O is judged and described by: the job's name, its error policy
+    /// and its files.
+    pub(super) on_error: (&'a str, &'a ErrorPolicy, &'a FilesPlan),
+}

@@ -1,0 +1,167 @@
+//! A job's start: its files opened, its engine made and set up, its workload built, its
+//! units allocated, then its statistics, logs, verification, replay and controls, all
+//! before the first I/O; the loop's two halves ([`Hot`], [`Features`]) made from them.
+
+use super::controls::Controls;
+use super::drive::Loop;
+use super::error::{JobError, JobFailure};
+use super::features::Features;
+use super::hot::Hot;
+use super::outcome::recorder_config;
+use super::submit::units;
+use super::sync::SyncState;
+use crate::clock::JobClock;
+use crate::features::verify_host::Host;
+use crate::links::progress::{JobProgress, Publisher};
+use crate::links::status::JobSlot;
+use crate::links::JobLinks;
+use crate::logs::JobLogs;
+use iomark_engine::file::ThreadUsage;
+use iomark_engine::{Engine, IoUnit};
+use iomark_plan::JobPlan;
+use iomark_stats::recorder::JobRecorder;
+use iomark_verify::JobVerify;
+use iomark_workload::Workload;
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// What a job does its I/O with: its open files (none on the null engine) and their
+/// descriptors, its engine (set up), its workload and its units.
+struct Io {
+    files: Vec<File>,
+    fds: Vec<i32>,
+    engine: Box<dyn Engine>,
+    workload: Workload,
+    units: Vec<IoUnit>,
+}
+
+/// Opens the files of job `plan`, makes and sets up its engine, builds its workload and
+/// allocates its units.
+fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
+    let name = plan.job.name.as_str();
+    let files = crate::files::open(&plan.files).map_err(JobError::of(name))?;
+    let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
+        .map_err(JobError::of(name))?;
+    // The one workload of the job (the plan only checked it).
+    let mut workload_cfg = plan.workload_config();
+    crate::files::reach(&mut workload_cfg, &plan.files, &files);
+    let mut workload = Workload::new(&workload_cfg).map_err(JobError::of(name))?;
+    let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
+    if plan.files.unlink_each_loop || each_pass {
+        workload.pause_between_passes();
+    }
+    let mut units =
+        units(plan, &mut workload).map_err(JobFailure::Buffers).map_err(JobError::of(name))?;
+    let fds: Vec<i32> = if files.is_empty() {
+        vec![-1; plan.files.list.len()]
+    } else {
+        files.iter().map(AsRawFd::as_raw_fd).collect()
+    };
+    engine.setup(&mut units, &fds).map_err(JobError::of(name))?;
+    Ok(Io { files, fds, engine, workload, units })
+}
+
+/// Starts job `plan` on `clock` (after its `startdelay`, unless `stop` comes first), with
+/// its `links` to the other jobs, publishing into `progress` and answering on `status`:
+/// the loop, ready to run, and the host of its `verify_async` helpers.
+pub(super) fn start<'a, 's>(
+    plan: &'a JobPlan,
+    mut clock: JobClock,
+    stop: &'a AtomicBool,
+    links: JobLinks<'a>,
+    progress: &'a JobProgress,
+    status: &'a mut JobSlot<'s>,
+) -> Result<(Loop<'a, 's>, Arc<Host>), JobError> {
+    let name = plan.job.name.as_str();
+    let iodepth = plan.engine.iodepth;
+    let Io { files, fds, engine, workload, units } = open_io(plan)?;
+    let limits = &plan.limits;
+    if !limits.startdelay.is_zero() && !clock.is_fake() {
+        crate::clock::sleep_unless_stopped(limits.startdelay, stop);
+    }
+    progress.start(files.len() as u32, !limits.ramp_time.is_zero());
+    let start_wall_ms = crate::clock::wall_ms(clock.is_fake());
+    let config = recorder_config(plan, engine.is_sync());
+    let now = clock.now_ns();
+    let mut recorder = JobRecorder::new(config, now).map_err(JobError::of(name))?;
+    let cmdprio = plan.placement.cmdprio.as_ref();
+    if let Some(p) = cmdprio {
+        recorder.track_prios(&p.values, p.total_latency);
+    }
+    let (ramping, fake) = (!limits.ramp_time.is_zero(), clock.is_fake());
+    let logs_of = (&plan.logs, &plan.timing, &plan.files);
+    let logs =
+        JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(JobError::of(name))?;
+    let verify_host = Arc::new(Host::default());
+    let verify = match &plan.verify {
+        Some(v) => Some(
+            JobVerify::new(v, verify_host.clone())
+                .map_err(JobFailure::Verify)
+                .map_err(JobError::of(name))?,
+        ),
+        None => None,
+    };
+    let usage_before = ThreadUsage::now();
+    let replay = plan
+        .replay
+        .as_ref()
+        .map(|r| crate::features::replay::Cursor::new(r, clock.is_fake(), stop));
+    let replay = replay.transpose().map_err(JobFailure::Replay).map_err(JobError::of(name))?;
+    let prio = cmdprio.map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.cmdprio));
+    let job = (plan.job.name.as_str(), &plan.files);
+    let seed = plan.seeds.workload;
+    let ctl = Controls::new(&plan.pacing, job, (iodepth, seed, config.dirs), now, links.flow);
+    // From here on the job answers requests for interim reports.
+    status.start();
+    let io = Hot {
+        counts_batches: engine.counts_batches(),
+        engine,
+        workload,
+        units,
+        fds,
+        clock,
+        recorder,
+        free: (0..iodepth).rev().collect(),
+        done: Vec::with_capacity(iodepth as usize),
+        in_flight: 0,
+        depth_limit: ctl.as_deref().and_then(Controls::depth).unwrap_or(iodepth),
+        stamps: vec![(0, 0); iodepth as usize],
+        pending: Vec::with_capacity(iodepth as usize),
+        batching: plan.engine.batching,
+        published: Publisher::new(progress),
+        active: [false; 3],
+        ios_done: 0,
+        ramp_ns: limits.ramp_time.as_nanos() as u64,
+        runtime_ns: limits.runtime.map(|d| d.as_nanos() as u64),
+        measure_from: now,
+        last_now: now,
+        ramp_over: false,
+        error: 0,
+        error_text: String::new(),
+        exit: links.stop,
+        requests: status.requests(),
+        on_error: (plan.job.name.as_str(), &plan.errors, &plan.files),
+    };
+    let feat = Features {
+        plan,
+        files,
+        replay,
+        prio,
+        sync: SyncState::of(&plan.syncs, plan.files.list.len()),
+        verify,
+        ctl,
+        logs,
+        locks: links.locks,
+        serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
+        ios_limit: (limits.number_ios > 0).then(|| limits.number_ios.saturating_mul(limits.loops)),
+        filled: false,
+        ended: false,
+        deadline: u64::MAX,
+        usage_before,
+        start_wall_ms,
+        status,
+    };
+    Ok((Loop::new(io, feat), verify_host))
+}

@@ -1,0 +1,201 @@
+//! A whole run: plans for every clone of every job, file layout, the waves of job threads,
+//! and the one [`RunReport`] at the end (and interim ones on request, [`interim_report`]).
+//!
+//! A stop request (Ctrl-C) ends the layout of a file, the jobs' `startdelay` and their I/O
+//! loops, and no job starts after it; the report then shows what was done, the jobs that
+//! never started with nothing.
+
+mod error;
+pub(crate) mod report;
+pub(crate) mod schedule;
+mod thread;
+
+pub use error::{RunError, ScheduleError};
+
+use crate::clock::{self, JobClock};
+use crate::links::progress::Progress;
+use crate::links::status::StatusBoard;
+use crate::links::RunLinks;
+use iomark_options::JobSpec;
+use iomark_plan::layout::FileKind;
+use iomark_plan::JobPlan;
+use iomark_stats::report::RunReport;
+use report::report;
+pub use report::{header, FIO_COMPAT};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use thread::{job_thread, not_started};
+
+/// How to run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Use the fake clock moving this many nanoseconds per read (golden tests).
+    pub fake_clock_step_ns: Option<u64>,
+    /// `--readonly`: never create, extend or write a file.
+    pub readonly: bool,
+    /// Where the jobs publish their progress (for the ETA line), if anywhere.
+    pub progress: Option<Arc<Progress>>,
+    /// Where the jobs answer requests for interim reports, if anywhere.
+    pub status: Option<Arc<StatusBoard>>,
+}
+
+/// Refuses a job that would write to a block device in use (see `crate::system::safety`).
+fn check_devices(plan: &JobPlan) -> Result<(), RunError> {
+    if !plan.writes() || plan.files.allow_mounted_write {
+        return Ok(());
+    }
+    for file in &plan.files.list {
+        if !matches!(file.kind, FileKind::BlockDevice(_)) {
+            continue;
+        }
+        if let Some(why) = crate::system::safety::device_in_use(&file.path) {
+            let (job, path) = (plan.job.name.clone(), file.path.clone());
+            return Err(ScheduleError::DeviceInUse { job, path, why }.into());
+        }
+    }
+    Ok(())
+}
+
+/// The plans of every clone of every job, in order ([`iomark_plan::plans`]); refuses writes
+/// to block devices in use.
+pub fn plans(specs: &[JobSpec]) -> Result<Vec<JobPlan>, RunError> {
+    let mut plans = Vec::new();
+    for plan in iomark_plan::plans(specs) {
+        let plan = plan?;
+        check_devices(&plan)?;
+        plans.push(plan);
+    }
+    Ok(plans)
+}
+
+/// Runs `plans` to the end (or until `stop`), calling `starting` as each wave starts, and
+/// reduces everything into the run's report. Jobs that never started (stopped first) are in
+/// the report with nothing done.
+pub fn run(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    mut starting: impl FnMut(&[JobPlan]),
+) -> Result<RunReport, RunError> {
+    let groups = schedule::group_ids(plans);
+    // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
+    crate::files::lay_out_all(plans, options.readonly, stop)
+        .map_err(|(job, source)| RunError::Layout { job, source })?;
+    let local_board;
+    let board = match &options.status {
+        Some(b) => b.as_ref(),
+        None => {
+            local_board = StatusBoard::new();
+            &local_board
+        }
+    };
+    let local;
+    let progress = match &options.progress {
+        Some(p) => p.as_ref(),
+        None => {
+            local = Progress::new(plans);
+            &local
+        }
+    };
+    // Under the fake clock nothing measured from the system enters the report.
+    let fake = options.fake_clock_step_ns.is_some();
+    let disks = crate::system::disk::DiskWatch::start(
+        plans.iter().filter(|p| p.report.disk_util && !fake).map(|p| &p.files),
+    );
+    let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
+    board.begin(plans.len(), disks, run_start_ms);
+    let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
+    let (outcomes, disks) = board.end();
+    waves?;
+    let outcomes = plans
+        .iter()
+        .zip(outcomes)
+        .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
+        .collect::<Result<_, _>>()?;
+    let disks = disks.map(crate::system::disk::DiskWatch::finish).unwrap_or_default();
+    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
+    report.disks = disks;
+    Ok(report)
+}
+
+/// The report so far of the run under way whose jobs answer on `board`: finished jobs as
+/// they ended, running ones as they stand (see [`StatusBoard`]), the others with nothing
+/// done. `None` when no run is under way.
+pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Option<RunReport> {
+    let collected = board.collect()?;
+    let outcomes = plans
+        .iter()
+        .zip(collected.outcomes)
+        .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let groups = schedule::group_ids(plans);
+    let mut report = report(plans, &groups, outcomes, collected.start_ms, fake);
+    report.disks = if fake { Vec::new() } else { collected.disks };
+    Some(report)
+}
+
+/// The waves of job threads, one after the other; none starts after a stop. Each job leaves
+/// its outcome on `board`.
+fn run_waves(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    links: &RunLinks,
+    progress: &Progress,
+    board: &StatusBoard,
+    starting: &mut impl FnMut(&[JobPlan]),
+) -> Result<(), RunError> {
+    for wave in schedule::waves(plans) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let waits = schedule::waits(plans, wave.clone())?;
+        starting(&plans[wave.clone()]);
+        let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
+            Arc::new(wave.clone().map(|_| (Mutex::new(false), Condvar::new())).collect());
+        let results = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (k, i) in wave.clone().enumerate() {
+                let plan = &plans[i];
+                let job_progress = progress.job(i);
+                let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
+                let done = Arc::clone(&done);
+                let slot = board.slot(i);
+                let (clock, clock_note) = match options.fake_clock_step_ns {
+                    Some(step) => (JobClock::fake(step), None),
+                    None => JobClock::of(&plan.timing),
+                };
+                handles.push(scope.spawn(move || {
+                    for w in waits {
+                        let (lock, cv) = &done[w];
+                        let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+                        while !*finished {
+                            finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
+                        }
+                    }
+                    let result = job_thread(
+                        plan,
+                        options.readonly,
+                        (clock, clock_note),
+                        stop,
+                        (links, i),
+                        job_progress,
+                        slot,
+                    );
+                    let (lock, cv) = &done[k];
+                    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                    cv.notify_all();
+                    result
+                }));
+            }
+            handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+        });
+        for (i, result) in wave.zip(results) {
+            let job = || plans[i].job.name.clone();
+            result.map_err(|_| ScheduleError::JobPanicked { job: job() })??;
+        }
+    }
+    Ok(())
+}

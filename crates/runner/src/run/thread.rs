@@ -1,0 +1,103 @@
+//! One job's thread, from the moment the jobs it waits for are done: its placement, the
+//! layout of a `create_on_open` job's files, `ioscheduler`, write hints, `exec_prerun`, the
+//! job itself ([`crate::job::run`]) and `exec_postrun`; and the outcome of a job that did
+//! nothing.
+
+use crate::clock::JobClock;
+use crate::job::{self, JobError, JobOutcome};
+use crate::links::progress::JobProgress;
+use crate::links::status::JobSlot;
+use crate::links::RunLinks;
+use crate::system::exec::Stage;
+use iomark_plan::JobPlan;
+use iomark_stats::reduce::JobTimes;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A job that did nothing: never started, or stopped before it did.
+pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
+    let sync = plan.engine.sync();
+    let recorder = iomark_stats::recorder::JobRecorder::new(job::recorder_config(plan, sync), 0)
+        .map_err(JobError::of(&plan.job.name))?;
+    Ok(JobOutcome {
+        recorder,
+        times: JobTimes::default(),
+        error: 0,
+        error_text: String::new(),
+        notes: Vec::new(),
+        pid: 0,
+        start_wall_ms: 0,
+        latency_depth: plan.engine.iodepth,
+        steadystate: None,
+    })
+}
+
+/// One job's thread once the jobs it waits for are done: its placement (affinity,
+/// priorities), the layout of a `create_on_open` job's files (never written under
+/// `readonly`), `ioscheduler`, `exec_prerun`, the job and `exec_postrun`; the outcome goes
+/// to `slot`. A job stopped before it began, or whose
+/// `exec_prerun` failed, stays out (reported with nothing done).
+pub(super) fn job_thread(
+    plan: &JobPlan,
+    readonly: bool,
+    (clock, clock_note): (JobClock, Option<String>),
+    stop: &AtomicBool,
+    (links, i): (&RunLinks, usize),
+    progress: &JobProgress,
+    mut slot: JobSlot<'_>,
+) -> Result<(), JobError> {
+    let name = &plan.job.name;
+    crate::system::placement::apply(&plan.placement, plan.job.thread_number)
+        .map_err(JobError::of(name))?;
+    if plan.files.create_on_open {
+        crate::files::lay_out(&plan.files, readonly, stop).map_err(JobError::of(name))?;
+    }
+    // Stopped, stopped by another job's end (`exitall`) before it began, or `create_only`
+    // (the files are laid out, and that is all).
+    if stop.load(Ordering::Relaxed) || plan.files.create_only || links.stopped(i) {
+        return Ok(());
+    }
+    let ioscheduler = plan.placement.ioscheduler.as_deref();
+    crate::system::iosched::apply(name, ioscheduler, &plan.files).map_err(JobError::of(name))?;
+    if let Err(e) = crate::system::hints::apply(&plan.files) {
+        // The job fails before any I/O, and is reported so, as in fio 3.33.
+        let mut outcome = not_started(plan)?;
+        (outcome.error, outcome.error_text) = (e.errno(), e.to_string());
+        links.job_ended(i, &plan.schedule, true);
+        slot.done(outcome);
+        return Ok(());
+    }
+    if let Some(command) = &plan.hooks.prerun {
+        if !crate::system::exec::run(name, Stage::Prerun, command).map_err(JobError::of(name))? {
+            return Ok(());
+        }
+    }
+    let locked = lock_memory(plan);
+    let result = job::run(plan, clock, stop, links.job(i, plan), progress, &mut slot);
+    drop(locked);
+    let errored = result.as_ref().map_or(true, |o| o.error != 0);
+    links.job_ended(i, &plan.schedule, errored);
+    let mut outcome = result?;
+    outcome.notes.extend(clock_note);
+    slot.done(outcome);
+    if let Some(command) = &plan.hooks.postrun {
+        crate::system::exec::run(name, Stage::Postrun, command).map_err(JobError::of(name))?;
+    }
+    Ok(())
+}
+
+/// `lockmem`: the memory locked for the job's duration, if it asks for some and the kernel
+/// grants it; otherwise the job runs anyway, after a message, as in fio 3.33 (see
+/// [`iomark_engine::locked`]).
+fn lock_memory(plan: &JobPlan) -> Option<iomark_engine::locked::LockedMemory> {
+    let (lockmem, name) = (plan.placement.lockmem, &plan.job.name);
+    if lockmem == 0 {
+        return None;
+    }
+    let limit = iomark_engine::locked::limit();
+    if lockmem > limit {
+        eprintln!("iomark: job '{name}': limiting mlocked memory to {}MiB", limit >> 20);
+    }
+    iomark_engine::locked::LockedMemory::lock(lockmem.min(limit))
+        .map_err(|e| eprintln!("iomark: job '{name}': mlock: {e}"))
+        .ok()
+}
