@@ -10,6 +10,7 @@ use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::{self as run, AggBandwidthLog, Progress, RunError, RunOptions, Watch};
 use iomark_stats::report::RunReport;
+use iomark_stats::Notes;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsFd;
@@ -41,33 +42,23 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-/// Runs `jobs` and writes the reports to `out` (the terminal, or `--output`): the interim
-/// ones (`--status-interval`, SIGUSR1) while they run, then the final one.
+/// Runs `plans` (those of `jobs`) and writes the reports to `out` (the terminal, or
+/// `--output`): the interim ones (`--status-interval`, SIGUSR1) while they run, then the
+/// final one, which carries `notes` (the notes of the stages before the run) first among
+/// its notes.
 pub fn execute(
-    jobs: &[JobSpec],
+    (jobs, plans): (&[JobSpec], &[JobPlan]),
     program: &ProgramOptions,
-    control: &'static Control,
+    (control, notes): (&'static Control, Notes),
     out: &mut dyn Write,
 ) -> Result<(RunReport, Outcome), Failure> {
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
-    let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
-    // fio's note (on standard error here, so that stdout stays the report alone).
-    let mut noted: Vec<&str> = Vec::new();
-    for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
-        if !noted.contains(&plan.job.name.as_str()) {
-            noted.push(&plan.job.name);
-            eprintln!(
-                "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
-                 will be capped at 1"
-            );
-        }
-    }
     let print = print_options(jobs);
     let normal = program.formats.normal;
-    let groups = iomark_runner::group_ids(&plans);
+    let groups = iomark_runner::group_ids(plans);
     if normal {
-        write_start_lines(out, &plans, &groups, &print)?;
+        write_start_lines(out, plans, &groups, &print)?;
         writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
         let n = plans.len();
         let noun = match (plans.iter().any(|p| p.report.thread), n == 1) {
@@ -79,10 +70,11 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let progress = Arc::new(Progress::new(&plans));
+    let progress = Arc::new(Progress::new(plans));
     let options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
+        notes,
         ..run_options()
     };
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
@@ -92,7 +84,7 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result = crate::status::run_reporting(&plans, options, control, status_interval, |r| {
+    let result = crate::status::run_reporting(plans, options, control, status_interval, |r| {
         write_reports(out, r, program, &print)
     })?;
     if let Some(eta) = eta {
@@ -106,11 +98,6 @@ pub fn execute(
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
-    for job in &report.jobs {
-        for note in &job.notes {
-            eprintln!("iomark: job '{}': {note}", job.name);
-        }
-    }
     // An error a job went on past (continue_on_error) is reported but is no failure.
     let failed =
         report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
@@ -176,7 +163,9 @@ fn start_eta(
 
 /// The reports in the formats asked for, each once, in fio 3.33's order whatever the order
 /// of `--output-format`'s list: the terse lines, then the JSON document, then an empty line
-/// and the normal report.
+/// and the normal report. The run's notes come before the first text report (the terse
+/// lines or the normal report), as fio prints its notes before its report; the JSON
+/// document carries them itself, so that JSON alone stays one document.
 pub fn write_reports(
     out: &mut dyn Write,
     report: &RunReport,
@@ -184,6 +173,9 @@ pub fn write_reports(
     print: &PrintOptions,
 ) -> std::io::Result<()> {
     let f = &program.formats;
+    if f.terse || f.normal {
+        out.write_all(iomark_report::notes(report).as_bytes())?;
+    }
     if f.terse {
         let version = program.terse_version.and_then(TerseVersion::new).unwrap_or_default();
         out.write_all(iomark_report::terse(report, version).as_bytes())?;

@@ -15,6 +15,7 @@ mod suite;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
+use iomark_stats::Notes;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -116,25 +117,28 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if p.parse_only {
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Err(e) = CONTROL.install() {
-        eprintln!("iomark: cannot take signals (Ctrl-C will end the run at once): {e}");
-    }
-    drop(out);
-    let mut out: Box<dyn Write> = match &p.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let mut notes = Notes::new();
     if jobs.is_empty() && cmd.files.is_empty() {
+        if p.parse_only {
+            return Ok(ExitCode::SUCCESS);
+        }
+        install_signals(&mut notes);
+        let mut out = output(p)?;
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
-    let result = execute::execute(&jobs, p, &CONTROL, &mut out);
+    let plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    if p.parse_only {
+        notes.extend(iomark_plan::notes(&plans).iter());
+        for note in notes.iter() {
+            writeln!(out, "note: {note}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    drop(out);
+    install_signals(&mut notes);
+    let mut out = output(p)?;
+    let result = execute::execute((&jobs, &plans), p, (&CONTROL, notes), &mut out);
     if let (Ok(_), Some(code)) = (&result, stopped()) {
         return Ok(code);
     }
@@ -148,6 +152,24 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         Err(execute::Failure::Output(e)) => Err(Failure::Output(e)),
     }
+}
+
+/// Takes Ctrl-C and SIGTERM; when that fails, the run goes on and says so in `notes`.
+fn install_signals(notes: &mut Notes) {
+    if let Err(e) = CONTROL.install() {
+        notes.add(format!("cannot take signals (Ctrl-C will end the run at once): {e}"));
+    }
+}
+
+/// Where the report goes: `--output`'s file, or standard output.
+fn output(p: &cmdline::ProgramOptions) -> Result<Box<dyn Write>, Failure> {
+    Ok(match &p.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    })
 }
 
 /// `--enghelp` without an engine: the engines iomark runs, from the engine registry, in

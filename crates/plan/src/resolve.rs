@@ -74,12 +74,36 @@ impl JobPlan {
             replay,
             hooks: ExecPlan::of(spec),
             seeds: Seeds::of(spec, thread_number),
+            notes: Vec::new(),
         };
         let verify = verify::of(spec, &plan).map_err(fail)?;
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
         let errors = ErrorPolicy::of(spec).map_err(fail)?;
-        Ok(JobPlan { verify, placement: Placement { cmdprio, ..plan.placement }, errors, ..plan })
+        let notes = notes(&plan);
+        let placement = Placement { cmdprio, ..plan.placement };
+        Ok(JobPlan { verify, placement, errors, notes, ..plan })
     }
+}
+
+/// What the plan notes: the lines fio 3.33 prints for the same job, and iomark's own.
+fn notes(plan: &JobPlan) -> Vec<String> {
+    let mut notes = Vec::new();
+    if plan.engine.depth_capped() {
+        notes.push(
+            "both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be \
+             capped at 1"
+                .to_string(),
+        );
+    }
+    if let Some(replay) = plan.replay.as_ref().filter(|r| r.skip_ignored) {
+        notes.push(format!(
+            "job '{}': replay_skip applies to blktrace replays only, as in fio 3.33; '{}' is \
+             replayed whole",
+            plan.job.name,
+            replay.log.display()
+        ));
+    }
+    notes
 }
 
 impl Seeds {

@@ -4,7 +4,9 @@
 //!
 //! Two differences are deliberate: `"fio version"` names iomark and the fio release it
 //! follows (`"iomark-0.1.0 (fio-3.33)"`), so that tools which look for `fio-3.33` in it still
-//! find it, and an `"iomark version"` key follows it with iomark's own version.
+//! find it, and an `"iomark version"` key follows it with iomark's own version. When the
+//! run has notes, an `"iomark notes"` list of strings follows that (the lines the text
+//! reports print after `note: `), so that standard output stays one JSON document.
 //!
 //! [`json_plus`] is fio's `json+`: the same document, where every latency object that has
 //! percentiles (`clat_ns`, `lat_ns` and `slat_ns` when their percentiles are on, the `sync`
@@ -76,10 +78,16 @@ fn document(report: &RunReport, bins: Bins) -> String {
             Value::Str(format!("iomark-{} ({})", report.iomark_version, report.fio_compat)),
         ),
         ("iomark version".into(), string(&report.iomark_version)),
+    ];
+    if !report.notes.is_empty() {
+        let notes = report.notes.iter().map(string).collect();
+        top.push(("iomark notes".into(), Value::Array(notes)));
+    }
+    top.extend([
         ("timestamp".into(), int(report.timestamp)),
         ("timestamp_ms".into(), int(report.timestamp_ms)),
         ("time".into(), string(&report.time)),
-    ];
+    ]);
     if !report.global_options.is_empty() {
         top.push(("global options".into(), options(&report.global_options)));
     }

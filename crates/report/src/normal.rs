@@ -428,6 +428,7 @@ mod tests {
                 mixed: None,
             }],
             disks: Vec::new(),
+            notes: Default::default(),
         }
     }
 

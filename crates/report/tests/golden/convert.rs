@@ -58,6 +58,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         groups,
         jobs,
         disks,
+        notes: Default::default(),
     };
     (report, opts)
 }

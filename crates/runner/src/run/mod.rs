@@ -20,6 +20,7 @@ use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
+use iomark_stats::Notes;
 use report::report;
 pub use report::{header, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +38,10 @@ pub struct RunOptions {
     pub progress: Option<Arc<Progress>>,
     /// Where the jobs answer requests for interim reports, if anywhere.
     pub status: Option<Arc<StatusBoard>>,
+    /// The notes of the stages before the run (what the job files say that was read
+    /// leniently, the command line's): the report's notes begin with them, then come the
+    /// plans' ([`iomark_plan::notes`]) and the jobs' own.
+    pub notes: Notes,
 }
 
 /// Refuses a job that would write to a block device in use (see `crate::system::safety`).
@@ -116,6 +121,10 @@ pub fn run(
     let disks = disks.map(crate::system::disk::DiskWatch::finish).unwrap_or_default();
     let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
     report.disks = disks;
+    let mut notes = options.notes.clone();
+    notes.extend(iomark_plan::notes(plans).iter());
+    notes.extend(report.notes.iter());
+    report.notes = notes;
     Ok(report)
 }
 

@@ -6,6 +6,7 @@ use crate::clock;
 use crate::job::JobOutcome;
 use iomark_plan::JobPlan;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
+use iomark_stats::Notes;
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
 };
@@ -21,6 +22,12 @@ pub(super) fn report(
     run_start_ms: u64,
     fake: bool,
 ) -> RunReport {
+    // Every job's notes, each line once, before the outcomes are merged.
+    let notes: Notes = plans
+        .iter()
+        .zip(&outcomes)
+        .flat_map(|(p, o)| o.notes.iter().map(|n| format!("job '{}': {n}", p.job.name)))
+        .collect();
     let mut jobs: Vec<JobReport> = Vec::new();
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
@@ -75,6 +82,7 @@ pub(super) fn report(
         jobs,
         groups,
         disks: Vec::new(),
+        notes,
     }
 }
 
