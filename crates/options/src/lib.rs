@@ -18,6 +18,7 @@ pub mod flags;
 pub mod jobfile;
 pub mod keys;
 pub mod kind;
+pub mod notes;
 pub mod showcmd;
 pub mod spec;
 pub mod suggest;
@@ -25,12 +26,21 @@ pub mod table;
 pub mod value;
 
 pub use error::{ErrorKind, ParseError, Place};
+pub use notes::Note;
 pub use spec::JobSpec;
 
-/// Parses a command line and every job file it names into the jobs to run.
+/// Parses a command line and every job file it names into the jobs to run. Malformed
+/// values that fio 3.33 runs are read as fio reads them, each with a [`Note`]
+/// ([`notes::of`]); with `--warnings-fatal` the first of them is refused instead.
 pub fn parse_jobs(
     cmd: &cmdline::CommandLine,
     loader: &dyn jobfile::Loader,
 ) -> Result<Vec<JobSpec>, ParseError> {
-    assemble::build(&cmd.sources(loader)?)
+    let jobs = assemble::build(&cmd.sources(loader)?)?;
+    if cmd.program.warnings_fatal {
+        if let Some(note) = notes::of(&jobs).into_iter().next() {
+            return Err(note.into_error());
+        }
+    }
+    Ok(jobs)
 }

@@ -16,7 +16,8 @@
 //! of them; the layout is fio's and fio's `fio_jsonplus_clat2csv` reads it.
 //!
 //! The document is built as a small ordered tree and written by one function, so the layout
-//! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer.
+//! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer, and
+//! it also escapes control characters, which fio writes raw (its document is then no JSON).
 
 use std::fmt::Write as _;
 
@@ -352,13 +353,25 @@ fn push_indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
+/// A string as fio writes one, `"` and `\` escaped; a control character (a tab in a note or
+/// an option's value), which fio writes raw and so breaks its document, is escaped as JSON
+/// requires (`\t`, `\u0001`).
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() && (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out.push('"');
 }

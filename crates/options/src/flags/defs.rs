@@ -88,7 +88,18 @@ const FLAGS: &[Flag] = &[
     flag(F::TerseVersion, "terse-version", Required("N"), "Terse format version: 2, 3 (default), 4 or 5")
         .values(Values::Fixed(&["2", "3", "4", "5"]))
         .long_help("Picks the layout of the terse lines; it does not turn terse output on by itself."),
-    flag(F::ParseOnly, "parse-only", Arg::None, "Check the job files and options, run nothing"),
+    flag(F::ParseOnly, "parse-only", Arg::None, "Check the jobs as a run would, run nothing")
+        .long_help(
+            "Parses the job files and options, and plans every job as a run does before its first \
+             I/O (files, sizes, engines, wait_for…), without creating or writing any file; prints \
+             the notes and exits with 0, or with 2 and the message a run would give.",
+        ),
+    flag(F::WarningsFatal, "warnings-fatal", Arg::None, "Refuse malformed values that fio reads leniently")
+        .long_help(
+            "fio 3.33 reads the leading part of some malformed values and runs them (filesize=65536) \
+             is 65536); iomark does the same and notes it. With this flag every such note is an \
+             error instead (exit code 2), with the message iomark gives without fio's leniency.",
+        ),
     flag(F::Showcmd, "showcmd", Arg::None, "Print each job as one iomark command line"),
     flag(F::Cmdhelp, "cmdhelp", Optional("OPTION|all"), "Help on a job option, or on all of them")
         .values(Values::OptionName)
@@ -143,7 +154,6 @@ const FLAGS: &[Flag] = &[
     not_yet("cpuclock-test", Arg::None, "Test the CPU clock and exit"),
     not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
     not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
-    not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
     not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
     not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),

@@ -15,6 +15,7 @@ pub mod bc;
 pub mod bssplit;
 pub mod distribution;
 pub mod expr;
+pub mod lenient;
 pub mod lists;
 pub mod number;
 pub mod scalar;
@@ -24,6 +25,7 @@ pub mod time;
 
 use crate::kind::Kind;
 pub use crate::kind::TimeUnit;
+pub use lenient::{read, Leniency};
 use std::time::Duration;
 
 /// What value parsing needs to know besides the text.

@@ -6,10 +6,10 @@ use crate::clock;
 use crate::job::JobOutcome;
 use iomark_plan::JobPlan;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
-use iomark_stats::Notes;
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
 };
+use iomark_stats::Notes;
 
 /// The fio release whose formats the report follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
