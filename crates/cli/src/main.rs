@@ -130,6 +130,9 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
     let plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
     if p.parse_only {
+        // What a run checks before its first I/O, without creating or writing a file.
+        iomark_runner::check(&plans, p.readonly, iomark_runner::Checks::BeforeFirstIo)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         notes.extend(iomark_plan::notes(&plans).iter());
         for note in notes.iter() {
             writeln!(out, "note: {note}")?;

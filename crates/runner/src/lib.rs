@@ -9,8 +9,9 @@
 //!
 //! The modules, from the top down (each imports only those below it):
 //!
-//! - `run`: a whole run: the plans checked, the files laid out, the waves of job threads,
-//!   the one report at the end ([`run()`], [`interim_report`]);
+//! - `run`: a whole run: the plans checked (also without running, [`check`]), the files
+//!   laid out, the waves of job threads, the one report at the end ([`run()`],
+//!   [`interim_report`]);
 //! - `job`: one job thread and its submit/reap loop;
 //! - `logs`: the log files a job writes, and `--bandwidth-log` ([`AggBandwidthLog`]);
 //! - `links`: what the jobs of a run share while they run: `exitall`, flows, file locks,
@@ -39,7 +40,9 @@ pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
 pub use run::schedule::group_ids;
-pub use run::{header, interim_report, plans, run, RunError, RunOptions, FIO_COMPAT};
+pub use run::{
+    check, header, interim_report, plans, run, Checks, RunError, RunOptions, FIO_COMPAT,
+};
 
 /// The causes inside a [`RunError`], for callers that look past its message.
 pub mod error {

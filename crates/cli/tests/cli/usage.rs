@@ -302,3 +302,68 @@ fn enghelp_for_pvsync2_lists_its_options() {
     let text = assert_prints(&iomark(&["--enghelp=pvsync2"]), "--enghelp=pvsync2");
     assert!(text.contains("hipri"), "{text}");
 }
+
+// ---------------------------------------------------------------------------------------
+// --parse-only checks what a run checks before its first I/O
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn parse_only_fails_where_a_run_would_before_its_first_io() {
+    let dir = crate::support::run::tempdir();
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            "--name=a --ioengine=null --size=1m --name=b --ioengine=null --size=1m --wait_for=zz"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+            "job 'b': option 'wait_for': no earlier job 'zz' runs with it".into(),
+        ),
+        (
+            vec!["--name=a".into(), "--size=1m".into(), format!("--filename={}", at("no/f"))],
+            format!("job 'a': cannot create '{}': No such file or directory", at("no/f")),
+        ),
+        (
+            vec![
+                "--name=a".into(),
+                "--size=1m".into(),
+                format!("--filename={}", at("f")),
+                "--allow_file_create=0".into(),
+            ],
+            format!("job 'a': cannot create '{}': allow_file_create=0", at("f")),
+        ),
+        (
+            vec![
+                "--readonly".into(),
+                "--name=a".into(),
+                "--size=1m".into(),
+                format!("--filename={}", at("g")),
+            ],
+            format!("job 'a': refusing to create '{}': --readonly is set", at("g")),
+        ),
+    ];
+    for (args, expect) in cases {
+        let mut all = vec!["--parse-only".to_string()];
+        all.extend(args.iter().cloned());
+        let out = iomark(&all);
+        assert_usage_error(&out, &expect, &format!("{all:?}"));
+        // A run fails the same way.
+        let out = iomark_command().current_dir(dir.path()).args(&args).output().unwrap();
+        assert_ne!(code(&out), Some(0), "{args:?}");
+        assert!(stderr(&out).contains(&expect), "{args:?}: {}", stderr(&out));
+    }
+    assert!(crate::support::run::entries(dir.path()).is_empty(), "--parse-only wrote a file");
+}
+
+#[test]
+fn parse_only_prints_the_notes_a_run_would_print() {
+    let dir = crate::support::run::tempdir();
+    let job = dir.path().join("job.fio");
+    std::fs::write(&job, "[j]\nioengine=psync\niodepth=4\nsize=64k)\n").unwrap();
+    let out = iomark(&[Path::new("--parse-only"), &job]);
+    let text = assert_prints(&out, "--parse-only with notes");
+    assert!(text.lines().all(|l| l.starts_with("note: ")), "{text}");
+    assert!(text.contains("option 'size': '64k)' is read as fio 3.33 reads it"), "{text}");
+    assert!(text.contains("queue depth will be capped at 1"), "{text}");
+    assert_eq!(crate::support::run::entries(dir.path()), ["job.fio"], "no file laid out");
+}

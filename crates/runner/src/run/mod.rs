@@ -5,11 +5,13 @@
 //! loops, and no job starts after it; the report then shows what was done, the jobs that
 //! never started with nothing.
 
+mod checks;
 mod error;
 pub(crate) mod report;
 pub(crate) mod schedule;
 mod thread;
 
+pub use checks::{check, Checks};
 pub use error::{RunError, ScheduleError};
 
 use crate::clock::{self, JobClock};
@@ -83,6 +85,7 @@ pub fn run(
     mut starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
+    check(plans, options.readonly, Checks::BeforeLayout)?;
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
     crate::files::lay_out_all(plans, options.readonly, stop)
         .map_err(|(job, source)| RunError::Layout { job, source })?;
