@@ -104,10 +104,12 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     let jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
     check_limits(&cmd.program, &jobs)?;
     if p.debug.iter().any(|d| d == "parse" || d == "all") {
-        let mut err = std::io::stderr().lock();
+        // On standard output, in fio's layout (`parse    PID  message`), as fio prints it.
+        let pid = std::process::id();
+        let mut seen = Vec::new();
         for job in &jobs {
-            for line in debug::describe(job) {
-                writeln!(err, "{line}")?;
+            for line in debug::describe(job, &mut seen) {
+                writeln!(out, "{:<8} {pid:<5} {line}", "parse")?;
             }
         }
     }

@@ -206,6 +206,11 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
             read.0
         }
     };
+    // The one string option whose grammar is checked here, with fio's leniency.
+    if let ("steadystate", Value::Str(text)) = (def.name, &value) {
+        let read = value::steady::read_steadystate(text, ctx);
+        lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+    }
     if def.name == "ioengine" {
         check_engine(&value).map_err(fail)?;
     }

@@ -12,6 +12,7 @@
 mod support;
 
 mod buffers;
+mod debug_parse;
 mod distributions;
 mod engines;
 mod errors;

@@ -247,12 +247,12 @@ fn section_selects_jobs() {
 }
 
 #[test]
-fn debug_parse_describes_every_job_on_stderr() {
+fn debug_parse_describes_every_job_on_stdout() {
     let out =
         iomark(&[Path::new("--parse-only"), Path::new("--debug=parse"), &good("global_basic.fio")]);
-    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
-    let err = stderr(&out);
-    assert!(err.contains("job 'reader'") && err.contains("job 'writer'"), "{err}");
+    let text = assert_prints(&out, "--debug=parse");
+    assert!(text.contains("job 'reader'") && text.contains("job 'writer'"), "{text}");
+    assert!(text.lines().all(|l| l.starts_with("parse    ")), "fio's layout: {text}");
 }
 
 // ---------------------------------------------------------------------------------------

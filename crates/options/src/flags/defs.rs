@@ -91,12 +91,12 @@ const FLAGS: &[Flag] = &[
     flag(F::ParseOnly, "parse-only", Arg::None, "Check the jobs as a run would, run nothing")
         .long_help(
             "Parses the job files and options, and plans every job as a run does before its first \
-             I/O (files, sizes, engines, wait_for…), without creating or writing any file; prints \
+             I/O (files, sizes, engines, wait_for and the rest), without creating or writing any file; prints \
              the notes and exits with 0, or with 2 and the message a run would give.",
         ),
     flag(F::WarningsFatal, "warnings-fatal", Arg::None, "Refuse malformed values that fio reads leniently")
         .long_help(
-            "fio 3.33 reads the leading part of some malformed values and runs them (filesize=65536) \
+            "fio 3.33 reads the leading part of some malformed values and runs them ('filesize=65536)' \
              is 65536); iomark does the same and notes it. With this flag every such note is an \
              error instead (exit code 2), with the message iomark gives without fio's leniency.",
         ),
@@ -139,7 +139,9 @@ const FLAGS: &[Flag] = &[
         .values(Values::List(DEBUG_CATEGORIES))
         .long_help(
             "Takes fio's categories, comma separated; iomark prints output for parse (every value \
-             of every job, on standard error) and all, and accepts the others.",
+             of every job, and the lines fio 3.33 prints for the options that print one, such as \
+             'set steady state IOPS threshold to 10.000000', on standard output as fio does) and \
+             all, and accepts the others.",
         ),
     flag(F::Completions, "completions", Required("SHELL"), "Print the completion script for bash, zsh or fish")
         .values(Values::Fixed(&["bash", "zsh", "fish"]))

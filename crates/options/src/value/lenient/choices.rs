@@ -1,5 +1,5 @@
 //! fio 3.33's readings of malformed choices, learned from its `--debug=parse` output (see
-//! `crates/options/tests/leniency.rs`):
+//! `crates/options/tests/fio_compat/leniency.rs`):
 //!
 //! - the number after a choice's `:` is the number at its front (`rw=randread:8x` is
 //!   `randread:8`, `file_service_type=random:4x` is `random:4`);

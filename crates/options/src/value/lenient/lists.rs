@@ -1,5 +1,5 @@
 //! fio 3.33's readings of malformed lists and ranges, learned from its `--debug=parse`
-//! output, start lines and iologs (see `crates/options/tests/leniency.rs`):
+//! output, start lines and iologs (see `crates/options/tests/fio_compat/leniency.rs`):
 //!
 //! - per-direction values (`bs`, `rate`, `rate_iops`…) split at `,`, `:` and also `-`
 //!   (`bs=4k-8k` is 4k for reads and 8k for writes); values past the third are ignored; a

@@ -3,7 +3,7 @@
 //! what iomark used ([`Leniency`]); `--warnings-fatal` refuses them instead.
 //!
 //! Every reader here was learned from fio's own output over a table of malformed values per
-//! kind of value (`crates/options/tests/leniency.rs` keeps the table and compares it with
+//! kind of value (`crates/options/tests/fio_compat/leniency.rs` keeps the table and compares it with
 //! fio where fio is installed), never from its code. The strict grammar of the modules
 //! above reads well-formed values; [`read`] tries the reading of fio's for the kinds it
 //! knows, and reports one only when it differs from the plain reading of the text: a value
@@ -12,7 +12,7 @@
 //!
 //! Where fio's run of a malformed value is broken (shares of `bssplit` that pass 100% with
 //! a blank share among them, a negative size), iomark keeps refusing, and the refusal says
-//! so. The list of every leniency is in `docs/job-files.md`.
+//! so. The list of every leniency is in `docs/job-files.md` ("Malformed values").
 
 mod choices;
 mod lists;

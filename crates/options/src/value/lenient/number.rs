@@ -1,6 +1,6 @@
 //! How fio 3.33 reads a number that has more after it: the leading part it takes, and the
 //! text it leaves. Learned from fio's `--debug=parse` output over a table of values (see
-//! `crates/options/tests/leniency.rs`), not from its code.
+//! `crates/options/tests/fio_compat/leniency.rs`), not from its code.
 //!
 //! - A value that holds `0x` (or `0X`) anywhere is read in hexadecimal, from its start:
 //!   `0x10k` is 16, and `100x` is 0x100, 256, because `00x` holds `0x`. No unit follows a

@@ -1,5 +1,5 @@
 //! How fio 3.33 reads a time that has more after it, learned from its `--debug=parse`
-//! output (see `crates/options/tests/leniency.rs`).
+//! output (see `crates/options/tests/fio_compat/leniency.rs`).
 //!
 //! The number is read as [`super::number`] reads one without a unit (a value holding `0x`
 //! is hexadecimal, and then in microseconds whatever the option's unit). What follows the
