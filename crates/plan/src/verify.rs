@@ -5,12 +5,11 @@
 use crate::error::OptionError;
 use crate::placement::check_cpus;
 use crate::plan::JobPlan;
-use iomark_core::RwMode;
+use crate::workload::WorkloadPlan;
+use iomark_core::{Ddir, RwMode};
 use iomark_options::keys;
 use iomark_options::JobSpec;
-use iomark_verify::{
-    Method, TrimPlan, VerifyFormat, VerifyJob, VerifyPattern, VerifyPlan, HEADER_LEN,
-};
+use iomark_verify::{Method, TrimPlan, VerifyFormat, VerifyJob, VerifyPattern, VerifyPlan};
 
 /// The most `verify_async` helper threads a job may ask for (fio 3.33 sets no limit; a
 /// thousand verifiers per job is already more than any machine keeps busy).
@@ -57,28 +56,34 @@ pub(crate) fn of(spec: &JobSpec, plan: &JobPlan) -> Result<Option<VerifyPlan>, O
         let why = format!("verify={name} needs 'verify_pattern'");
         return Err(OptionError::new(keys::VERIFY, why));
     }
-    let interval = spec.given(keys::VERIFY_INTERVAL);
+    let given = spec.given(keys::VERIFY_INTERVAL);
+    let reads = [RwMode::Read, RwMode::RandRead].contains(&plan.workload.rw)
+        || plan.workload.rw.issues(Ddir::Read);
+    let interval = header_interval(given, &plan.workload, reads);
     let header_offset = spec.get(keys::VERIFY_OFFSET).unwrap_or(0);
     let format = VerifyFormat {
         method,
-        interval: interval.unwrap_or(0) as usize,
+        interval: interval as usize,
         header_offset: header_offset as usize,
         pattern,
     };
     let total = format.header_total() as u64;
-    if let Some(i) = interval {
-        if i < total.max(HEADER_LEN as u64) || i > min_bs {
-            let why = format!(
-                "{i} must hold the {total}-byte header of verify={name} and be no larger than \
-                 the smallest block size ({min_bs})"
-            );
-            return Err(OptionError::new(keys::VERIFY_INTERVAL, why));
-        }
+    let chunk = if interval == 0 { min_bs } else { interval };
+    if total > chunk {
+        let what = if given.is_some() { "chunks" } else { "blocks" };
+        let why = format!(
+            "the {total}-byte header of verify={name} does not fit in {chunk}-byte {what} \
+             (fio 3.33 fails the job: \"Blocksize too small\")"
+        );
+        return Err(match given {
+            Some(_) => OptionError::new(keys::VERIFY_INTERVAL, why),
+            None => OptionError::new(keys::VERIFY, why),
+        });
     }
-    let chunk = interval.unwrap_or(min_bs);
     if total > 0 && header_offset + total > chunk {
         let why = format!(
-            "{header_offset} leaves no room for the {total}-byte header in a {chunk}-byte block"
+            "{header_offset} leaves no room for the {total}-byte header in a {chunk}-byte block \
+             (fio 3.33 writes such blocks and then fails to verify its own writes)"
         );
         return Err(OptionError::new(keys::VERIFY_OFFSET, why));
     }
@@ -148,11 +153,33 @@ fn job(p: &JobPlan, do_verify: bool) -> VerifyJob {
 
 /// The smallest block size a job writes.
 fn min_block(p: &JobPlan) -> u64 {
-    let (w, d) = (&p.workload, 1);
-    if let Some(split) = &w.bssplit[d] {
-        return split.iter().map(|e| e.bs).min().unwrap_or(w.bs[d]);
+    p.workload.min_block_sizes()[1]
+}
+
+/// The bytes each verify header covers (0: the whole block), as fio 3.33 lays them out
+/// (learned from the files it writes): `given` (`verify_interval`), or the smallest write
+/// size when write sizes vary, else the whole block; no larger than the smallest write
+/// size, nor, in a job that `reads`, than the smallest read size; and a divisor of the
+/// greatest common divisor of the smallest and largest write sizes, which it becomes
+/// otherwise (`bs=4k` with `verify_interval=1536` has one header per block, `bsrange=6k-8k`
+/// one per 2 KiB).
+fn header_interval(given: Option<u64>, w: &WorkloadPlan, reads: bool) -> u64 {
+    let (min, max) = (w.min_block_sizes(), w.max_block_sizes());
+    let mut interval = match given {
+        Some(i) => i,
+        None if min[1] != max[1] => min[1],
+        None => return 0,
+    };
+    if interval > min[1] {
+        interval = min[1];
+    } else if reads && interval > min[0] {
+        interval = min[0];
     }
-    w.bsrange[d].map_or(w.bs[d], |(lo, _)| lo)
+    let whole = gcd(min[1], max[1]);
+    if interval == 0 || whole % interval != 0 {
+        interval = whole;
+    }
+    interval
 }
 
 /// Whether job `p`, which reads its writes back, verifies after each pass over its files
@@ -251,6 +278,41 @@ mod tests {
         assert!(p.job.each_pass && !p.job.trimwrite);
         let p = plan(&["verify=md5", "rw=randtrimwrite", "norandommap"]).unwrap().unwrap();
         assert!(!p.job.each_pass && p.job.trimwrite);
+    }
+
+    /// The bytes per header of fio 3.33's files for these jobs (`xxd` of what fio wrote;
+    /// `verify::interval` in the cli tests compares with fio itself).
+    #[test]
+    fn header_intervals_are_fios() {
+        let rows: &[(&[&str], usize)] = &[
+            (&["bs=4k"], 0),
+            (&["bs=4k", "verify_interval=8k"], 4096),
+            (&["bs=4k", "verify_interval=1k"], 1024),
+            (&["bs=4k", "verify_interval=1536"], 4096),
+            (&["bs=4k", "verify_interval=3k"], 4096),
+            (&["bs=6k", "verify_interval=1536"], 1536),
+            (&["bs=6k", "verify_interval=4k"], 6144),
+            (&["bs=4k,8k", "verify_interval=6k"], 8192),
+            (&["bs=4k,8k", "verify_interval=16k"], 8192),
+            (&["bsrange=1k-16k", "verify_interval=8k"], 1024),
+            (&["bsrange=6k-8k"], 2048),
+            (&["bsrange=6k-8k", "verify_interval=3k"], 2048),
+            (&["bsrange=6k-8k", "verify_interval=1k"], 1024),
+            (&["bsrange=5k-8k"], 1024),
+            (&["bsrange=6k-12k", "verify_interval=8k"], 6144),
+            (&["bsrange=4k-8k", "verify_interval=1536"], 4096),
+            (&["bssplit=3k/50:4k/50"], 1024),
+            (&["rw=randrw", "bs=2k,8k", "verify_interval=4k"], 2048),
+            (&["rw=randrw", "bs=6k,8k", "verify_interval=8k"], 8192),
+        ];
+        for &(args, want) in rows {
+            let mut all = vec!["verify=crc32c", "rw=write"];
+            all.extend_from_slice(args);
+            let p = plan(&all).unwrap().unwrap();
+            assert_eq!(p.format.interval, want, "{args:?}");
+        }
+        let err = plan(&["verify=sha512", "bs=768", "verify_interval=96"]).unwrap_err();
+        assert!(err.contains("does not fit in 96-byte chunks") && err.contains("fio"), "{err}");
     }
 
     #[test]

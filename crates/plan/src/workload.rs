@@ -140,6 +140,21 @@ impl WorkloadPlan {
         min_block_sizes(&self.bs, &self.bsrange, &self.bssplit)
     }
 
+    /// The largest block size per direction: the one of `bssplit`, else `bsrange`, else
+    /// `bs`.
+    pub fn max_block_sizes(&self) -> [u64; 3] {
+        let mut out = self.bs;
+        for (d, max) in out.iter_mut().enumerate() {
+            if let Some((_, hi)) = self.bsrange[d] {
+                *max = hi;
+            }
+            if let Some(split) = &self.bssplit[d] {
+                *max = split.iter().map(|e| e.bs).max().unwrap_or(*max);
+            }
+        }
+        out
+    }
+
     /// The largest block size any direction names (`bs`, `bsrange` or `bssplit`).
     pub fn max_block_size(&self) -> u64 {
         let mut max = 0;
