@@ -43,7 +43,6 @@ impl JobPlan {
         let engine = EnginePlan::of(spec, direct, sync_writes);
         let files = FilesPlan::of(spec, jobnum, &workload, replay.as_ref(), &engine, sizes)
             .map_err(fail)?;
-        engine.check().map_err(fail)?;
         let report = ReportPlan::of(spec).map_err(fail)?;
         let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
         let limits = LimitsPlan::of(spec, &files, replay.as_ref()).map_err(fail)?;
@@ -94,6 +93,9 @@ fn notes(plan: &JobPlan) -> Vec<String> {
              capped at 1"
                 .to_string(),
         );
+    }
+    if let Some(note) = plan.engine.offload_note() {
+        notes.push(format!("job '{}': {note}", plan.job.name));
     }
     if let Some(replay) = plan.replay.as_ref().filter(|r| r.skip_ignored) {
         notes.push(format!(

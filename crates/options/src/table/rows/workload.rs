@@ -329,9 +329,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         "`inline` (the default): the job thread submits and reaps. `offload`: the \
          job thread generates and times the I/Os and a pool of `iodepth` threads does the \
          blocking calls (iomark's threadpool engine), so that a slow device does not hold \
-         back submission (fio's answer to coordinated omission). Only with synchronous \
-         engines; iomark refuses it with asynchronous ones, which fio says it cannot \
-         reliably do.",
+         back submission (fio's answer to coordinated omission). An asynchronous engine \
+         already submits without waiting for the device: it runs with inline submission, \
+         and a note says so (fio 3.33 runs it at depth 1, can hang, and refuses io_uring).",
     ),
     opt("size", Kind::SizeOrPercent, Category::IoSize, "Total size of device or files").supported(
         "The total number of bytes the job does I/O on, divided among its \
