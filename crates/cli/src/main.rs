@@ -120,7 +120,7 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         return Ok(ExitCode::SUCCESS);
     }
     // What the job files hold that iomark read as fio 3.33 does, malformed as it is.
-    let mut notes: Notes = iomark_options::notes::of(&jobs).iter().map(|n| n.to_string()).collect();
+    let mut notes: Notes = iomark_options::notes_of(&jobs).iter().map(|n| n.to_string()).collect();
     if jobs.is_empty() && cmd.files.is_empty() {
         if p.parse_only {
             return Ok(ExitCode::SUCCESS);

@@ -27,18 +27,18 @@ pub mod value;
 
 pub use error::{ErrorKind, ParseError, Place};
 pub use notes::Note;
-pub use spec::JobSpec;
+pub use spec::{notes_of, JobSpec};
 
 /// Parses a command line and every job file it names into the jobs to run. Malformed
 /// values that fio 3.33 runs are read as fio reads them, each with a [`Note`]
-/// ([`notes::of`]); with `--warnings-fatal` the first of them is refused instead.
+/// ([`notes_of`]); with `--warnings-fatal` the first of them is refused instead.
 pub fn parse_jobs(
     cmd: &cmdline::CommandLine,
     loader: &dyn jobfile::Loader,
 ) -> Result<Vec<JobSpec>, ParseError> {
     let jobs = assemble::build(&cmd.sources(loader)?)?;
     if cmd.program.warnings_fatal {
-        if let Some(note) = notes::of(&jobs).into_iter().next() {
+        if let Some(note) = notes_of(&jobs).into_iter().next() {
             return Err(note.into_error());
         }
     }

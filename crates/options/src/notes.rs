@@ -8,7 +8,6 @@
 //! would give without fio's leniency, with exit code 2.
 
 use crate::error::{ErrorKind, ParseError, Place};
-use crate::spec::JobSpec;
 use std::fmt;
 
 /// A malformed piece of a job file or command line that iomark read as fio 3.33 does.
@@ -48,17 +47,4 @@ impl fmt::Display for Note {
         }
         f.write_str(&self.text)
     }
-}
-
-/// The notes of `jobs`, in order, each once (a global option's note is every job's).
-pub fn of(jobs: &[JobSpec]) -> Vec<Note> {
-    let mut notes: Vec<Note> = Vec::new();
-    for job in jobs {
-        for note in job.notes() {
-            if !notes.contains(&note) {
-                notes.push(note);
-            }
-        }
-    }
-    notes
 }

@@ -192,6 +192,19 @@ pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u64, filenum:
         .replace("$filenum", &filenum.to_string())
 }
 
+/// The notes of `jobs`, in order, each once (a global option's note is every job's).
+pub fn notes_of(jobs: &[JobSpec]) -> Vec<Note> {
+    let mut notes: Vec<Note> = Vec::new();
+    for job in jobs {
+        for note in job.notes() {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    notes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,8 @@ impl JobPlan {
         let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
         let limits = LimitsPlan::of(spec, &files, replay.as_ref()).map_err(fail)?;
         let logs = LogPlan::of(spec, thread_number + 1).map_err(fail)?;
-        files.check(&engine, &workload).map_err(fail)?;
+        let loops = limits.loops > 1 || limits.time_based;
+        files.check(&engine, &workload, loops).map_err(fail)?;
         let buffers = BufferPlan::of(spec, buffer_align).map_err(fail)?;
         let plan = JobPlan {
             job: JobId {
@@ -78,15 +79,23 @@ impl JobPlan {
         let verify = verify::of(spec, &plan).map_err(fail)?;
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
         let errors = ErrorPolicy::of(spec).map_err(fail)?;
-        let notes = notes(&plan);
+        let notes = notes(spec, &plan);
         let placement = Placement { cmdprio, ..plan.placement };
         Ok(JobPlan { verify, placement, errors, notes, ..plan })
     }
 }
 
-/// What the plan notes: the lines fio 3.33 prints for the same job, and iomark's own.
-fn notes(plan: &JobPlan) -> Vec<String> {
+/// What the plan of `spec` notes: the lines fio 3.33 prints for the same job, and
+/// iomark's own.
+fn notes(spec: &JobSpec, plan: &JobPlan) -> Vec<String> {
     let mut notes = Vec::new();
+    if spec.flag(keys::TIME_BASED) && !plan.limits.time_based {
+        notes.push(format!(
+            "job '{}': time_based requires a runtime/timeout setting; the job runs as if it \
+             were not time based, as in fio 3.33",
+            plan.job.name
+        ));
+    }
     if plan.engine.depth_capped() {
         notes.push(
             "both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be \

@@ -14,6 +14,7 @@
 
 pub mod bc;
 pub mod bssplit;
+pub mod canonical;
 pub mod distribution;
 pub mod expr;
 pub mod lenient;

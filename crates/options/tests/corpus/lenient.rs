@@ -3,7 +3,6 @@
 //! refuses it with its `; expect: TEXT` (the message iomark gives without fio's leniency).
 
 use super::{corpus, expectation, parse_args, TestLoader};
-use iomark_options::notes;
 use std::path::Path;
 
 /// The texts after `; note: ` in a file.
@@ -18,7 +17,9 @@ fn every_lenient_file_runs_with_its_notes() {
     for path in corpus("lenient") {
         let file = path.to_str().unwrap();
         let notes = match parse_args(&[file], &TestLoader::default()) {
-            Ok(jobs) => notes::of(&jobs).iter().map(ToString::to_string).collect::<Vec<_>>(),
+            Ok(jobs) => {
+                iomark_options::notes_of(&jobs).iter().map(ToString::to_string).collect::<Vec<_>>()
+            }
             Err(e) => {
                 failures.push(format!("{file}: refused: {e}"));
                 continue;

@@ -293,7 +293,7 @@ fn used_all(value: &Value) -> String {
     match value {
         Value::Time(d) => duration(d),
         Value::TimeRange(a, b) => format!("{}-{}", duration(a), duration(b)),
-        other => crate::debug::canonical(other),
+        other => super::canonical::canonical(other),
     }
 }
 
