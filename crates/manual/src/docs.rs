@@ -189,7 +189,7 @@ fn option_entry(out: &mut String, def: &OptionDef, help: &str) {
 fn arg_words(arg: ChoiceArg) -> &'static str {
     match arg {
         ChoiceArg::None => "",
-        ChoiceArg::OptionalSize => " (may be followed by `:N`)",
+        ChoiceArg::OptionalSize | ChoiceArg::OptionalCount => " (may be followed by `:N`)",
         ChoiceArg::OptionalFloat => " (may be followed by `:` and a number)",
         ChoiceArg::Float => " (followed by `:` and a number)",
         ChoiceArg::OptionalStr => " (may be followed by `:` and more text)",

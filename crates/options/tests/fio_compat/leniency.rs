@@ -192,6 +192,12 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("percentile_list", "101", Refused),
     // Choices.
     ("rw", "randread:8x", Noted("randread:8")),
+    ("rw", "randread:4k", Noted("randread:4")),
+    ("rw", "randread:x", Noted("randread:0")),
+    ("rw", "randrw:-1", Noted("randrw:0")),
+    ("file_service_type", "roundrobin:4k", Noted("roundrobin:4")),
+    ("file_service_type", "random:x", Noted("random:0")),
+    ("file_service_type", "sequential:0x4", Noted("sequential:0")),
     ("rw", "read:4kx", Noted("read:4096")),
     ("rw", "randreadx", Refused),
     ("rw", "READ", Refused),

@@ -1,8 +1,10 @@
 //! fio 3.33's readings of malformed choices, learned from its `--debug=parse` output (see
 //! `crates/options/tests/fio_compat/leniency.rs`):
 //!
-//! - the number after a choice's `:` is the number at its front (`rw=randread:8x` is
-//!   `randread:8`, `file_service_type=random:4x` is `random:4`);
+//! - the number after a choice's `:` is the number at its front (`rw=read:8kx` is
+//!   `read:8192`); a count (after a random `rw` mode, or a `file_service_type`) is read as
+//!   C's `atoi` reads it, without a unit, no number being 0 (`randread:4k` is `randread:4`,
+//!   `random:x` is `random:0`);
 //! - `random_distribution`: the numbers at the front of the first two fields after the name
 //!   (`zipf:1.2x` is `zipf:1.2`); further fields are ignored (`zipf:1.2:0.25:3`);
 //! - `sync_file_range`: names after the first that fio does not know are dropped, empty
@@ -33,6 +35,15 @@ pub(super) fn choice(
             }
             found.ignore(reading.rest);
             reading.value.to_string()
+        }
+        ChoiceArg::OptionalCount => {
+            // C's `atoi`: no digit is 0, a negative count means none either.
+            let (n, rest) = number::read_decimal(arg).unwrap_or((0, arg));
+            found.ignore(rest);
+            if rest == arg {
+                found.because("no number, which fio 3.33 reads as 0");
+            }
+            n.max(0).to_string()
         }
         ChoiceArg::OptionalFloat | ChoiceArg::Float => {
             let (x, rest) = read_float(arg)?;
