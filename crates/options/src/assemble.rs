@@ -206,10 +206,17 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
             read.0
         }
     };
-    // The one string option whose grammar is checked here, with fio's leniency.
-    if let ("steadystate", Value::Str(text)) = (def.name, &value) {
-        let read = value::steady::read_steadystate(text, ctx);
-        lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+    // The string options whose grammar is checked here, with fio's leniency.
+    match (def.name, &value) {
+        ("steadystate", Value::Str(text)) => {
+            let read = value::steady::read_steadystate(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        ("max_latency", Value::Str(text)) => {
+            let read = value::latency::read_max_latency(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        _ => {}
     }
     if def.name == "ioengine" {
         check_engine(&value).map_err(fail)?;

@@ -22,6 +22,7 @@ mod job_options;
 mod logs;
 mod notes;
 mod pacing;
+mod refusals;
 mod replay;
 mod run;
 mod safety;

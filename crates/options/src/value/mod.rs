@@ -17,6 +17,7 @@ pub mod bssplit;
 pub mod canonical;
 pub mod distribution;
 pub mod expr;
+pub mod latency;
 pub mod lenient;
 pub mod lists;
 pub mod number;
