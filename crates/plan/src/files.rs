@@ -202,8 +202,12 @@ impl FilesPlan {
     }
 }
 
-/// `direct`, or `buffered` when it was set after it.
+/// `direct`, or `buffered` when it was set after it; `atomic` implies it.
 pub(crate) fn direct(spec: &JobSpec) -> bool {
+    // `atomic` implies O_DIRECT, as in fio.
+    if spec.flag(keys::ATOMIC) {
+        return true;
+    }
     if spec.set_after(keys::BUFFERED, keys::DIRECT) {
         !spec.flag(keys::BUFFERED)
     } else {

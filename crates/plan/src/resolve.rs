@@ -103,6 +103,7 @@ fn notes(spec: &JobSpec, plan: &JobPlan) -> Vec<String> {
                 .to_string(),
         );
     }
+    notes.extend(no_effect(spec).map(|what| format!("job '{}': {what}", plan.job.name)));
     if let Some(note) = plan.engine.offload_note() {
         notes.push(format!("job '{}': {note}", plan.job.name));
     }
@@ -115,6 +116,33 @@ fn notes(spec: &JobSpec, plan: &JobPlan) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// The options of `spec` that fio 3.33 accepts and that have no effect on Linux with the
+/// engines iomark runs, in fio as in iomark: what the note says of each.
+fn no_effect(spec: &JobSpec) -> impl Iterator<Item = &'static str> {
+    [
+        (
+            spec.get(keys::WRITE_BARRIER).unwrap_or(0) > 0,
+            "write_barrier has no effect: Linux has had no barrier writes since 2.6.37, and \
+             fio 3.33 issues them only with its sg engine",
+        ),
+        (
+            spec.flag(keys::ATOMIC),
+            "atomic opens the files with O_DIRECT; the O_ATOMIC flag fio 3.33 adds was never \
+             merged into Linux, which ignores it",
+        ),
+        (
+            spec.is_set(keys::GTOD_CPU),
+            "gtod_cpu has no effect: iomark's clock reads take no time-keeping thread",
+        ),
+        (
+            spec.is_set(keys::CMD_TYPE),
+            "cmd_type has no effect with io_uring, as in fio 3.33 (it is io_uring_cmd's)",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(set, what)| set.then_some(what))
 }
 
 impl Seeds {

@@ -49,7 +49,9 @@ pub(crate) fn of(spec: &JobSpec, plan: &JobPlan) -> Result<Option<VerifyPlan>, O
         (None, None) => return Ok(None),
     };
     if matches!(method, Method::Pattern | Method::PatternHdr) && pattern.is_none() {
-        let why = format!("verify={name} needs 'verify_pattern'");
+        let why = format!(
+            "verify={name} needs 'verify_pattern' (fio 3.33 aborts on an assertion without it)"
+        );
         return Err(OptionError::new(keys::VERIFY, why));
     }
     let given = spec.given(keys::VERIFY_INTERVAL);

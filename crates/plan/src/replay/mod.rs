@@ -129,7 +129,8 @@ impl ReplayPlan {
         if log.as_os_str() == "-" {
             return Err(OptionError::new(
                 keys::READ_IOLOG,
-                "reading the log from standard input ('-') is not supported",
+                "reading the log from standard input ('-') is not supported (nor by fio 3.33, which \
+                 fails the job: \"unable to read iolog\")",
             ));
         }
         let redirect = spec.get(keys::REPLAY_REDIRECT).filter(|t| !t.is_empty());

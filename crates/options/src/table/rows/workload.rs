@@ -592,7 +592,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          not needed to read the data back. Default 0.",
     ),
     opt("write_barrier", int(0, NOLIMIT), Category::IoType, "Make every Nth write a barrier write")
-        .default("0"),
+        .default("0")
+        .supported(
+            "fio 3.33 marks every Nth write as a barrier write, which only its sg engine can \
+             issue and Linux has not had since 2.6.37: with the engines iomark runs the writes \
+             are plain writes in fio too. Accepted, with a note that it has no effect.",
+        ),
     opt(
         "sync_file_range",
         Kind::ChoiceSet(&[
@@ -618,7 +623,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          Default false.",
         ),
     opt("atomic", Kind::Bool, Category::IoType, "Use Atomic IO with O_DIRECT (implies O_DIRECT)")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Implies `direct=1`, as in fio. fio 3.33 also opens the files with O_ATOMIC, a \
+             flag Linux never merged and ignores, so the writes are plain direct writes in \
+             fio too. A note says so.",
+        ),
     opt("buffered", Kind::Bool, Category::IoType, "Use buffered IO (negates direct)")
         .default("1")
         .supported(
