@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod assemble;
+pub mod audit;
 pub mod cmdline;
 pub mod compat;
 pub mod debug;

@@ -44,6 +44,12 @@ const CASES: &[Case] = &[
     },
     Case { job: "rw=write\nverify=crc32c\nverify_async=1500\n", note: "", same_iolog: false },
     Case { job: "ss=iops:-1\nss_dur=1\n", note: "a negative limit", same_iolog: true },
+    Case {
+        job: "rw=write\nwrite_barrier=2\n",
+        note: "write_barrier has no effect",
+        same_iolog: true,
+    },
+    Case { job: "gtod_cpu=0\n", note: "gtod_cpu has no effect", same_iolog: true },
 ];
 
 /// The data directions' bytes of the one job of a JSON report.
