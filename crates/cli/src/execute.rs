@@ -90,9 +90,14 @@ pub fn execute(
     if let Some(eta) = eta {
         let _ = eta.stop();
     }
-    if let Some(Err(e)) = agg.map(|a| a.stop()) {
-        eprintln!("iomark: --bandwidth-log: {e}");
-    }
+    // A log that could not be written is an error of the run (stderr, exit code 1).
+    let log_failed = match agg.map(|a| a.stop()) {
+        Some(Err(e)) => {
+            eprintln!("iomark: --bandwidth-log: {e}");
+            true
+        }
+        _ => false,
+    };
     let report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
@@ -101,7 +106,7 @@ pub fn execute(
     // An error a job went on past (continue_on_error) is reported but is no failure.
     let failed =
         report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
-    Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
+    Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 
 /// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake

@@ -56,6 +56,7 @@ pub const AUDITED: &[Audited] = &[
     row("`random_distribution=zipf:0`", "runs, with uniform offsets", "refused; the distributions are item 8 (not yet run)"),
     row("`cmdprio_bssplit` with a malformed share (`4k/x`)", "runs, the share read as 0", "refused (not yet read leniently)"),
     row("`bssplit` with an entry of size 0", "runs every I/O at the other sizes", "refused (not yet read leniently)"),
+    row("`ignore_error` with a number followed by text (`5x`)", "runs, the number read as C's `atoi` reads it", "refused (not yet read leniently)"),
     row("`fill_device=1` in a job that only reads", "fills the file system, then reads", "refused"),
     row("`wait_for` naming no earlier job, `rate` with `rate_iops`, an unknown option, an engine's option with another engine, `cmdprio` out of range, zoned shares that do not add up to 100, `ignore_error` with four lists", "drops or fails the job", "refused"),
     row("the engines and options listed above", "run", "refused, for the reasons given"),
