@@ -13,7 +13,8 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         .iter()
         .map(|(name, groupid, rec)| {
             let meta = JobMeta { name: name.to_string(), groupid: *groupid, ..Default::default() };
-            let times = JobTimes { runtime_ms: [1000; 3], total_run_ms: 1000, ..Default::default() };
+            let times =
+                JobTimes { runtime_ms: [1000; 3], total_run_ms: 1000, ..Default::default() };
             job_report(rec, meta, &times, &PercentileList::default())
         })
         .collect();
