@@ -10,5 +10,9 @@
 //! (`--format=svg`), through resvg into PNG files ([`png`]), and into the live page.
 #![forbid(unsafe_code)]
 
+pub mod charts;
 pub mod decimate;
+pub mod html;
+pub mod live;
+pub mod model;
 pub mod svg;
