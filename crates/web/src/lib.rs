@@ -13,6 +13,8 @@
 pub mod charts;
 pub mod decimate;
 pub mod html;
+pub mod input;
 pub mod live;
 pub mod model;
+pub mod png;
 pub mod svg;

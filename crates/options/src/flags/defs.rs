@@ -75,12 +75,16 @@ const FLAGS: &[Flag] = &[
     flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
         .values(Values::File)
         .long_help("Instead of standard output; messages still go to standard error."),
-    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+")
-        .values(Values::List(&["normal", "terse", "json", "json+"]))
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+, html, json-stream")
+        .values(Values::List(&["normal", "terse", "json", "json+", "html", "json-stream"]))
         .long_help(
             "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
              terse lines, then the JSON document, then the normal report. json+ adds the latency \
-             histogram bins to the JSON document.",
+             histogram bins to the JSON document. html (iomark's) is one self-contained HTML \
+             report with charts (docs/report.md); alone it goes to standard output or --output, \
+             beside other formats to --html=FILE. json-stream (iomark's) writes one JSON object per \
+             line: the jobs' start and end, every interval's figures (that interval's alone), and \
+             the final report as the last line; it stands alone on its output.",
         ),
     flag(F::Minimal, "minimal", Arg::None, "Terse output (same as --output-format=terse)"),
     flag(F::AppendTerse, "append-terse", Ignored, "Add terse to the formats (deprecated in fio; use --output-format)")
@@ -117,7 +121,18 @@ const FLAGS: &[Flag] = &[
     flag(F::StatusInterval, "status-interval", Required("TIME"), "Print a full report every TIME")
         .long_help(
             "A bare number is in seconds; at least 1 ms. Each report is cumulative since the start \
-             of the run, in the output formats asked for. SIGUSR1 prints one at any time.",
+             of the run, in the output formats asked for. SIGUSR1 prints one at any time. With \
+             json-stream, html or --web it is also the interval of the figures over time (500 ms \
+             when not given).",
+        ),
+    flag(F::Html, "html", Required("FILE"), "Also write the HTML report to FILE")
+        .values(Values::File)
+        .long_help("Whatever the other formats; the charts over time come from the run's intervals (see --status-interval)."),
+    flag(F::Web, "web", Optional("ADDR:PORT"), "Serve a live page of the run (default 127.0.0.1, a free port)")
+        .long_help(
+            "Read-only, on loopback unless told another address. Its address is printed on \
+             standard output when the run starts; at the end the page becomes the final HTML \
+             report.",
         ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(

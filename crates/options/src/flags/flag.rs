@@ -70,6 +70,10 @@ pub enum FlagId {
     Version,
     /// `--help`, `-h`.
     Help,
+    /// `--html=FILE`.
+    Html,
+    /// `--web[=ADDR:PORT]`.
+    Web,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }
