@@ -9,6 +9,7 @@
 mod execute;
 mod genzipf;
 mod loader;
+mod pictures;
 mod signals;
 mod status;
 mod suite;

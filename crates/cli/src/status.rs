@@ -78,18 +78,20 @@ pub fn run_reporting(
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            let (mut interim, mut snapshot) = (false, false);
-            match control.wait(&mut seen, next) {
+            let (interim, snapshot) = match control.wait(&mut seen, next) {
                 Woken::Over => break,
-                Woken::Usr1 => interim = true,
+                Woken::Usr1 => (true, false),
                 Woken::Tick => {
                     let now = Instant::now();
-                    interim = next_status.is_some_and(|n| n <= now);
-                    snapshot = next_interval.is_some_and(|n| n <= now);
+                    let due = (
+                        next_status.is_some_and(|n| n <= now),
+                        next_interval.is_some_and(|n| n <= now),
+                    );
                     advance(&mut next_status, status, now);
                     advance(&mut next_interval, interval, now);
+                    due
                 }
-            }
+            };
             if printed.is_err() {
                 continue;
             }

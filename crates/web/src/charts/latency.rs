@@ -96,7 +96,13 @@ fn curve(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
     for (i, &(value, count)) in bins.iter().enumerate() {
         let before = cumulative as f64 * 100.0 / n as f64;
         cumulative += count;
-        let p = cumulative as f64 * 100.0 / n as f64;
+        // The largest value stands at the rank of the last I/O, 1 − 1/N, rather than at
+        // 100 % (which the axis cannot reach).
+        let p = if cumulative == n && n > 1 {
+            100.0 * (1.0 - 1.0 / n as f64)
+        } else {
+            cumulative as f64 * 100.0 / n as f64
+        };
         let t = scale.at(p).unwrap_or(0.0);
         if i == 0 {
             out.push((before, value as f64));

@@ -40,14 +40,14 @@ pub(super) fn summary(out: &mut String, page: &Page, s: &Section) {
             let (kind, lat) = main_lat(dir);
             let _ = write!(
                 out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}B</td><td>{} ms</td>\
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} ms</td>\
                  <td>{kind}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
                  <td>{}</td><td>{}</td></tr>",
                 escape(&run.label),
                 DIRS[d],
                 Unit::Count.format(dir.iops),
                 Unit::BytesPerSec.format(dir.bw_bytes as f64),
-                Unit::Count.format(dir.io_bytes as f64),
+                Unit::Bytes.format(dir.io_bytes as f64),
                 dir.runtime_ms,
                 ns(Some(lat.mean)),
                 ns(at(lat, 50.0).map(|v| v as f64)),
@@ -191,7 +191,7 @@ pub(super) fn groups_and_disks(out: &mut String, page: &Page) {
                 let bw = |v: u64| Unit::BytesPerSec.format(v as f64);
                 let _ = write!(
                     out,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}–{}</td><td>{}B</td>\
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}–{}</td><td>{}</td>\
                      <td>{}–{} ms</td></tr>",
                     escape(&run.label),
                     g.groupid,
@@ -199,7 +199,7 @@ pub(super) fn groups_and_disks(out: &mut String, page: &Page) {
                     bw(dir.agg_bw),
                     bw(dir.min_bw),
                     bw(dir.max_bw),
-                    Unit::Count.format(dir.io_bytes as f64),
+                    Unit::Bytes.format(dir.io_bytes as f64),
                     dir.min_run_ms,
                     dir.max_run_ms
                 );

@@ -21,6 +21,8 @@ pub enum Unit {
     Nanos,
     /// Bytes per second, written in KiB/s, MiB/s, GiB/s.
     BytesPerSec,
+    /// Bytes, written in KiB, MiB, GiB.
+    Bytes,
     /// Milliseconds, written in ms or s.
     Millis,
     /// Seconds.
@@ -83,7 +85,9 @@ impl Scale {
     /// The range of positions to draw for data spanning the positions `lo..=hi`.
     pub(crate) fn range(self, lo: f64, hi: f64) -> (f64, f64) {
         match self {
-            Scale::Linear if lo == hi => (lo - 1.0, hi + 1.0),
+            Scale::Linear if lo == hi && lo > 0.0 => (0.0, hi * 1.2),
+            Scale::Linear if lo == hi && lo < 0.0 => (lo * 1.2, 0.0),
+            Scale::Linear if lo == hi => (0.0, 1.0),
             Scale::Linear => {
                 let pad = (hi - lo) * 0.04;
                 (if lo >= 0.0 && lo - pad < 0.0 { 0.0 } else { lo - pad }, hi + pad)
@@ -113,6 +117,7 @@ impl Unit {
         match self {
             Unit::Count => scaled(v, 1000.0, &["", "k", "M", "G", "T"], ""),
             Unit::BytesPerSec => scaled(v, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB"], "/s"),
+            Unit::Bytes => scaled(v, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB"], ""),
             Unit::Percent => format!("{}%", trim(v)),
             Unit::Seconds => format!("{}s", trim(v)),
             Unit::Millis if v.abs() >= 1000.0 => format!("{}s", trim(v / 1000.0)),

@@ -3,7 +3,7 @@
 use super::{escape, Chart, Scale, Style};
 use std::fmt::Write as _;
 
-const LEFT: f64 = 70.0;
+const LEFT: f64 = 80.0;
 const RIGHT: f64 = 14.0;
 const TOP: f64 = 30.0;
 const BOTTOM: f64 = 42.0;
@@ -130,7 +130,7 @@ fn grid(out: &mut String, chart: &Chart, f: &Frame) {
     let _ = write!(
         out,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
-         <text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text></g>",
+         <text transform=\"translate(12 {}) rotate(-90)\" text-anchor=\"middle\">{}</text></g>",
         (left + right) / 2.0,
         f.height - 6.0,
         escape(&chart.x.label),
@@ -146,7 +146,9 @@ fn draw(out: &mut String, chart: &Chart, s: &super::Series, k: usize, f: &Frame)
         Some((f.px(tx), f.py(chart.y.scale.at(y)?)))
     });
     let color = escape(&s.color);
-    match s.style {
+    // A line through one point draws nothing: a dot does.
+    let style = if s.style == Style::Line && s.points.len() < 2 { Style::Points } else { s.style };
+    match style {
         Style::Line => {
             let pts: Vec<String> = placed.map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
             let _ = write!(
