@@ -75,7 +75,7 @@ const FLAGS: &[Flag] = &[
     flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
         .values(Values::File)
         .long_help("Instead of standard output; messages still go to standard error."),
-    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+, html, json-stream")
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats: normal, terse, json, json+, html, json-stream")
         .values(Values::List(&["normal", "terse", "json", "json+", "html", "json-stream"]))
         .long_help(
             "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
@@ -207,7 +207,7 @@ pub fn suggest(typed: &str) -> Option<&'static str> {
 
 /// A subcommand flag that takes a value.
 const fn valued(short: char, arg: &'static str, help: &'static str) -> ShortFlag {
-    ShortFlag { short, arg: Some(arg), values: Values::Any, help }
+    ShortFlag { short, long: None, arg: Some(arg), values: Values::Any, help }
 }
 
 /// `iomark genzipf`: fio-genzipf's flags, with its help lines.
@@ -216,10 +216,17 @@ pub const GENZIPF: Subcommand = Subcommand {
     summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
     title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
     flags: &[
-        ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'h',
+            long: None,
+            arg: None,
+            values: Values::Any,
+            help: "This help screen",
+        },
         valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
         ShortFlag {
             short: 't',
+            long: None,
             arg: Some("TYPE"),
             values: Values::Fixed(&["zipf", "pareto", "normal"]),
             help: "Distribution type (zipf, pareto, or normal)",
@@ -234,13 +241,51 @@ pub const GENZIPF: Subcommand = Subcommand {
         valued('o', "ROWS", "Number of output rows"),
         ShortFlag {
             short: 'c',
+            long: None,
             arg: None,
             values: Values::Any,
             help: "Output ranges in CSV format",
         },
         valued('s', "SEED", "Seed of the draws (default 0x89)"),
     ],
+    operands: None,
 };
+
+/// `iomark report`: the HTML report, or its charts as SVG or PNG files, from fio's or
+/// iomark's output files.
+pub const REPORT: Subcommand = Subcommand {
+    name: "report",
+    summary: "builds the HTML report or SVG/PNG charts from fio's JSON and logs",
+    title: "iomark report [flags] FILE|DIR...: the HTML report (or each chart as SVG or PNG) from fio's or iomark's\njson, json+, json-stream and log files; several runs overlay, with a table of their differences",
+    flags: &[
+        ShortFlag { short: 'h', long: Some("help"), arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'f',
+            long: Some("format"),
+            arg: Some("FORMAT"),
+            values: Values::Fixed(&["html", "svg", "png"]),
+            help: "html (one page, the default), svg or png (one file per chart)",
+        },
+        ShortFlag {
+            short: 'o',
+            long: Some("output"),
+            arg: Some("PATH"),
+            values: Values::File,
+            help: "The HTML file (default: standard output), or the directory\nof the charts (default: the current one)",
+        },
+        ShortFlag {
+            short: 't',
+            long: Some("title"),
+            arg: Some("TEXT"),
+            values: Values::Any,
+            help: "The page's title",
+        },
+    ],
+    operands: Some("FILE|DIR..."),
+};
+
+/// The subcommands, in the order of the help.
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[
