@@ -66,6 +66,9 @@ pub fn execute(
         }
     }
     let print = print_options(jobs);
+    // The live page's address comes first, before fio's start lines.
+    let progress = Arc::new(Progress::new(&plans));
+    let mut pictures = Pictures::start(&plans, program, &progress, out)?;
     let normal = program.formats.normal;
     let groups = iomark_runner::group_ids(&plans);
     if normal {
@@ -81,8 +84,6 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let progress = Arc::new(Progress::new(&plans));
-    let mut pictures = Pictures::start(&plans, program, &progress, out)?;
     // Interim reports in fio's formats; the pictures' figures every interval.
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);

@@ -38,7 +38,7 @@ pub fn page(page: &Page) -> String {
         out,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{}</title><style>{CSS}</style></head><body>",
+         <link rel=\"icon\" href=\"data:,\"><title>{}</title><style>{CSS}</style></head><body>",
         escape(&page.title)
     );
     body(&mut out, page);

@@ -57,7 +57,7 @@ poll();
 pub(super) fn live_page(title: &str) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>iomark live: {t}</title><style>{CSS}td.fig{{font-weight:bold}}</style></head>\
+         <link rel=\"icon\" href=\"data:,\"><title>iomark live: {t}</title><style>{CSS}td.fig{{font-weight:bold}}</style></head>\
          <body data-seq=\"0\"><h1>iomark live: {t}</h1><p id=\"status\" class=\"meta\">starting…</p>\
          <table><thead><tr><th>job</th><th>dir</th><th>IOPS</th><th>bandwidth</th><th>mean</th>\
          <th>p50</th><th>p99</th><th>max</th><th></th></tr></thead><tbody id=\"figures\"></tbody>\
