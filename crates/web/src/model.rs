@@ -34,7 +34,7 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// Adds a point; past [`CURVE_LIMIT`] points, neighbours merge two by two (a rate's
+    /// Adds a point; past 100 000 points, neighbours merge two by two (a rate's
     /// mean, a latency's largest), so that an endless run stays bounded in memory.
     pub fn push(&mut self, t_s: f64, v: f64) {
         self.points.push((t_s, v));

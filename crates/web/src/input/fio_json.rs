@@ -9,8 +9,8 @@
 //! percentiles are put in increasing order of value, whatever the order of their keys.
 
 use iomark_stats::report::{
-    DirReport, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, PrioStats,
-    RunReport, SampleStats, SyncReport, REPORT_VERSION,
+    DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
+    PrioStats, RunReport, SampleStats, SyncReport, REPORT_VERSION,
 };
 use serde_json::Value;
 
@@ -126,7 +126,8 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
     }
 }
 
-fn dir(v: &Value) -> DirReport {
+/// One direction of a job (`read`, `write`, `trim`, `mixed`).
+pub fn dir(v: &Value) -> DirReport {
     let samples = |prefix: &str, dev: &str| SampleStats {
         min: u(&v[format!("{prefix}_min")]),
         max: u(&v[format!("{prefix}_max")]),
@@ -175,7 +176,8 @@ fn pairs<K: std::str::FromStr + PartialOrd + Copy>(v: Option<&Value>) -> Option<
     Some(out)
 }
 
-fn lat(v: &Value) -> LatStats {
+/// A latency object (`clat_ns`…): its moments, percentiles and json+ bins.
+pub fn lat(v: &Value) -> LatStats {
     LatStats {
         n: u(&v["N"]),
         min: u(&v["min"]),
@@ -187,7 +189,8 @@ fn lat(v: &Value) -> LatStats {
     }
 }
 
-fn disk(v: &Value) -> DiskReport {
+/// One disk of `disk_util`, with its members' `aggr_*` figures when it has some.
+pub fn disk(v: &Value) -> DiskReport {
     DiskReport {
         name: s(&v["name"]),
         ios: [u(&v["read_ios"]), u(&v["write_ios"])],
@@ -195,7 +198,13 @@ fn disk(v: &Value) -> DiskReport {
         ticks: [u(&v["read_ticks"]), u(&v["write_ticks"])],
         in_queue: u(&v["in_queue"]),
         util: f(&v["util"]),
-        aggr: None,
+        aggr: v.get("aggr_read_ios").map(|_| DiskAggr {
+            ios: [u(&v["aggr_read_ios"]), u(&v["aggr_write_ios"])],
+            merges: [u(&v["aggr_read_merges"]), u(&v["aggr_write_merge"])],
+            ticks: [u(&v["aggr_read_ticks"]), u(&v["aggr_write_ticks"])],
+            in_queue: u(&v["aggr_in_queue"]),
+            util: f(&v["aggr_util"]),
+        }),
     }
 }
 

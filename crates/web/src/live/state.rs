@@ -4,6 +4,7 @@
 use super::server::Response;
 use crate::charts::section_charts;
 use crate::charts::total_charts;
+use crate::input::empty_report;
 use crate::model::{Page, Run};
 use iomark_stats::interval::{IntervalEvent, JobInterval};
 use iomark_stats::report::RunReport;
@@ -156,20 +157,4 @@ fn figures(s: &LiveState) -> String {
 #[cfg(test)]
 pub(super) fn tests_report() -> RunReport {
     empty_report()
-}
-
-/// A report with nothing in it, until the first interval.
-fn empty_report() -> RunReport {
-    RunReport {
-        version: iomark_stats::report::REPORT_VERSION,
-        iomark_version: String::new(),
-        fio_compat: String::new(),
-        timestamp: 0,
-        timestamp_ms: 0,
-        time: String::new(),
-        global_options: Vec::new(),
-        jobs: Vec::new(),
-        groups: Vec::new(),
-        disks: Vec::new(),
-    }
 }
