@@ -47,12 +47,14 @@ pub struct SyncEngine {
     hipri_percentage: u32,
     /// Where the spread of `hipri_percentage` stands: the percent owed to the next I/Os.
     owed: u32,
+    /// System calls made (`lseek` and the transfer count two).
+    calls: u64,
 }
 
 impl SyncEngine {
     /// An engine of the given flavor.
     pub fn new(flavor: SyncFlavor) -> Self {
-        SyncEngine { flavor, hipri_percentage: 100, owed: 0 }
+        SyncEngine { flavor, hipri_percentage: 100, owed: 0, calls: 0 }
     }
 
     /// pvsync2 with `hipri`: this share of the I/Os, in percent, asks for polling (fio's
@@ -233,7 +235,17 @@ impl Engine for SyncEngine {
         true
     }
 
+    fn syscalls(&self) -> Option<u64> {
+        Some(self.calls)
+    }
+
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
+        let seeks = matches!(self.flavor, SyncFlavor::Sync | SyncFlavor::Vsync);
+        self.calls += match unit.ddir {
+            Ddir::Read | Ddir::Write if seeks => 2,
+            Ddir::SyncFileRange if unit.len == 0 => 0,
+            _ => 1,
+        };
         unit.result = match unit.ddir {
             Ddir::Read => transfer(self.flavor_for_io(), unit, false),
             Ddir::Write => transfer(self.flavor_for_io(), unit, true),
