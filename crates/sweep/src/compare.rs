@@ -128,7 +128,10 @@ mod tests {
         assert!(lo > 1.15 && hi < 1.25 && lo < 1.2 && hi > 1.2, "{r:?}");
         assert_eq!(r.verdict, Verdict::Faster);
         // For latency the same numbers mean slower.
-        assert_eq!(ratio(s(100.0, 2.0, 10), s(120.0, 2.0, 10), Better::Lower, 0.95).verdict, Verdict::Slower);
+        assert_eq!(
+            ratio(s(100.0, 2.0, 10), s(120.0, 2.0, 10), Better::Lower, 0.95).verdict,
+            Verdict::Slower
+        );
     }
 
     #[test]

@@ -160,7 +160,8 @@ impl SweepDoc {
         }
         for (label, mut xs) in groups {
             xs.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let points: Vec<SeriesPoint> = xs.iter().map(|(v, runs)| series_point(*v, runs)).collect();
+            let points: Vec<SeriesPoint> =
+                xs.iter().map(|(v, runs)| series_point(*v, runs)).collect();
             let obs: Vec<Observation> =
                 points.iter().map(|p| Observation { x: p.x, y: p.iops.mean, se: p.se }).collect();
             let kind = if x == "iodepth" { ModelKind::Queue } else { ModelKind::Usl };
@@ -185,7 +186,13 @@ impl SweepDoc {
             let at = match out.iter().position(|s| s.label == label) {
                 Some(i) => i,
                 None => {
-                    out.push(Series { label, x: "rate".into(), points: Vec::new(), fit: None, knee: None });
+                    out.push(Series {
+                        label,
+                        x: "rate".into(),
+                        points: Vec::new(),
+                        fit: None,
+                        knee: None,
+                    });
                     out.len() - 1
                 }
             };
@@ -211,7 +218,8 @@ fn series_point(x: f64, runs: &[&PointRun]) -> SeriesPoint {
         }
         _ => iops.se(),
     };
-    let p99: Vec<f64> = runs.iter().filter_map(|r| r.metrics.lat_p99_ns.map(|v| v as f64)).collect();
+    let p99: Vec<f64> =
+        runs.iter().filter_map(|r| r.metrics.lat_p99_ns.map(|v| v as f64)).collect();
     SeriesPoint {
         x,
         iops,

@@ -210,7 +210,10 @@ mod tests {
         assert_eq!(Axis::parse("bs", "4k..64k").unwrap().values, ["4k", "8k", "16k", "32k", "64k"]);
         assert_eq!(Axis::parse("bs", "512..2k").unwrap().values, ["512", "1024", "2048"]);
         assert_eq!(Axis::parse("bs", "512k..2MiB").unwrap().values, ["512k", "1m", "2m"]);
-        assert_eq!(Axis::parse("ioengine", "libaio, io_uring").unwrap().values, ["libaio", "io_uring"]);
+        assert_eq!(
+            Axis::parse("ioengine", "libaio, io_uring").unwrap().values,
+            ["libaio", "io_uring"]
+        );
     }
 
     #[test]
@@ -239,7 +242,8 @@ mod tests {
         assert_eq!(g.points()[3].series_label("iodepth"), "ioengine=libaio numjobs=4");
         assert!(g.varies("iodepth") && !g.varies("bs"));
         assert_eq!(Grid::default().points(), vec![Point { values: vec![] }]);
-        let twice = Grid::new(vec![Axis::parse("bs", "4k").unwrap(), Axis::parse("bs", "8k").unwrap()]);
+        let twice =
+            Grid::new(vec![Axis::parse("bs", "4k").unwrap(), Axis::parse("bs", "8k").unwrap()]);
         assert_eq!(twice.unwrap_err(), GridError::Twice { option: "bs".into() });
     }
 }

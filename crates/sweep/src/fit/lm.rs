@@ -72,15 +72,18 @@ pub fn fit(model: &dyn Model, data: &[(f64, f64, f64)], start: &[f64], lower: &[
         let (a, g) = normal(model, data, &p);
         // Parameters held at their bound by a gradient that pushes them past it stay
         // out of the step (the active set); the others take the damped step.
-        let free: Vec<usize> =
-            (0..p.len()).filter(|&i| p[i] > lower[i] || g[i] > 0.0).collect();
+        let free: Vec<usize> = (0..p.len()).filter(|&i| p[i] > lower[i] || g[i] > 0.0).collect();
         if free.is_empty() {
             converged = true;
             break;
         }
         let damped: Vec<Vec<f64>> = free
             .iter()
-            .map(|&i| free.iter().map(|&j| a[i][j] + if i == j { lambda * a[i][i].max(1e-300) } else { 0.0 }).collect())
+            .map(|&i| {
+                free.iter()
+                    .map(|&j| a[i][j] + if i == j { lambda * a[i][i].max(1e-300) } else { 0.0 })
+                    .collect()
+            })
             .collect();
         let rhs: Vec<f64> = free.iter().map(|&i| g[i]).collect();
         let step = solve(&damped, &rhs);
@@ -99,7 +102,8 @@ pub fn fit(model: &dyn Model, data: &[(f64, f64, f64)], start: &[f64], lower: &[
         clamp(&mut next);
         let s_next = cost(model, data, &next);
         if s_next.is_finite() && s_next <= s {
-            let still = next.iter().zip(&p).all(|(n, o)| (n - o).abs() <= 1e-12 * o.abs().max(1e-300));
+            let still =
+                next.iter().zip(&p).all(|(n, o)| (n - o).abs() <= 1e-12 * o.abs().max(1e-300));
             let flat = (s - s_next) <= 1e-12 * s.max(1e-300);
             p = next;
             s = s_next;

@@ -172,7 +172,8 @@ impl Fit {
 
 /// Fits `kind` to `obs` at `confidence` (0.95). See the module doc.
 pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
-    let mut obs: Vec<Observation> = obs.iter().copied().filter(|o| o.y > 0.0 && o.x > 0.0).collect();
+    let mut obs: Vec<Observation> =
+        obs.iter().copied().filter(|o| o.y > 0.0 && o.x > 0.0).collect();
     obs.sort_by(|a, b| a.x.total_cmp(&b.x));
     let n = obs.len();
     let weighted = n > 0 && obs.iter().all(|o| o.se.is_some_and(|s| s > 0.0));
@@ -201,7 +202,8 @@ pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
     let sol = lm::fit(model, &data, &start, &lower);
     let mean = obs.iter().map(|o| o.y).sum::<f64>() / n as f64;
     let mut grad = [0.0; 3];
-    let residuals: Vec<f64> = obs.iter().map(|o| o.y - model.eval(o.x, &sol.p, &mut grad)).collect();
+    let residuals: Vec<f64> =
+        obs.iter().map(|o| o.y - model.eval(o.x, &sol.p, &mut grad)).collect();
     let ss_res: f64 = residuals.iter().map(|r| r * r).sum();
     let ss_tot: f64 = obs.iter().map(|o| (o.y - mean).powi(2)).sum();
     let dof = (n - 3) as f64;
@@ -246,7 +248,8 @@ pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
     out.verdict = Verdict::Fits;
     out.peak = peak(kind, &sol.p, inv, s2, t);
     let (lo, hi) = (obs[0].x, obs[n - 1].x);
-    out.curve = curve_xs(lo, hi).into_iter().map(|x| (x, model.eval(x, &sol.p, &mut grad))).collect();
+    out.curve =
+        curve_xs(lo, hi).into_iter().map(|x| (x, model.eval(x, &sol.p, &mut grad))).collect();
     out
 }
 
@@ -326,9 +329,7 @@ fn choose(n: u64, k: u64) -> f64 {
 pub fn knee(points: &[(f64, f64, f64)], gain: f64) -> Option<f64> {
     let mut pts = points.to_vec();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    pts.windows(2)
-        .find(|w| w[1].1 < w[0].1 * (1.0 + gain) && w[1].2 > w[0].2)
-        .map(|w| w[0].0)
+    pts.windows(2).find(|w| w[1].1 < w[0].1 * (1.0 + gain) && w[1].2 > w[0].2).map(|w| w[0].0)
 }
 
 #[cfg(test)]

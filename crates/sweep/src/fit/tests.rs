@@ -115,7 +115,11 @@ fn structured_residuals_are_refused() {
     let xs: Vec<f64> = (1..=16).map(f64::from).collect();
     let obs: Vec<Observation> = xs
         .iter()
-        .map(|&x| Observation { x, y: if x <= 8.0 { 1000.0 * x } else { 8000.0 + 2.0 * x }, se: None })
+        .map(|&x| Observation {
+            x,
+            y: if x <= 8.0 { 1000.0 * x } else { 8000.0 + 2.0 * x },
+            se: None,
+        })
         .collect();
     let f = fit(ModelKind::Queue, &obs, 0.95);
     assert!(!f.fits(), "{f:?}");
@@ -123,10 +127,15 @@ fn structured_residuals_are_refused() {
 
 #[test]
 fn too_few_points_are_said_so() {
-    let obs: Vec<Observation> =
-        DEPTHS[..3].iter().map(|&n| Observation { x: n, y: queue(n, [5.0, 80.0, 0.0]), se: None }).collect();
+    let obs: Vec<Observation> = DEPTHS[..3]
+        .iter()
+        .map(|&n| Observation { x: n, y: queue(n, [5.0, 80.0, 0.0]), se: None })
+        .collect();
     let f = fit(ModelKind::Queue, &obs, 0.95);
-    assert_eq!(f.verdict, Verdict::DoesNotFit("3 points: the model has 3 parameters and needs at least 4".into()));
+    assert_eq!(
+        f.verdict,
+        Verdict::DoesNotFit("3 points: the model has 3 parameters and needs at least 4".into())
+    );
 }
 
 #[test]

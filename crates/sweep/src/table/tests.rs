@@ -87,14 +87,18 @@ fn the_table_has_a_line_per_run() {
     );
     let text = summary(&d);
     assert!(text.starts_with("ioengine=libaio: queue model (seed 003) over iodepth, 8 points, unweighted\n  Tissue 4.002 us ["), "{text}");
-    assert!(text.contains("knee at iodepth 64: the next depth buys less than 5% more IOPS while latency grows"));
+    assert!(text.contains(
+        "knee at iodepth 64: the next depth buys less than 5% more IOPS while latency grows"
+    ));
 }
 
 #[test]
 fn a_model_that_does_not_fit_prints_no_parameter() {
     let mut d = doc(1);
     // Scramble libaio's IOPS so that no queue explains them.
-    for (i, run) in d.runs.iter_mut().filter(|r| r.point.get("ioengine") == Some("libaio")).enumerate() {
+    for (i, run) in
+        d.runs.iter_mut().filter(|r| r.point.get("ioengine") == Some("libaio")).enumerate()
+    {
         run.metrics.iops = if i % 2 == 0 { 1e4 } else { 5e4 };
     }
     d.analyse();
