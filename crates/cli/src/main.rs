@@ -14,6 +14,7 @@ mod report_cmd;
 mod signals;
 mod status;
 mod suite;
+mod sweep_cmd;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
@@ -33,6 +34,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "sweep") {
+        return sweep_cmd::main(&args[1..]);
     }
     match run(args.into_iter()) {
         Ok(code) => code,

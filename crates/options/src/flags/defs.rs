@@ -1,6 +1,6 @@
-//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
-//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
-//! page and the completions print.
+//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
+//! (`genzipf`, `report`, `sweep`, `compare`), and the exit statuses: the data that the
+//! parser reads and that `--help`, the man page and the completions print.
 
 use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
@@ -284,8 +284,57 @@ pub const REPORT: Subcommand = Subcommand {
     operands: Some("FILE|DIR..."),
 };
 
+/// A subcommand flag with a short and a long name.
+const fn both(
+    short: char,
+    long: &'static str,
+    arg: Option<&'static str>,
+    help: &'static str,
+) -> ShortFlag {
+    ShortFlag { short, long: Some(long), arg, values: Values::Any, help }
+}
+
+/// `iomark sweep`: one job over a grid of options, with the models fitted to the points
+/// (docs/sweep.md).
+pub const SWEEP: Subcommand = Subcommand {
+    name: "sweep",
+    summary: "runs a job over a grid of options and fits IOPS against depth (docs/sweep.md)",
+    title: "iomark sweep [flags] [job options] [job file]: run one job over a grid of options (lists and\ndoubling ranges A..B), print a line per point as it goes, fit seed 003's queue model over\niodepth and the Universal Scalability Law over numjobs, with confidence intervals",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('d', "iodepth", Some("LIST"), "Depths to sweep, such as 1,2,4..256"),
+        both('j', "numjobs", Some("LIST"), "Numbers of jobs to sweep, such as 1..64"),
+        both('b', "bs", Some("LIST"), "Block sizes to sweep, such as 4k..1m"),
+        both('e', "ioengine", Some("LIST"), "Engines to sweep, such as psync,libaio,io_uring"),
+        both('w', "rw", Some("LIST"), "I/O patterns to sweep, such as randread,randwrite"),
+        both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
+        both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
+        both('r', "repeat", Some("N"), "Runs of each point (default 1); their spread weighs the fit"),
+        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it (default: 10,50,70,80,90,100)"),
+        both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
+        ShortFlag { short: 'J', long: Some("json"), arg: Some("FILE"), values: Values::File, help: "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)" },
+        ShortFlag { short: 'C', long: Some("csv"), arg: Some("FILE"), values: Values::File, help: "Write a CSV line per point run to FILE (- for standard\noutput)" },
+        ShortFlag { short: 'H', long: Some("html"), arg: Some("FILE"), values: Values::File, help: "Write the HTML report with the curves and fits to FILE\n(- for standard output)" },
+    ],
+    operands: Some("[JOB OPTIONS] [JOB FILE]"),
+};
+
+/// `iomark compare`: two runs, figure by figure, with confidence intervals.
+pub const COMPARE: Subcommand = Subcommand {
+    name: "compare",
+    summary: "compares two runs figure by figure with confidence intervals (docs/sweep.md)",
+    title: "iomark compare [flags] A B [-- job options]: compare two runs figure by figure, the ratio B/A\nwith a confidence interval and a verdict; A and B are JSON files (fio's or iomark's, one\ndocument per round) or option sets (such as 'ioengine=libaio iodepth=8') run in turn",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('r', "rounds", Some("N"), "Run option sets N times each, alternating (default 5)"),
+        both('p', "confidence", Some("PERCENT"), "The level of the intervals (default 95)"),
+        ShortFlag { short: 'J', long: Some("json"), arg: Some("FILE"), values: Values::File, help: "Also write the comparison as JSON to FILE (- for\nstandard output)" },
+    ],
+    operands: Some("A B [-- JOB OPTIONS]"),
+};
+
 /// The subcommands, in the order of the help.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT];
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[
