@@ -6,6 +6,7 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod compare_cmd;
 mod execute;
 mod genzipf;
 mod loader;
@@ -34,6 +35,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compare") {
+        return compare_cmd::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "sweep") {
         return sweep_cmd::main(&args[1..]);

@@ -97,6 +97,24 @@ pub fn ratio(a: Summary, b: Summary, better: Better, confidence: f64) -> Ratio {
     Ratio { ratio: rho, ci, confidence, verdict }
 }
 
+/// One figure of one job's direction, compared (what `iomark compare` prints and writes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Compared {
+    /// The job (`A's/B's` when their names differ).
+    pub job: String,
+    /// The direction.
+    pub dir: String,
+    /// The figure (`IOPS`, `lat mean us`…).
+    pub figure: String,
+    /// A's samples.
+    pub a: Summary,
+    /// B's samples.
+    pub b: Summary,
+    /// B against A.
+    #[serde(flatten)]
+    pub ratio: Ratio,
+}
+
 fn opposite(b: Better) -> Better {
     match b {
         Better::Higher => Better::Lower,

@@ -124,7 +124,7 @@ fn settings(split: &args::Split) -> Result<Settings, String> {
 
 /// The job's sections as written, with the sweep's defaults first among the command line's
 /// global options, and a job called `sweep` when only options were given.
-fn base_sources(cmd: &cmdline::CommandLine) -> Result<Sources, String> {
+pub fn base_sources(cmd: &cmdline::CommandLine) -> Result<Sources, String> {
     let mut sources = cmd.sources(&FsLoader).map_err(|e| e.to_string())?;
     let line = |key: &str, value: Option<&str>| RawLine {
         key: key.to_string(),
