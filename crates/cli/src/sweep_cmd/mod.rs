@@ -28,8 +28,10 @@ use std::process::ExitCode;
 
 /// What the sweep's own flags asked for.
 pub struct Settings {
-    /// The grid.
+    /// The grid: the options given more than one value.
     pub grid: Grid,
+    /// The options given one value: every point's jobs get them, and no label shows them.
+    pub fixed: Vec<(String, String)>,
     /// Runs per point.
     pub repeat: u32,
     /// In curve mode, the fractions of the maximum rate (percent).
@@ -103,7 +105,14 @@ fn settings(split: &args::Split) -> Result<Settings, String> {
         };
         axes.push(axis.map_err(|e| e.to_string())?);
     }
-    let grid = Grid::new(axes).map_err(|e| e.to_string())?;
+    let mut grid = Grid::new(axes).map_err(|e| e.to_string())?;
+    let fixed = grid
+        .axes
+        .iter()
+        .filter(|a| a.values.len() == 1)
+        .map(|a| (a.option.clone(), a.values[0].clone()))
+        .collect();
+    grid.axes.retain(|a| a.values.len() > 1);
     let repeat = match split.last('r') {
         Some(v) => v
             .parse::<u32>()
@@ -119,7 +128,7 @@ fn settings(split: &args::Split) -> Result<Settings, String> {
     };
     let stop = split.last('l').map(StopRule::parse).transpose().map_err(|e| e.to_string())?;
     let out = |c| split.last(c).map(String::from);
-    Ok(Settings { grid, repeat, curve, stop, json: out('J'), csv: out('C'), html: out('H') })
+    Ok(Settings { grid, fixed, repeat, curve, stop, json: out('J'), csv: out('C'), html: out('H') })
 }
 
 /// The job's sections as written, with the sweep's defaults first among the command line's

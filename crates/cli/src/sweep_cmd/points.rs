@@ -22,9 +22,18 @@ const FORCED: [(&str, Option<&str>); 3] = [
 ];
 
 /// The jobs of `point` (at `rate_iops` per job in curve mode).
-fn specs(base: &Sources, point: &Point, rate: Option<u64>) -> Result<Vec<JobSpec>, String> {
-    let mut extra: Vec<(String, Option<String>)> =
-        point.values.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect();
+fn specs(
+    settings: &Settings,
+    base: &Sources,
+    point: &Point,
+    rate: Option<u64>,
+) -> Result<Vec<JobSpec>, String> {
+    let mut extra: Vec<(String, Option<String>)> = settings
+        .fixed
+        .iter()
+        .chain(&point.values)
+        .map(|(k, v)| (k.clone(), Some(v.clone())))
+        .collect();
     extra.extend(FORCED.iter().map(|(k, v)| (k.to_string(), v.map(String::from))));
     if let Some(r) = rate {
         extra.push(("rate_iops".into(), Some(r.to_string())));
@@ -90,7 +99,7 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
     let points = settings.grid.points();
     // Every point's jobs are checked before the first one runs.
     let all: Vec<Vec<JobSpec>> =
-        points.iter().map(|p| specs(base, p, None)).collect::<Result<_, _>>()?;
+        points.iter().map(|p| specs(settings, base, p, None)).collect::<Result<_, _>>()?;
     if let Err(e) = crate::CONTROL.install() {
         eprintln!("iomark sweep: cannot take signals (Ctrl-C will end the run at once): {e}");
     }
@@ -171,7 +180,7 @@ fn curve_point(
     let clones = iomark_options::spec::clones(specs).count() as u64;
     for &f in fractions {
         let rate = curve::rate_per_job(max, f, clones);
-        let specs = self::specs(base, point, Some(rate))?;
+        let specs = self::specs(runner.settings, base, point, Some(rate))?;
         let mut passed = false;
         for r in 1..=runner.settings.repeat {
             if let Some(run) = runner.once(&specs, point, r, (Some(f), Some(rate)))? {

@@ -298,7 +298,7 @@ const fn both(
 /// (docs/sweep.md).
 pub const SWEEP: Subcommand = Subcommand {
     name: "sweep",
-    summary: "runs a job over a grid of options and fits IOPS against depth (docs/sweep.md)",
+    summary: "sweeps a job over a grid of options, fits IOPS against depth",
     title: "iomark sweep [flags] [job options] [job file]: run one job over a grid of options (lists and\ndoubling ranges A..B), print a line per point as it goes, fit seed 003's queue model over\niodepth and the Universal Scalability Law over numjobs, with confidence intervals",
     flags: &[
         both('h', "help", None, "This help screen"),
@@ -310,7 +310,7 @@ pub const SWEEP: Subcommand = Subcommand {
         both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
         both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
         both('r', "repeat", Some("N"), "Runs of each point (default 1); their spread weighs the fit"),
-        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it (default: 10,50,70,80,90,100)"),
+        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it ('default': 10,50,70,80,90,100)"),
         both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
         ShortFlag { short: 'J', long: Some("json"), arg: Some("FILE"), values: Values::File, help: "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)" },
         ShortFlag { short: 'C', long: Some("csv"), arg: Some("FILE"), values: Values::File, help: "Write a CSV line per point run to FILE (- for standard\noutput)" },
@@ -322,7 +322,7 @@ pub const SWEEP: Subcommand = Subcommand {
 /// `iomark compare`: two runs, figure by figure, with confidence intervals.
 pub const COMPARE: Subcommand = Subcommand {
     name: "compare",
-    summary: "compares two runs figure by figure with confidence intervals (docs/sweep.md)",
+    summary: "compares two runs, each figure with a confidence interval",
     title: "iomark compare [flags] A B [-- job options]: compare two runs figure by figure, the ratio B/A\nwith a confidence interval and a verdict; A and B are JSON files (fio's or iomark's, one\ndocument per round) or option sets (such as 'ioengine=libaio iodepth=8') run in turn",
     flags: &[
         both('h', "help", None, "This help screen"),
