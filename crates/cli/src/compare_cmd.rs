@@ -66,7 +66,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     }
     if let Some(path) = split.last('J') {
         let text = serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
-        let written = if path == "-" { Ok(print!("{text}")) } else { std::fs::write(path, text) };
+        let written = if path == "-" {
+            use std::io::Write;
+            std::io::stdout().write_all(text.as_bytes())
+        } else {
+            std::fs::write(path, text)
+        };
         if let Err(e) = written {
             eprintln!("iomark compare: {path}: {e}");
             return Ok(ExitCode::from(1));

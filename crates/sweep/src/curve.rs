@@ -89,8 +89,8 @@ impl StopRule {
     pub fn latency(&self, m: &Metrics) -> Option<f64> {
         match self.watched {
             Watched::Mean => Some(m.lat_mean_ns),
-            Watched::Percentile(p) if p == 50.0 => m.lat_p50_ns.map(|v| v as f64),
-            Watched::Percentile(p) if p == 99.0 => m.lat_p99_ns.map(|v| v as f64),
+            Watched::Percentile(50.0) => m.lat_p50_ns.map(|v| v as f64),
+            Watched::Percentile(99.0) => m.lat_p99_ns.map(|v| v as f64),
             Watched::Percentile(_) => m.lat_p999_ns.map(|v| v as f64),
         }
     }

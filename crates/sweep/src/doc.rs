@@ -139,7 +139,7 @@ impl SweepDoc {
     /// The series along the option `x`, fitted.
     fn series_along(&self, x: &str) -> Vec<Series> {
         let mut out: Vec<Series> = Vec::new();
-        let mut groups: Vec<(String, Vec<(f64, Vec<&PointRun>)>)> = Vec::new();
+        let mut groups: Vec<(String, Vec<XRuns<'_>>)> = Vec::new();
         for run in &self.runs {
             let Some(value) = run.point.get(x).and_then(|v| v.parse::<f64>().ok()) else {
                 continue;
@@ -205,6 +205,9 @@ impl SweepDoc {
         out
     }
 }
+
+/// An x value of a series and its runs.
+type XRuns<'a> = (f64, Vec<&'a PointRun>);
 
 /// One x value from its runs.
 fn series_point(x: f64, runs: &[&PointRun]) -> SeriesPoint {

@@ -57,15 +57,17 @@ pub fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     let mut m: Vec<Vec<f64>> = a.iter().zip(b).map(|(row, &v)| [&row[..], &[v]].concat()).collect();
     for col in 0..n {
         let pivot = (col..n).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
-        if !(m[pivot][col].abs() > 1e-300) {
+        let big = m[pivot][col].abs() > 1e-300;
+        if !big {
             return None;
         }
         m.swap(col, pivot);
-        for row in 0..n {
+        let pivot_row = m[col].clone();
+        for (row, r) in m.iter_mut().enumerate() {
             if row != col {
-                let f = m[row][col] / m[col][col];
-                for k in col..=n {
-                    m[row][k] -= f * m[col][k];
+                let f = r[col] / pivot_row[col];
+                for (v, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *v -= f * p;
                 }
             }
         }
@@ -109,6 +111,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)] // matrix indices read best as indices
     fn solves_and_inverts() {
         let a = vec![vec![2.0, 1.0, 0.0], vec![1.0, 3.0, 1.0], vec![0.0, 1.0, 4.0]];
         let x = solve(&a, &[3.0, 5.0, 5.0]).unwrap();

@@ -22,7 +22,7 @@ fn doc(repeat: u32) -> SweepDoc {
         for r in 1..=repeat {
             let jitter = 1.0 + 0.001 * (f64::from(r) - 1.5);
             let iops = 1e6 * n / (n * ti + td + n * (n - 1.0) / 2.0 * tm) * jitter;
-            let depth = if sync { n } else { n };
+            let depth = n;
             let lat = if sync { 1e9 / iops } else { depth * 1e9 / iops };
             let metrics = Metrics {
                 iops,
