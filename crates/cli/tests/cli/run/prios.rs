@@ -7,6 +7,7 @@
 //! in the same order; both are checked where fio is installed.
 
 use crate::support::process::{Gate, Running};
+use crate::support::report::documents;
 use crate::support::run::{run_in, tempdir, text, write_job};
 use crate::support::tools::{direct_io_works, engine_available, programs};
 use serde_json::Value;
@@ -136,12 +137,6 @@ fn priority_bins_add_up_in_interim_reports() {
     .to_vec();
     args.extend(gate.job());
     let mut run = Running::start(dir.path(), &args);
-    let documents = |bytes: &[u8]| -> Vec<Value> {
-        serde_json::Deserializer::from_slice(bytes)
-            .into_iter::<Value>()
-            .map_while(Result::ok)
-            .collect()
-    };
     let interims = run.stdout.wait_for(|out| Some(documents(out).len()).filter(|&n| n >= 2));
     assert!(interims.is_some(), "no interim reports: {}", run.stderr.text());
     gate.open();
