@@ -9,6 +9,8 @@
 mod execute;
 mod genzipf;
 mod loader;
+mod pictures;
+mod report_cmd;
 mod signals;
 mod status;
 mod suite;
@@ -28,6 +30,9 @@ fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if args.first().is_some_and(|a| a == "genzipf") {
         return genzipf::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "report") {
+        return report_cmd::main(&args[1..]);
     }
     match run(args.into_iter()) {
         Ok(code) => code,

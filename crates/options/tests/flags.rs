@@ -33,6 +33,8 @@ const IDS: &[FlagId] = &[
     FlagId::Man,
     FlagId::Version,
     FlagId::Help,
+    FlagId::Html,
+    FlagId::Web,
     FlagId::NotYet,
 ];
 
@@ -62,6 +64,8 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Man
         | FlagId::Version
         | FlagId::Help
+        | FlagId::Html
+        | FlagId::Web
         | FlagId::NotYet => {}
     }
 }
