@@ -2,8 +2,10 @@
 """Opens iomark's pages in Debian's headless chromium through Selenium and chromedriver.
 
     check.py report FILE SHOT.png   the HTML report: no console error, every chart drew
-    check.py live URL SHOT.png      the live page: its figures change while the run goes on,
-                                    then it turns into the final report
+    check.py live URL SHOT.png [GATE]
+                                    the live page: its figures change while the run goes on,
+                                    then (once it writes a line to the fifo GATE, which ends
+                                    the run) it turns into the final report
 
 Run by the cli's test program (tests/cli/pictures/browser.rs), which skips when chromium,
 chromedriver or Selenium is missing. Prints one line per check and exits 1 on a failure.
@@ -79,7 +81,7 @@ def check_report(driver, path, shot):
     print("ok: no console error; screenshot", shot)
 
 
-def check_live(driver, url, shot):
+def check_live(driver, url, shot, gate=None):
     driver.get(url)
     seen = []
     deadline = time.time() + 60
@@ -100,6 +102,10 @@ def check_live(driver, url, shot):
     if not charts or any(n == 0 for _, n in charts):
         fail("live charts: %s" % charts)
     full_screenshot(driver, shot.replace(".png", "-live.png"))
+    if gate:
+        # The run goes on until this line opens its gate (a fifo its gate job reads).
+        with open(gate, "w") as fifo:
+            fifo.write("go\n")
     deadline = time.time() + 120
     while "report.html" not in driver.current_url and time.time() < deadline:
         time.sleep(0.2)
@@ -117,13 +123,14 @@ def check_live(driver, url, shot):
 
 def main():
     mode, target, shot = sys.argv[1:4]
+    gate = sys.argv[4] if len(sys.argv) > 4 else None
     with tempfile.TemporaryDirectory() as profile:
         driver = browser(profile)
         try:
             if mode == "report":
                 check_report(driver, target, shot)
             else:
-                check_live(driver, target, shot)
+                check_live(driver, target, shot, gate)
         finally:
             driver.quit()
 

@@ -4,6 +4,7 @@
 //! screenshot of each (in `$IOMARK_SHOTS` when set). Skips without chromium, chromedriver
 //! or Selenium (CI installs them: `.ci/run`).
 
+use crate::support::process::Gate;
 use crate::support::run::{command, iomark_ok, tempdir, text, IOMARK};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -66,19 +67,24 @@ fn the_html_report_draws_every_chart_in_chromium() {
 fn the_live_page_changes_and_becomes_the_report_in_chromium() {
     let Some(python) = selenium() else { return };
     let dir = tempdir();
+    // The run goes on until the page has shown two updates: check.py then opens the gate,
+    // whose job's end stops the live job (`exitall`), however slow the machine is.
+    let Some(gate) = Gate::new(dir.path()) else { return };
+    let live = [
+        "--name=live",
+        "--ioengine=null",
+        "--rw=randread",
+        "--rate_iops=4000",
+        "--size=1g",
+        "--time_based",
+        "--runtime=600",
+        "--status-interval=300ms",
+        "--web",
+    ];
     let mut child = command(IOMARK)
         .current_dir(dir.path())
-        .args([
-            "--name=live",
-            "--ioengine=null",
-            "--rw=randread",
-            "--rate_iops=4000",
-            "--size=1g",
-            "--time_based",
-            "--runtime=6",
-            "--status-interval=300ms",
-            "--web",
-        ])
+        .args(live)
+        .args(gate.job())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -91,7 +97,8 @@ fn the_live_page_changes_and_becomes_the_report_in_chromium() {
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     // Keep reading so that iomark never blocks on a full pipe.
     let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
-    check(&python, &["live", &url, &shot(dir.path(), "live.png")]);
+    let fifo = gate.fifo().display().to_string();
+    check(&python, &["live", &url, &shot(dir.path(), "live.png"), &fifo]);
     let status = child.wait().expect("iomark ends");
     let report = rest.join().expect("reader");
     assert!(status.success());
