@@ -92,6 +92,13 @@ impl Runner<'_> {
     fn passed(&self, run: &PointRun) -> bool {
         self.settings.stop.is_some_and(|s| s.passed(&run.metrics))
     }
+
+    /// Prints that the series `key` stopped, and why.
+    fn say_stopped(&mut self, key: &str) {
+        if let (Some(out), Some(stop)) = (&mut self.out, &self.settings.stop) {
+            let _ = writeln!(out, "# {key}: stopped, {}", stop.describe());
+        }
+    }
 }
 
 /// Runs every point of `settings`' grid over the jobs of `base`, and writes the outputs.
@@ -124,10 +131,10 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
             None => grid_point(&mut runner, specs, point)?,
             Some(fractions) => curve_point(&mut runner, base, specs, point, fractions)?,
         };
-        if runs.iter().any(|r| runner.passed(r)) {
-            if let (Some(out), Some(stop)) = (&mut runner.out, &settings.stop) {
-                let _ = writeln!(out, "# {key}: stopped, {}", stop.describe());
-            }
+        // A curve's own runs end the curve (its run flat out is above every limit by
+        // design); in a grid a point past the limit ends the rest of its series.
+        if settings.curve.is_none() && runs.iter().any(|r| runner.passed(r)) {
+            runner.say_stopped(&key);
             stopped.push(key);
         }
         doc.runs.extend(runs);
@@ -189,6 +196,7 @@ fn curve_point(
             }
         }
         if passed {
+            runner.say_stopped(&point.label());
             break;
         }
     }

@@ -1,6 +1,9 @@
 //! `iomark sweep` and `iomark compare` end to end, under the fake clock with the null
 //! engine, where every figure is exact.
 
+mod compare;
+mod counters;
+
 use crate::support::run::{iomark_in, iomark_ok, tempdir, text, write_job};
 
 const JOB: [&str; 4] = ["--rw=randread", "--bs=4k", "--size=1m", "--time_based=0"];
@@ -104,6 +107,41 @@ fn a_curve_runs_at_fractions_of_the_maximum() {
 }
 
 #[test]
+fn the_stop_rule_ends_a_curve_and_only_that_curve() {
+    let dir = tempdir();
+    // Under the fake clock a null job at depth 8 takes 3 µs an I/O rate-limited, 1 µs at
+    // depth 1. The run flat out that finds the maximum does not stop anything (it passes
+    // every limit by design); depth 8's curve ends at its first fraction, depth 1's runs on.
+    let out = sweep(
+        dir.path(),
+        &["--iodepth=8,1", "--curve=10,50,100", "--stop-at-latency=2us:mean", "--json=c.json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n# iodepth=8: stopped, mean latency > 2 us\n"), "{stdout}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("c.json")).unwrap()).unwrap();
+    let runs: Vec<(String, serde_json::Value)> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["point"]["values"][0][1].as_str().unwrap().to_string(), r["fraction"].clone()))
+        .collect();
+    // (depth, fraction): the run flat out has none.
+    let want = [
+        ("8", None),
+        ("8", Some(10.0)),
+        ("1", None),
+        ("1", Some(10.0)),
+        ("1", Some(50.0)),
+        ("1", Some(100.0)),
+    ];
+    let want: Vec<(String, serde_json::Value)> =
+        want.iter().map(|(d, f)| (d.to_string(), serde_json::json!(f))).collect();
+    assert_eq!(runs, want);
+}
+
+#[test]
 fn the_stop_rule_ends_a_series() {
     let dir = tempdir();
     // Under the fake clock depth 1 has a p99 of 1 µs and deeper queues more: stop past 1.5 µs.
@@ -141,70 +179,4 @@ fn the_help_comes_from_the_flag_table() {
     assert!(text(&out.stdout).contains("-d, --iodepth=LIST"), "{}", text(&out.stdout));
     let out = iomark_ok(dir.path(), &["compare", "-h"], false);
     assert!(text(&out.stdout).contains("-r, --rounds=N"));
-}
-
-#[test]
-fn compare_runs_option_sets_in_rounds() {
-    let dir = tempdir();
-    let out = iomark_in(
-        dir.path(),
-        &[
-            "compare",
-            "--rounds=2",
-            "--json=c.json",
-            "ioengine=null iodepth=1",
-            "--ioengine=null --iodepth=4",
-            "--",
-            "--rw=randread",
-            "--size=1m",
-            "--time_based=0",
-        ],
-        true,
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(stdout.starts_with("A: ioengine=null iodepth=1 (2 rounds)\n"), "{stdout}");
-    // The fake clock gives both the same IOPS and the deeper queue a longer latency.
-    let rows: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("c.json")).unwrap()).unwrap();
-    let find = |figure: &str| {
-        rows.as_array().unwrap().iter().find(|r| r["figure"] == figure).unwrap().clone()
-    };
-    assert_eq!(find("IOPS")["verdict"], "no_significant_difference");
-    assert_eq!(find("lat mean us")["verdict"], "slower");
-    assert_eq!(find("IOPS")["a"]["n"], 2);
-}
-
-#[test]
-fn compare_reads_rounds_from_json_files() {
-    let dir = tempdir();
-    for (file, bs) in [("a.json", "4k"), ("b.json", "8k")] {
-        let mut all = String::new();
-        for _ in 0..3 {
-            let bs = format!("--bs={bs}");
-            let out = iomark_ok(
-                dir.path(),
-                &[
-                    "--name=j",
-                    "--ioengine=null",
-                    "--rw=read",
-                    &bs,
-                    "--size=1m",
-                    "--output-format=json",
-                ],
-                true,
-            );
-            all.push_str(&text(&out.stdout));
-        }
-        std::fs::write(dir.path().join(file), all).unwrap();
-    }
-    let out = iomark_ok(dir.path(), &["compare", "a.json", "b.json"], false);
-    let stdout = text(&out.stdout);
-    assert!(stdout.contains("A: a.json (3 rounds)"), "{stdout}");
-    assert!(
-        stdout.lines().any(|l| l.starts_with("j read IOPS") && l.ends_with("B slower")),
-        "{stdout}"
-    );
-    let out = iomark_in(dir.path(), &["compare", "a.json"], false);
-    assert_eq!(out.status.code(), Some(2));
 }
