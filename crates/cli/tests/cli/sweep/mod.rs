@@ -180,3 +180,24 @@ fn the_help_comes_from_the_flag_table() {
     let out = iomark_ok(dir.path(), &["compare", "-h"], false);
     assert!(text(&out.stdout).contains("-r, --rounds=N"));
 }
+
+#[test]
+fn a_series_over_jobs_gets_the_universal_scalability_law() {
+    let dir = tempdir();
+    let out = sweep(dir.path(), &["--numjobs=1..8", "--json=s.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Under the fake clock each job's thread has its own clock: 8 jobs do 8 times the
+    // I/Os in the same time, which the law says with λ = one job's IOPS and no contention.
+    assert!(text(&out.stdout).contains(
+        "all: Universal Scalability Law over numjobs, 4 points, unweighted\n  \
+         lambda 256000 IOPS [256000, 256000]   sigma 0 [0, 0]   kappa 0 [0, 0]"
+    ));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    let series = &doc["series"][0];
+    assert_eq!((&series["x"], &series["fit"]["model"]), (&"numjobs".into(), &"usl".into()));
+    let depths: Vec<f64> =
+        doc["runs"].as_array().unwrap().iter().map(|r| r["depth"].as_f64().unwrap()).collect();
+    assert_eq!(depths, [1.0, 2.0, 4.0, 8.0]);
+    assert_eq!(doc["runs"][3]["report"]["jobs"][0]["read"]["total_ios"], 8 * 256);
+}
