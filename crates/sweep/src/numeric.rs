@@ -1,7 +1,7 @@
 //! The small numerics the fits and comparisons share: means and deviations, Student's t
-//! quantiles (through `statrs`), and the solution of a small dense linear system.
+//! quantiles and χ² tails (through `statrs`), and the solution of a small dense linear system.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
 /// Mean, sample standard deviation and count of some values.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -48,6 +48,11 @@ pub fn t_quantile(confidence: f64, dof: f64) -> f64 {
         Ok(t) => t.inverse_cdf(p),
         Err(_) => f64::INFINITY,
     }
+}
+
+/// The chance that a χ² variable with `dof` degrees of freedom is `chi2` or more.
+pub fn chi2_sf(chi2: f64, dof: f64) -> f64 {
+    ChiSquared::new(dof).map_or(f64::NAN, |d| d.sf(chi2))
 }
 
 /// Solves `a · x = b` for a small square `a` by Gaussian elimination with partial
@@ -108,6 +113,14 @@ mod tests {
         assert!((t_quantile(0.95, 5.0) - 2.571).abs() < 1e-3);
         assert!((t_quantile(0.95, 10.0) - 2.228).abs() < 1e-3);
         assert!((t_quantile(0.95, 1e7) - 1.960).abs() < 1e-3);
+    }
+
+    #[test]
+    fn chi2_tails_match_the_tables() {
+        // 5% upper points: 3.841 (1 dof), 11.070 (5), 18.307 (10).
+        assert!((chi2_sf(3.841, 1.0) - 0.05).abs() < 1e-4);
+        assert!((chi2_sf(11.070, 5.0) - 0.05).abs() < 1e-4);
+        assert!((chi2_sf(18.307, 10.0) - 0.05).abs() < 1e-4);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! after them, and the CSV of every run.
 
 use crate::doc::{PointRun, Series, SweepDoc, KNEE_GAIN};
-use crate::fit::{sig, Verdict};
+use crate::fit::{sig, Verdict, MIN_R2};
 
 /// The table's columns after the point's label.
 const COLUMNS: [(&str, usize); 11] = [
@@ -107,11 +107,14 @@ fn series_summary(s: &Series, pct: f64) -> String {
             let params: Vec<String> =
                 fit.params.iter().map(|p| format!("{} {}", p.name, p.show())).collect();
             out.push_str(&format!("  {} ({pct}% confidence)\n", params.join("   ")));
-            let mut line = format!(
-                "  R² {:.4}, χ²/dof {}",
-                fit.r2.unwrap_or(0.0),
-                sig(fit.chi2_dof.unwrap_or(0.0))
-            );
+            let r2 = fit.r2.unwrap_or(0.0);
+            let mut line = format!("  R² {r2:.4}, χ²/dof {}", sig(fit.chi2_dof.unwrap_or(0.0)));
+            if let Some(p) = fit.chi2_p {
+                line.push_str(&format!(" (p = {})", sig(p)));
+            }
+            if r2 < MIN_R2 {
+                line.push_str(" (R² is low, but the points vary little beyond their spread)");
+            }
             if let Some(p) = &fit.peak {
                 line.push_str(&format!("; IOPS peak at {} {}", s.x, p.show()));
             }

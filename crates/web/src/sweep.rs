@@ -8,7 +8,7 @@
 use crate::html::{CHART_SIZE, CSS};
 use crate::svg::{color, escape, Axis, Chart, Scale, Style, Unit};
 use iomark_sweep::doc::{Mode, Series, SweepDoc};
-use iomark_sweep::fit::Verdict;
+use iomark_sweep::fit::{sig, Verdict};
 use std::fmt::Write as _;
 
 /// The charts of the sweep, in the order shown.
@@ -57,34 +57,28 @@ fn iops_chart(x: &str, series: &[&Series]) -> Chart {
 
 /// Mean and p99 latency against `x`.
 fn latency_chart(x: &str, series: &[&Series]) -> Chart {
-    let mut chart = Chart::new(
+    let chart = Chart::new(
         &format!("sweep-latency-{x}"),
         &format!("Latency against {x} (mean: line, p99: dots)"),
         Axis::new(x, Scale::Log, Unit::Count),
         Axis::new("latency", Scale::Log, Unit::Nanos),
     );
-    for (i, s) in series.iter().enumerate() {
-        let mean: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.lat_mean_ns.mean)).collect();
-        let p99: Vec<(f64, f64)> =
-            s.points.iter().filter_map(|p| p.lat_p99_ns.map(|v| (p.x, v))).collect();
-        chart = chart.with(&format!("{} mean", s.label), color(i), Style::Line, mean).with(
-            &format!("{} p99", s.label),
-            color(i),
-            Style::Points,
-            p99,
-        );
-    }
-    chart
+    latencies(chart, series)
 }
 
 /// Response time against the rate reached.
 fn curve_chart(series: &[&Series]) -> Chart {
-    let mut chart = Chart::new(
+    let chart = Chart::new(
         "sweep-curve",
         "Response time against rate (mean: line, p99: dots)",
         Axis::new("IOPS reached", Scale::Linear, Unit::Count),
         Axis::new("latency", Scale::Log, Unit::Nanos),
     );
+    latencies(chart, series)
+}
+
+/// `chart` with each series' mean latency (a line) and p99 (dots) against its x.
+fn latencies(mut chart: Chart, series: &[&Series]) -> Chart {
     for (i, s) in series.iter().enumerate() {
         let mean: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.lat_mean_ns.mean)).collect();
         let p99: Vec<(f64, f64)> =
@@ -142,7 +136,7 @@ fn fits(out: &mut String, doc: &SweepDoc) {
     }
     out.push_str(
         "<h2>Fits</h2><table><tr><th>series</th><th>model</th><th>points</th>\
-         <th>parameters (interval)</th><th>R²</th><th>peak</th><th>knee</th></tr>",
+         <th>parameters (interval)</th><th>R²</th><th>χ²/dof (p)</th><th>peak</th><th>knee</th></tr>",
     );
     for s in fitted {
         let Some(fit) = &s.fit else { continue };
@@ -161,10 +155,15 @@ fn fits(out: &mut String, doc: &SweepDoc) {
         };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{model}</td><td>{}</td><td>{params}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{model}</td><td>{}</td><td>{params}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&s.label),
             fit.points,
             fit.r2.map_or("-".into(), |r| format!("{r:.4}")),
+            match (fit.chi2_dof, fit.chi2_p) {
+                (Some(c), Some(p)) => format!("{} ({})", sig(c), sig(p)),
+                (Some(c), None) => sig(c),
+                _ => "-".into(),
+            },
             fit.peak.as_ref().map_or("-".into(), |p| escape(&p.show())),
             s.knee.map_or("-".into(), |k| k.to_string()),
         );

@@ -1,6 +1,6 @@
-//! Running the points of a sweep: each point (and each of its runs, and in curve mode each
-//! fraction of its maximum rate) as an ordinary run, its line printed as soon as it ends,
-//! the stop rule applied per series; then the fits and the outputs.
+//! Running the points of a sweep: each point (once per round of `--repeat`, and in curve
+//! mode at each fraction of its maximum rate) as an ordinary run, its line printed as soon
+//! as it ends, the stop rule applied per series; then the fits and the outputs.
 
 use super::{new_doc, with_lines, Settings};
 use iomark_options::assemble::{self, Sources};
@@ -120,24 +120,13 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
     if let Some(out) = &mut runner.out {
         let _ = writeln!(out, "{}", runner.table.header());
     }
-    let along = if settings.grid.varies("iodepth") { Some("iodepth") } else { None };
-    let mut stopped: Vec<String> = Vec::new();
-    for (point, specs) in points.iter().zip(&all) {
-        let key = along.map_or_else(|| point.label(), |x| point.series_label(x));
-        if stopped.contains(&key) {
-            continue;
+    match &settings.curve {
+        None => doc.runs = grid(&mut runner, &points, &all)?,
+        Some(fractions) => {
+            for (point, specs) in points.iter().zip(&all) {
+                doc.runs.extend(curve_point(&mut runner, base, specs, point, fractions)?);
+            }
         }
-        let runs = match &settings.curve {
-            None => grid_point(&mut runner, specs, point)?,
-            Some(fractions) => curve_point(&mut runner, base, specs, point, fractions)?,
-        };
-        // A curve's own runs end the curve (its run flat out is above every limit by
-        // design); in a grid a point past the limit ends the rest of its series.
-        if settings.curve.is_none() && runs.iter().any(|r| runner.passed(r)) {
-            runner.say_stopped(&key);
-            stopped.push(key);
-        }
-        doc.runs.extend(runs);
     }
     doc.analyse();
     if let Some(out) = &mut runner.out {
@@ -157,15 +146,33 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
     Ok(if runner.failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The runs of one grid point.
-fn grid_point(
+/// The runs of a grid: every point once per round, `--repeat` rounds, so that a drift of
+/// the machine during the sweep shows in each point's spread (which weighs the fit) rather
+/// than as a difference between points. A run past the stop rule ends its series: the
+/// series' later points (its deeper ones, when depth is swept) run no more, in this round
+/// or the next.
+fn grid(
     runner: &mut Runner<'_>,
-    specs: &[JobSpec],
-    point: &Point,
+    points: &[Point],
+    all: &[Vec<JobSpec>],
 ) -> Result<Vec<PointRun>, String> {
+    let along = runner.settings.grid.varies("iodepth").then_some("iodepth");
+    // (series, the index of the point that stopped it)
+    let mut stopped: Vec<(String, usize)> = Vec::new();
     let mut runs = Vec::new();
     for r in 1..=runner.settings.repeat {
-        runs.extend(runner.once(specs, point, r, (None, None))?);
+        for (i, (point, specs)) in points.iter().zip(all).enumerate() {
+            let key = along.map_or_else(|| point.label(), |x| point.series_label(x));
+            if stopped.iter().any(|(k, at)| *k == key && i > *at) {
+                continue;
+            }
+            let Some(run) = runner.once(specs, point, r, (None, None))? else { continue };
+            if runner.passed(&run) && !stopped.iter().any(|(k, _)| *k == key) {
+                runner.say_stopped(&key);
+                stopped.push((key, i));
+            }
+            runs.push(run);
+        }
     }
     Ok(runs)
 }
@@ -179,7 +186,10 @@ fn curve_point(
     point: &Point,
     fractions: &[f64],
 ) -> Result<Vec<PointRun>, String> {
-    let mut runs = grid_point(runner, specs, point)?;
+    let mut runs = Vec::new();
+    for r in 1..=runner.settings.repeat {
+        runs.extend(runner.once(specs, point, r, (None, None))?);
+    }
     if runs.is_empty() {
         return Ok(runs);
     }

@@ -3,20 +3,26 @@
 //! [`fit`] takes a series' points (x, the mean of the measured y, and its standard error
 //! when the points have a spread) and fits [`ModelKind::Queue`] (seed 003) or
 //! [`ModelKind::Usl`] by weighted nonlinear least squares ([`lm`]), each point weighted by
-//! `1/se²` (all alike when some point has no spread). The covariance of the parameters is
-//! `s²·(JᵀWJ)⁻¹`, with `s²` the weighted residual variance (χ²/dof), as when the weights are
-//! known only relative to one another; each parameter gets its standard error and a
-//! confidence interval from Student's t with `points − 3` degrees of freedom.
+//! `1/se²` (all alike when some point has no spread). The weighted sum of squared residuals
+//! is then the fit's χ². The covariance of the parameters is `s²·(JᵀWJ)⁻¹`: unweighted,
+//! `s²` is the residual variance (χ²/dof); weighted, it is χ²/dof but never below 1, so
+//! that the intervals are at least as wide as the points' own spread makes them and wider
+//! when the curve follows the points less well than that spread. Each parameter gets its
+//! standard error and a confidence interval from Student's t with `points − 3` degrees of
+//! freedom.
 //!
 //! A fit is only reported when it describes the points. [`Verdict::DoesNotFit`] says why
 //! not: fewer than four points, a solver that did not settle, parameters the points cannot
-//! tell apart, R² below [`MIN_R2`], or residuals with a structure (too few runs of one sign,
-//! the exact one-sided runs test, `p <` [`RUNS_ALPHA`]); its parameters are then left out.
+//! tell apart, residuals with a structure (too few runs of one sign, the exact one-sided
+//! runs test, `p <` [`RUNS_ALPHA`]), or R² below [`MIN_R2`]. A low R² is not held against
+//! a weighted fit whose χ² is what the points' spread explains (`p ≥` [`CHI2_ALPHA`]): R²
+//! measures the variation the curve explains, and a series that hardly varies beyond its
+//! noise (a synchronous engine's IOPS, the same at every depth) has little to explain.
 
 pub mod lm;
 pub mod models;
 
-use crate::numeric::t_quantile;
+use crate::numeric::{chi2_sf, t_quantile};
 use lm::Model;
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +31,10 @@ pub const MIN_R2: f64 = 0.95;
 
 /// The level below which the runs test says the residuals have a structure.
 pub const RUNS_ALPHA: f64 = 0.05;
+
+/// The level below which the χ² test says that the residuals are larger than the points'
+/// spread.
+pub const CHI2_ALPHA: f64 = 0.01;
 
 /// Which model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,6 +144,9 @@ pub struct Fit {
     pub r2: Option<f64>,
     /// χ² per degree of freedom (with the points' own spread when weighted).
     pub chi2_dof: Option<f64>,
+    /// When weighted, the chance of a χ² this large or larger if the points differed from
+    /// the curve by their spread alone.
+    pub chi2_p: Option<f64>,
     /// The runs test's one-sided p (few runs of residuals of one sign: structure).
     pub runs_p: Option<f64>,
     /// The fitted curve at the measured x and between them, for drawing (empty when the
@@ -153,6 +166,7 @@ impl Fit {
             peak: None,
             r2: None,
             chi2_dof: None,
+            chi2_p: None,
             runs_p: None,
             curve: Vec::new(),
         }
@@ -209,6 +223,7 @@ pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
     let dof = (n - 3) as f64;
     out.r2 = Some(if ss_tot > 0.0 { 1.0 - ss_res / ss_tot } else { 1.0 });
     out.chi2_dof = Some(sol.s / dof);
+    out.chi2_p = weighted.then(|| chi2_sf(sol.s, dof));
     out.runs_p = runs_p(&residuals);
     if !sol.converged {
         return refuse(out, format!("the solver did not settle in {} steps", sol.steps));
@@ -216,9 +231,10 @@ pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
     let Some(inv) = sol.inv_normal.as_ref() else {
         return refuse(out, "the points cannot tell the parameters apart".into());
     };
-    // Relative weights: the covariance takes the residuals' own scale. An exact fit
-    // (s = 0) has no uncertainty to speak of, which is reported as such.
-    let s2 = sol.s / dof;
+    // Unweighted, the covariance takes the residuals' own scale (an exact fit, s = 0, has
+    // no uncertainty to speak of, which is reported as such); weighted, at least the
+    // points' spread.
+    let s2 = if weighted { (sol.s / dof).max(1.0) } else { sol.s / dof };
     let t = t_quantile(confidence, dof);
     for (i, (name, unit)) in kind.params().iter().enumerate() {
         let se = (s2 * inv[i][i]).max(0.0).sqrt();
@@ -235,15 +251,30 @@ pub fn fit(kind: ModelKind, obs: &[Observation], confidence: f64) -> Fit {
     if out.params.iter().any(|p| !p.se.is_finite()) {
         return refuse(out, "the points cannot tell the parameters apart".into());
     }
-    let r2 = out.r2.unwrap_or(0.0);
-    if r2 < MIN_R2 {
-        return refuse(out, format!("R² = {r2:.3} < {MIN_R2}"));
-    }
     if let Some(p) = out.runs_p.filter(|p| *p < RUNS_ALPHA) {
         return refuse(
             out,
             format!("the residuals have a structure (too few runs of one sign, p = {p:.3})"),
         );
+    }
+    let r2 = out.r2.unwrap_or(0.0);
+    if r2 < MIN_R2 {
+        match out.chi2_p {
+            Some(p) if p >= CHI2_ALPHA => {}
+            Some(p) => {
+                let chi = sol.s / dof;
+                return refuse(
+                    out,
+                    format!(
+                        "R² = {r2:.3} < {MIN_R2}, and the residuals are larger than the \
+                         points' spread (χ²/dof = {}, p = {})",
+                        sig(chi),
+                        sig(p)
+                    ),
+                );
+            }
+            None => return refuse(out, format!("R² = {r2:.3} < {MIN_R2}")),
+        }
     }
     out.verdict = Verdict::Fits;
     out.peak = peak(kind, &sol.p, inv, s2, t);
@@ -323,13 +354,18 @@ fn choose(n: u64, k: u64) -> f64 {
     (0..k.min(n - k)).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
-/// The knee of a series of `(depth, IOPS, mean latency)` points: the first depth after
-/// which the next measured depth buys less than `gain` (0.05) more IOPS while the mean
-/// latency grows. `None` when every step still pays.
+/// The knee of a series of `(depth, IOPS, mean latency)` points: the first measured depth
+/// past which more depth buys less than `gain` (0.05) more IOPS, at any later depth
+/// measured, while the mean latency at the next depth grows. Comparing with every later
+/// depth, not only the next, keeps a dip of one noisy point from passing for a knee.
+/// `None` when no depth is past paying.
 pub fn knee(points: &[(f64, f64, f64)], gain: f64) -> Option<f64> {
     let mut pts = points.to_vec();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    pts.windows(2).find(|w| w[1].1 < w[0].1 * (1.0 + gain) && w[1].2 > w[0].2).map(|w| w[0].0)
+    (0..pts.len().saturating_sub(1)).map(|i| (pts[i], &pts[i + 1..])).find_map(|(p, later)| {
+        let best = later.iter().map(|q| q.1).fold(f64::NEG_INFINITY, f64::max);
+        (best < p.1 * (1.0 + gain) && later[0].2 > p.2).then_some(p.0)
+    })
 }
 
 #[cfg(test)]

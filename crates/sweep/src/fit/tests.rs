@@ -179,3 +179,62 @@ fn the_knee_is_where_depth_stops_paying() {
     assert_eq!(knee(&pts, 0.05), Some(4.0));
     assert_eq!(knee(&pts[..3], 0.05), None);
 }
+
+#[test]
+fn a_flat_noisy_series_fits_by_its_spread_though_r2_is_low() {
+    // A synchronous engine measured with 3% noise: the same IOPS at every depth, so R² has
+    // nothing to explain, but the points are within their spread of a flat curve.
+    let truth = [20.0, 0.0, 0.0];
+    let f = fit(ModelKind::Queue, &synthetic(truth, 0.03, 11), 0.95);
+    assert!(f.r2.unwrap() < MIN_R2, "{f:?}");
+    assert!(f.fits(), "{f:?}");
+    assert!(f.chi2_p.unwrap() >= CHI2_ALPHA);
+    let ti = &f.params[0];
+    assert!(ti.lo <= 20.0 && 20.0 <= ti.hi, "{ti:?}");
+}
+
+#[test]
+fn a_low_r2_beyond_the_spread_is_refused() {
+    // The same points, claimed to be ten times more precise than they are.
+    let mut obs = synthetic([20.0, 0.0, 0.0], 0.03, 11);
+    for o in &mut obs {
+        o.se = o.se.map(|s| s / 10.0);
+    }
+    let f = fit(ModelKind::Queue, &obs, 0.95);
+    match &f.verdict {
+        Verdict::DoesNotFit(why) => {
+            assert!(why.contains("larger than the points' spread"), "{why}")
+        }
+        Verdict::Fits => panic!("{f:?}"),
+    }
+    assert!(f.params.is_empty());
+}
+
+#[test]
+fn intervals_are_never_narrower_than_the_points_spread() {
+    // Points exactly on the curve, each with a spread: χ²/dof = 0, yet the intervals are
+    // those of the spread, not of the (perfect) residuals.
+    let truth = [5.0, 80.0, 0.02];
+    let obs: Vec<Observation> = DEPTHS
+        .iter()
+        .map(|&n| Observation { x: n, y: queue(n, truth), se: Some(queue(n, truth) * 0.02) })
+        .collect();
+    let f = fit(ModelKind::Queue, &obs, 0.95);
+    assert!(f.fits() && f.chi2_dof.unwrap() < 1e-12, "{f:?}");
+    for p in &f.params {
+        assert!(p.se > 0.0 && p.hi > p.value, "{p:?}");
+    }
+}
+
+#[test]
+fn one_noisy_dip_is_no_knee() {
+    // Depth 4 measured low by chance; depth 8 and 16 still buy much more than depth 2.
+    let pts = [
+        (1.0, 10e3, 100.0),
+        (2.0, 17e3, 110.0),
+        (4.0, 12e3, 300.0),
+        (8.0, 30e3, 260.0),
+        (16.0, 31e3, 500.0),
+    ];
+    assert_eq!(knee(&pts, 0.05), Some(8.0));
+}

@@ -30,17 +30,30 @@ fn a_sweep_prints_a_line_per_point_and_writes_its_documents() {
         lines[0].starts_with("point") && lines[0].ends_with("calls/io  ctx/io little"),
         "{stdout}"
     );
-    // 4 depths × 2 runs, depth fastest; each point ran 256 I/Os of 4 KiB.
+    // 4 depths × 2 rounds, every depth once a round; each point ran 256 I/Os of 4 KiB.
     let rows: Vec<&str> = lines[1..9].to_vec();
     // Options given one value are the job's, and no label shows them.
-    assert!(rows[0].starts_with("iodepth=1 "), "{stdout}");
-    assert!(rows[7].starts_with("iodepth=8 "), "{stdout}");
+    let start: Vec<&str> = rows.iter().map(|r| &r[..13]).collect();
+    assert_eq!(
+        start,
+        [
+            "iodepth=1   1",
+            "iodepth=2   1",
+            "iodepth=4   1",
+            "iodepth=8   1",
+            "iodepth=1   2",
+            "iodepth=2   2",
+            "iodepth=4   2",
+            "iodepth=8   2"
+        ],
+        "{stdout}"
+    );
     assert!(stdout.contains("all: queue model (seed 003) over iodepth, 4 points"), "{stdout}");
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
     assert_eq!(doc["iomark sweep"], 1);
     assert_eq!(doc["runs"].as_array().unwrap().len(), 8);
-    let run = &doc["runs"][2];
+    let run = &doc["runs"][1];
     assert_eq!(run["point"]["values"][0], serde_json::json!(["iodepth", "2"]));
     assert_eq!((run["repeat"].as_u64(), run["depth"].as_f64()), (Some(1), Some(2.0)));
     // The full fio-format report of each run (one group: the sweep sets group_reporting).
@@ -145,14 +158,19 @@ fn the_stop_rule_ends_a_curve_and_only_that_curve() {
 fn the_stop_rule_ends_a_series() {
     let dir = tempdir();
     // Under the fake clock depth 1 has a p99 of 1 µs and deeper queues more: stop past 1.5 µs.
-    let out =
-        sweep(dir.path(), &["--iodepth=1..16", "--stop-at-latency=1500ns:99", "--json=s.json"]);
+    // Depth 2 passes it: depths 4 to 16 never run, depths 1 and 2 run in both rounds.
+    let out = sweep(
+        dir.path(),
+        &["--iodepth=1..16", "--stop-at-latency=1500ns:99", "--repeat=2", "--json=s.json"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("# all: stopped, p99 latency > 1.5 us"), "{stdout}");
+    assert_eq!(stdout.matches("# all: stopped, p99 latency > 1.5 us").count(), 1, "{stdout}");
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
-    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
+    let depths: Vec<f64> =
+        doc["runs"].as_array().unwrap().iter().map(|r| r["depth"].as_f64().unwrap()).collect();
+    assert_eq!(depths, [1.0, 2.0, 1.0, 2.0]);
 }
 
 #[test]
