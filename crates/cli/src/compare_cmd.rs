@@ -1,5 +1,5 @@
-//! `iomark compare A B`: two runs compared figure by figure (IOPS, bandwidth, mean and p99
-//! latency of each job's directions), each as the ratio B/A with a confidence interval and a
+//! `iomark compare A B`: two runs compared figure by figure (IOPS, bandwidth, mean total
+//! latency, p99 of the completion and of the total latency, of each job's directions), each as the ratio B/A with a confidence interval and a
 //! verdict ([`iomark_sweep::compare`]), as hyperfine compares two commands.
 //!
 //! A and B are JSON files (fio's or iomark's `json`/`json+`; a file holding several
@@ -16,7 +16,7 @@ use crate::sweep_cmd::{args, with_lines};
 use iomark_options::flags::COMPARE;
 use iomark_stats::report::{DirReport, RunReport, DIRECTIONS};
 use iomark_sweep::compare::{ratio, Better, Compared as Row};
-use iomark_sweep::measure::percentile;
+use iomark_sweep::measure::percentile_of;
 use iomark_sweep::numeric::Summary;
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -163,7 +163,7 @@ fn run_rounds(
 type Figure =
     (&'static str, Better, fn(&DirReport) -> Option<f64>, fn(&DirReport) -> Option<Summary>);
 
-const FIGURES: [Figure; 4] = [
+const FIGURES: [Figure; 5] = [
     (
         "IOPS",
         Better::Higher,
@@ -188,8 +188,16 @@ const FIGURES: [Figure; 4] = [
             Some(Summary { mean: l.mean / 1e3, sd: l.stddev / 1e3, n: l.n })
         },
     ),
-    ("lat p99 us", Better::Lower, |d| percentile(d, 99.0).map(|v| v as f64 / 1e3), |_| None),
+    // fio reports completion latency percentiles unless told not to, and total latency
+    // ones when told to (`lat_percentiles`): a row for each that both sides have.
+    ("clat p99 us", Better::Lower, |d| p99(&d.clat), |_| None),
+    ("lat p99 us", Better::Lower, |d| p99(&d.lat), |_| None),
 ];
+
+/// The 99th percentile of `lat` in microseconds, when it was reported.
+fn p99(lat: &iomark_stats::report::LatStats) -> Option<f64> {
+    percentile_of(lat, 99.0).map(|v| v as f64 / 1e3)
+}
 
 /// The total latency, or the completion latency when the total was not kept.
 fn lat(d: &DirReport) -> &iomark_stats::report::LatStats {

@@ -12,7 +12,7 @@
 //!
 //! [`JobCounters`]: iomark_stats::report::JobCounters
 
-use iomark_stats::report::{DirReport, RunReport};
+use iomark_stats::report::{DirReport, LatStats, RunReport};
 use serde::{Deserialize, Serialize};
 
 /// What one run of a point measured.
@@ -49,10 +49,13 @@ pub struct Metrics {
 /// A latency percentile of `dir`'s total latency (or completion latency, when the total has
 /// none), in nanoseconds.
 pub fn percentile(dir: &DirReport, p: f64) -> Option<u64> {
-    [&dir.lat, &dir.clat]
-        .iter()
-        .find_map(|l| l.percentiles.as_ref().filter(|v| !v.is_empty()))
-        .and_then(|v| v.iter().find(|(q, _)| (q - p).abs() < 1e-9).map(|(_, ns)| *ns))
+    percentile_of(&dir.lat, p).or_else(|| percentile_of(&dir.clat, p))
+}
+
+/// The percentile `p` of one latency, in nanoseconds, when it was reported.
+pub fn percentile_of(lat: &LatStats, p: f64) -> Option<u64> {
+    let v = lat.percentiles.as_ref()?;
+    v.iter().find(|(q, _)| (q - p).abs() < 1e-9).map(|(_, ns)| *ns)
 }
 
 /// The figures of `report`, for a point whose jobs asked for `depth` I/Os in flight in all.
