@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod execute;
+mod fuse_export;
 mod genzipf;
 mod loader;
 mod signals;
@@ -28,6 +29,9 @@ fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if args.first().is_some_and(|a| a == "genzipf") {
         return genzipf::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "fuse-export") {
+        return fuse_export::main(&args[1..]);
     }
     match run(args.into_iter()) {
         Ok(code) => code,

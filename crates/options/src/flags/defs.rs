@@ -1,8 +1,8 @@
-//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
-//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
+//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
+//! (`genzipf`, `fuse-export`), and the exit statuses: the data that the parser reads and that `--help`, the man
 //! page and the completions print.
 
-use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
+use super::flag::{Arg, ExitStatus, Flag, FlagId, LongFlag, ShortFlag, Status, Subcommand, Values};
 
 /// fio's `--debug` categories; iomark prints output for `parse`.
 pub const DEBUG_CATEGORIES: &[&str] = &[
@@ -200,6 +200,8 @@ pub const GENZIPF: Subcommand = Subcommand {
     name: "genzipf",
     summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
     title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
+    operands: "",
+    long: &[],
     flags: &[
         ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
         valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
@@ -226,6 +228,67 @@ pub const GENZIPF: Subcommand = Subcommand {
         valued('s', "SEED", "Seed of the draws (default 0x89)"),
     ],
 };
+
+/// A long subcommand flag that takes a value.
+const fn long(name: &'static str, arg: &'static str, help: &'static str) -> LongFlag {
+    LongFlag { long: name, arg: Some(arg), values: Values::Any, help, long_help: "" }
+}
+
+/// A long subcommand flag that takes no value.
+const fn switch(name: &'static str, help: &'static str) -> LongFlag {
+    LongFlag { long: name, arg: None, values: Values::Any, help, long_help: "" }
+}
+
+impl LongFlag {
+    /// The same flag with this long help.
+    const fn more(mut self, text: &'static str) -> Self {
+        self.long_help = text;
+        self
+    }
+
+    /// The same flag, whose value is one of these.
+    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
+        self.values = Values::Fixed(words);
+        self
+    }
+}
+
+/// `iomark fuse-export`: a FUSE export of one file, served through io_uring (docs/fuse-export.md).
+pub const FUSE_EXPORT: Subcommand = Subcommand {
+    name: "fuse-export",
+    summary: "exports a file or block device through FUSE as MOUNTPOINT/volume, with fault injection",
+    title: "iomark fuse-export: export BACKING through FUSE as MOUNTPOINT/volume, served with io_uring",
+    operands: "BACKING MOUNTPOINT",
+    flags: &[ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" }],
+    long: &[
+        long("transport", "MODE", "uring (FUSE-over-io_uring), dev (/dev/fuse) or auto (default)")
+            .one_of(&["auto", "uring", "dev"])
+            .more("auto takes uring where the kernel offers it and says which it took."),
+        switch("enable-uring", "Switch the kernel's FUSE-over-io_uring on for this export")
+            .more("Writes Y to /sys/module/fuse/parameters/enable_uring and puts N back once the queues are registered."),
+        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default: one per possible CPU)")
+            .more("The uring transport always has one queue per possible CPU, as the kernel wants."),
+        long("depth", "N", "Requests in flight per queue (default 128)"),
+        switch("direct", "Backing I/O with O_DIRECT (aligned requests; others go through the page cache)"),
+        switch("page-cache", "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
+        long("max-write", "SIZE", "The largest READ or WRITE request (default 128k, at most 1m)"),
+        switch("readonly", "Export read-only"),
+        switch("daemon", "Run in the background; return once the export is ready"),
+        long("fail", "ERRNO:PERCENT[:KIND]", "Fail this share of requests (KIND read, write, fsync, trim or all)")
+            .more("Repeatable; the first rule that fires decides. ERRNO by name (EIO) or number."),
+        long("fail-after", "SIZE", "Inject no fault before SIZE bytes have been read or written"),
+        long("fail-range", "OFFSET-END", "Inject faults only into requests touching this byte range"),
+        long("delay", "TIME[:PERCENT]", "Answer this share of data requests TIME later (default 100%)"),
+        long("delay-dist", "DIST", "How delays are drawn around TIME: fixed, uniform or exponential")
+            .one_of(&["fixed", "uniform", "exponential"]),
+        long("corrupt", "PERCENT", "Flip one byte in this share of reads"),
+        long("seed", "N", "Seed of the injection's draws (default 0)"),
+        long("summary", "FILE", "Write the summary at exit to FILE instead of standard output"),
+    ],
+};
+
+/// Every subcommand, in the order help lists them.
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

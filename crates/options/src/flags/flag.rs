@@ -150,6 +150,31 @@ pub struct ShortFlag {
     pub help: &'static str,
 }
 
+/// A long flag of a subcommand (`--transport=uring`), written `--NAME=VALUE` or `--NAME VALUE`.
+#[derive(Debug, Clone, Copy)]
+pub struct LongFlag {
+    /// The name, without the dashes.
+    pub long: &'static str,
+    /// The name of its value, if it takes one.
+    pub arg: Option<&'static str>,
+    /// What its value may be.
+    pub values: Values,
+    /// One line of help.
+    pub help: &'static str,
+    /// A longer explanation for the man page; empty when the one line says it all.
+    pub long_help: &'static str,
+}
+
+impl LongFlag {
+    /// How help shows it: `--transport=MODE`, `--direct`.
+    pub fn usage(&self) -> String {
+        match self.arg {
+            Some(v) => format!("--{}={v}", self.long),
+            None => format!("--{}", self.long),
+        }
+    }
+}
+
 /// A subcommand: `iomark NAME ARGS`.
 #[derive(Debug, Clone, Copy)]
 pub struct Subcommand {
@@ -159,14 +184,23 @@ pub struct Subcommand {
     pub summary: &'static str,
     /// The first line of its own help.
     pub title: &'static str,
-    /// Its flags, in the order of its help.
+    /// What follows its flags on the command line (`BACKING MOUNTPOINT`), or nothing.
+    pub operands: &'static str,
+    /// Its short flags, in the order of its help.
     pub flags: &'static [ShortFlag],
+    /// Its long flags, in the order of its help.
+    pub long: &'static [LongFlag],
 }
 
 impl Subcommand {
     /// The flag `-c`.
     pub fn find(&self, c: char) -> Option<&'static ShortFlag> {
         self.flags.iter().find(|f| f.short == c)
+    }
+
+    /// The flag `--NAME`.
+    pub fn find_long(&self, name: &str) -> Option<&'static LongFlag> {
+        self.long.iter().find(|f| f.long == name)
     }
 }
 

@@ -1,0 +1,230 @@
+//! `iomark fuse-export`: exports one backing file (or block device) through FUSE as the
+//! single file `MOUNTPOINT/volume`, serving the kernel's requests through io_uring, with
+//! optional fault and latency injection.
+//!
+//! Two transports: the kernel's FUSE-over-io_uring (`uring.rs`: one queue per possible
+//! CPU, requests arriving as completions of FUSE uring commands) and classic `/dev/fuse`
+//! (`dev.rs`: reads and writes of the device through io_uring, one queue per cloned
+//! descriptor). Both share one request life (`queue.rs`): the volume answers
+//! (`volume.rs`), injection decides (`inject.rs`), the backing I/O goes to the same ring.
+//! The protocol layer is written here from the kernel's documented ABI (`abi.rs`, `wire.rs`,
+//! `request.rs`): the FUSE crates of the ecosystem are libfuse-style `/dev/fuse` loops
+//! without the io_uring transport. [`export`] runs an export from mount to summary;
+//! [`run`] adds `--daemon`.
+//!
+//! The one crate besides the engines allowed `unsafe` (io_uring submissions, the kernel's
+//! structures as bytes, mount(2), fork(2)); every block carries a `// SAFETY:` line.
+
+pub mod abi;
+mod channel;
+mod dev;
+mod export;
+pub mod inject;
+pub mod mount;
+mod queue;
+pub mod request;
+pub mod summary;
+mod sys;
+mod uring;
+pub mod volume;
+pub mod wire;
+
+pub use export::Running;
+pub use inject::{DelayDist, DelayRule, FailRule, FaultConfig};
+pub use summary::Counters;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// `--transport`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// FUSE-over-io_uring, refused where the kernel does not offer it.
+    Uring,
+    /// Classic `/dev/fuse`.
+    Dev,
+    /// uring where the kernel offers it, else dev; the choice is printed.
+    Auto,
+}
+
+/// What to export, and how.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The backing file or block device.
+    pub backing: PathBuf,
+    /// Where to mount (an empty directory).
+    pub mountpoint: PathBuf,
+    /// `--transport`.
+    pub transport: Transport,
+    /// `--enable-uring`: switch the kernel's FUSE-over-io_uring on for this export.
+    pub enable_uring: bool,
+    /// `--queues`: dev-transport queues (default: one per possible CPU).
+    pub queues: Option<usize>,
+    /// `--depth`: requests in flight per queue.
+    pub depth: usize,
+    /// `--direct`: backing I/O with `O_DIRECT` where aligned.
+    pub direct: bool,
+    /// `FOPEN_DIRECT_IO` (on unless `--page-cache`).
+    pub direct_io: bool,
+    /// `--max-write`: the largest READ or WRITE.
+    pub max_write: u32,
+    /// `--readonly`.
+    pub readonly: bool,
+    /// `--fail`, `--fail-after`, `--fail-range`, `--delay`, `--delay-dist`, `--corrupt`, `--seed`.
+    pub faults: FaultConfig,
+    /// `--daemon`.
+    pub daemon: bool,
+    /// `--summary`: where the summary goes instead of standard output.
+    pub summary: Option<PathBuf>,
+}
+
+/// Why an export did not start or did not end well.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The export was refused before anything was mounted: a bad backing store or mount
+    /// point, a transport the kernel does not offer (exit code 2).
+    #[error("{0}")]
+    Refused(String),
+    /// A system call failed while exporting (exit code 1).
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A second SIGINT or SIGTERM stopped the export at once (exit code 128 + signal).
+    #[error("stopped by signal {0}")]
+    Stopped(i32),
+}
+
+impl ExportError {
+    fn io(what: &str, source: std::io::Error) -> ExportError {
+        ExportError::Io { what: what.to_string(), source }
+    }
+
+    /// The exit code iomark gives for it.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ExportError::Refused(_) => 2,
+            ExportError::Io { .. } => 1,
+            ExportError::Stopped(sig) => 128u8.saturating_add(*sig as u8),
+        }
+    }
+}
+
+/// Starts an export; notes and the ready line go to `out`. [`Running::wait`] serves it.
+pub fn export(config: &Config, out: &mut dyn Write) -> Result<Running, ExportError> {
+    export::start(config, out)
+}
+
+/// Runs the export of `config` to its end (in the background with `--daemon`, returning
+/// once it is ready) and prints the summary; the exit code.
+pub fn run(config: &Config) -> u8 {
+    if config.daemon {
+        return daemon(config);
+    }
+    let mut stdout = std::io::stdout();
+    let result = export(config, &mut stdout).and_then(Running::wait);
+    finish(config, result)
+}
+
+/// Prints the summary or the error; the exit code.
+fn finish(config: &Config, result: Result<Counters, ExportError>) -> u8 {
+    match result {
+        Ok(counters) => {
+            let text = counters.text();
+            let written = match &config.summary {
+                Some(path) => std::fs::write(path, &text),
+                None => std::io::stdout().write_all(text.as_bytes()),
+            };
+            match written {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("iomark fuse-export: cannot write the summary: {e}");
+                    1
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("iomark fuse-export: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// `--daemon`: forks; the child exports, tells the parent through a pipe when the export
+/// is ready (or why it failed), then carries on without a terminal; the parent prints what
+/// it was told and exits.
+fn daemon(config: &Config) -> u8 {
+    let (mut from_child, to_parent) = match sys::pipe() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("iomark fuse-export: --daemon: {e}");
+            return 1;
+        }
+    };
+    match sys::fork() {
+        Err(e) => {
+            eprintln!("iomark fuse-export: --daemon: fork: {e}");
+            1
+        }
+        Ok(sys::Forked::Parent) => {
+            drop(to_parent);
+            let mut told = String::new();
+            let _ = from_child.read_to_string(&mut told);
+            // The child's last line is its status: "ready" or "failed CODE".
+            let (text, status) = told.trim_end().rsplit_once('\n').unwrap_or(("", told.trim_end()));
+            match status.strip_prefix("failed ") {
+                None if status == "ready" => {
+                    println!("{text}");
+                    0
+                }
+                Some(code) => {
+                    eprintln!("{text}");
+                    code.parse().unwrap_or(1)
+                }
+                None => {
+                    eprintln!(
+                        "iomark fuse-export: --daemon: the exporter ended before it was ready"
+                    );
+                    1
+                }
+            }
+        }
+        Ok(sys::Forked::Child) => {
+            drop(from_child);
+            let _ = sys::setsid();
+            let mut told = Vec::new();
+            let mut to_parent = to_parent;
+            match export(config, &mut told) {
+                Err(e) => {
+                    let _ = write!(
+                        to_parent,
+                        "{}iomark fuse-export: {e}\nfailed {}\n",
+                        String::from_utf8_lossy(&told),
+                        e.exit_code()
+                    );
+                    e.exit_code()
+                }
+                Ok(running) => {
+                    let pid = std::process::id();
+                    let _ = write!(
+                        to_parent,
+                        "{}iomark fuse-export: running as pid {pid}\nready\n",
+                        String::from_utf8_lossy(&told)
+                    );
+                    drop(to_parent);
+                    if let Ok(null) =
+                        std::fs::OpenOptions::new().read(true).write(true).open("/dev/null")
+                    {
+                        for fd in 0..3 {
+                            let _ = sys::dup_onto(&null, fd);
+                        }
+                    }
+                    finish(config, running.wait())
+                }
+            }
+        }
+    }
+}
