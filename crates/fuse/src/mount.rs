@@ -64,17 +64,21 @@ fn ids() -> (u32, u32) {
     std::fs::metadata("/proc/self").map_or((0, 0), |m| (m.uid(), m.gid()))
 }
 
-/// What is wrong with mounting at `at`, if anything: a stale iomark mount (an exporter that
-/// ended without unmounting, such as one killed with SIGKILL), a live one, or no directory.
+/// What is wrong with mounting at `at`, if anything: a stale FUSE mount (a server that
+/// ended without unmounting, such as an exporter killed with SIGKILL), a live iomark
+/// export, or no directory.
 pub fn check_mountpoint(at: &Path) -> Result<(), String> {
     let shown = at.display();
+    let stale = || {
+        format!(
+            "{shown} is a stale FUSE mount (its server ended without unmounting it: \
+             'Transport endpoint is not connected'); clean it up with: umount -l {shown}"
+        )
+    };
+    let dead =
+        |e: &io::Error| matches!(e.raw_os_error(), Some(libc::ENOTCONN | libc::ECONNABORTED));
     match std::fs::metadata(at) {
-        Err(e) if e.raw_os_error() == Some(libc::ENOTCONN) => {
-            return Err(format!(
-                "{shown} is a stale FUSE mount (its server ended without unmounting it: \
-                 'Transport endpoint is not connected'); clean it up with: umount -l {shown}"
-            ))
-        }
+        Err(e) if dead(&e) => return Err(stale()),
         Err(e) => return Err(format!("mount point {shown}: {e}")),
         Ok(m) if !m.is_dir() => return Err(format!("mount point {shown} is not a directory")),
         Ok(_) => {}
@@ -82,9 +86,12 @@ pub fn check_mountpoint(at: &Path) -> Result<(), String> {
     let canonical = std::fs::canonicalize(at).unwrap_or_else(|_| at.to_path_buf());
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
     if let Some(source) = mounted_here(&mountinfo, &canonical) {
+        if sys::statfs_ok(at).is_err_and(|e| dead(&e)) {
+            return Err(stale());
+        }
         return Err(format!(
-            "{shown} is already the mount point of an iomark fuse-export (of {source}); stop \
-             that exporter (umount {shown}) before starting another"
+            "{shown} is already the mount point of a running iomark fuse-export (of {source}); \
+             stop it (umount {shown}) before starting another"
         ));
     }
     Ok(())

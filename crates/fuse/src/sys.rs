@@ -128,3 +128,15 @@ pub fn fallocate(file: &impl AsRawFd, mode: u32, offset: u64, len: u64) -> io::R
     check(unsafe { libc::fallocate(file.as_raw_fd(), mode as i32, offset as i64, len as i64) })?;
     Ok(())
 }
+
+/// Whether `statfs(2)` on `path` works (a FUSE mount whose server is gone answers
+/// `ENOTCONN` or `ECONNABORTED`, even when its attributes are still cached).
+pub fn statfs_ok(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = cstr(path.as_os_str().as_bytes())?;
+    // SAFETY: a zeroed statfs is a valid buffer for the kernel to fill.
+    let mut buf: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is NUL-terminated and `buf` is a statfs, both alive for the call.
+    check(unsafe { libc::statfs(path.as_ptr(), &mut buf) })?;
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The export serves data faithfully: iomark's own jobs write and verify the volume on
+//! every engine iomark runs, over both transports, and the summary counts what they did.
+
+use super::{can_export, serial, summary_count, transports, Export};
+use crate::support::report::report_json;
+use crate::support::run::{command, text, IOMARK};
+
+/// A write-then-verify job on `engine` against `volume`, in JSON.
+fn verify_job(volume: &str, engine: &str) -> Vec<String> {
+    let sync =
+        iomark_engine::registry::REGISTRY.iter().any(|e| e.name == engine && e.completes_in_call);
+    let depth = if sync || engine == "mmap" { "1" } else { "8" };
+    [
+        "--output-format=json",
+        "--name=v",
+        &format!("--filename={volume}"),
+        &format!("--ioengine={engine}"),
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=1m",
+        "--verify=crc32c",
+        &format!("--iodepth={depth}"),
+        "--direct=1",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn both_transports_serve_verified_jobs_on_every_engine() {
+    if !can_export() {
+        return;
+    }
+    let _one = serial();
+    let engines: Vec<&str> = iomark_engine::registry::names().filter(|&n| n != "null").collect();
+    for transport in transports() {
+        let export = Export::start(8 << 20, transport, &[]);
+        let volume = export.volume().display().to_string();
+        for engine in &engines {
+            let out = command(IOMARK).args(verify_job(&volume, engine)).output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{transport}/{engine}: {}", text(&out.stderr));
+            let job = &report_json(IOMARK, &out)["jobs"][0];
+            assert_eq!(job["error"], 0, "{transport}/{engine}");
+            assert_eq!(job["write"]["io_bytes"], 1 << 20, "{transport}/{engine}");
+            assert_eq!(job["read"]["io_bytes"], 1 << 20, "{transport}/{engine}: verify reads");
+        }
+        let summary = export.finish();
+        let n = engines.len() as u64;
+        assert_eq!(summary_count(&summary, "write", 2), n << 20, "{summary}");
+        assert!(summary_count(&summary, "read", 2) >= n << 20, "{summary}");
+        assert_eq!(summary_count(&summary, "read", 4), 0, "{summary}");
+        let channel = if transport == "uring" { "over_uring=" } else { "over_dev=" };
+        assert!(!summary.contains(&format!("{channel}0 ")), "{transport}: {summary}");
+    }
+}
+
+#[test]
+fn the_volume_has_the_backing_files_size_and_contents() {
+    if !can_export() {
+        return;
+    }
+    let _one = serial();
+    for transport in transports() {
+        let dir = crate::support::run::tempdir();
+        let backing = dir.path().join("backing.img");
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&backing, &data).unwrap();
+        let export = Export::over(dir, backing, transport, &["--page-cache"]);
+        assert_eq!(std::fs::metadata(export.volume()).unwrap().len(), 300_000);
+        assert_eq!(std::fs::read(export.volume()).unwrap(), data, "{transport}");
+        let names: Vec<String> = std::fs::read_dir(&export.mnt)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["volume"]);
+        let missing = std::fs::File::create(export.mnt.join("other"));
+        assert!(missing.is_err(), "only volume exists");
+        export.finish();
+    }
+}
