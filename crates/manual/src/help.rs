@@ -3,7 +3,7 @@
 //! The prose around the list of flags lives here too, as constants that the man page
 //! ([`crate::man`]) prints as well.
 
-use iomark_options::flags::{self, Subcommand, EXIT_CODES, GENZIPF};
+use iomark_options::flags::{self, Subcommand, EXIT_CODES, SUBCOMMANDS};
 use std::fmt::Write as _;
 
 /// What iomark is, in a phrase (the man page's NAME line).
@@ -31,7 +31,9 @@ const WIDTH: usize = 90;
 pub fn text() -> String {
     let mut out = String::new();
     let _ = write!(out, "iomark: {ABOUT}\n\nusage: iomark {SYNOPSIS}\n\n{DEFAULT_SUITE}\n");
-    let _ = writeln!(out, "`iomark {} -h` {}.", GENZIPF.name, GENZIPF.summary);
+    for sub in SUBCOMMANDS {
+        let _ = writeln!(out, "`iomark {} -h` {}.", sub.name, sub.summary);
+    }
     out.push_str("\nOptions:\n");
     for flag in flags::supported() {
         let _ = writeln!(out, "  {:<COLUMN$} {}", flag.usage(), flag.help);
@@ -56,11 +58,27 @@ pub fn text() -> String {
     out
 }
 
-/// What `iomark NAME -h` prints for a subcommand, in fio's layout for its small tools.
+/// What `iomark NAME -h` prints for a subcommand: its short flags in fio's layout for its
+/// small tools, then its long flags as `--help` lists the program's.
 pub fn subcommand(sub: &Subcommand) -> String {
     let mut out = format!("{}\n", sub.title);
-    for flag in sub.flags {
-        let _ = writeln!(out, "\t-{}\t{}", flag.short, flag.help.replace('\n', "\n\t\t"));
+    if !sub.operands.is_empty() {
+        let _ =
+            write!(out, "\nusage: iomark {} [options] {}\n\nOptions:\n", sub.name, sub.operands);
+    }
+    if sub.long.is_empty() {
+        for flag in sub.flags {
+            let _ = writeln!(out, "\t-{}\t{}", flag.short, flag.help.replace('\n', "\n\t\t"));
+        }
+        return out;
+    }
+    let shorts = sub.flags.iter().map(|f| (format!("-{}", f.short), f.help));
+    for (usage, help) in shorts.chain(sub.long.iter().map(|f| (f.usage(), f.help))) {
+        if usage.len() < COLUMN {
+            let _ = writeln!(out, "  {usage:<COLUMN$} {help}");
+        } else {
+            let _ = writeln!(out, "  {usage}\n  {:<COLUMN$} {help}", "");
+        }
     }
     out
 }

@@ -5,8 +5,8 @@
 //! both, and also the value as the next word (`--output FILE`). Values with fixed choices
 //! complete from them (after the last `,` for lists), file names where a file is expected.
 
-use super::entries::{genzipf_entries, Complete, Entry, Takes};
-use iomark_options::flags::GENZIPF;
+use super::entries::{subcommands, Complete, Entry, Takes};
+use iomark_options::flags::Subcommand;
 use std::fmt::Write as _;
 
 /// The script for `entries`.
@@ -27,34 +27,85 @@ pub(super) fn script(entries: &[Entry]) -> String {
         })
         .collect();
     let _ = write!(out, "_iomark_flags='{}'\n\n", flags.join(" "));
-    let genzipf = genzipf_entries();
-    let valued: Vec<String> =
-        genzipf.iter().filter(|e| e.takes == Takes::Value).map(short).collect();
-    let all: Vec<String> = genzipf.iter().map(short).collect();
-    let mut arms = String::new();
-    for e in genzipf.iter().filter(|e| !e.value.words().is_empty()) {
-        let _ = writeln!(
-            arms,
-            "            {}) COMPREPLY=($(compgen -W '{}' -- \"$cur\")); return ;;",
-            short(e),
-            e.value.words().join(" ")
-        );
+    let subs = subcommands();
+    let mut blocks = String::new();
+    for (sub, entries) in &subs {
+        sub_block(&mut blocks, sub, entries);
     }
+    let names: Vec<&str> = subs.iter().map(|(s, _)| s.name).collect();
     let _ = writeln!(
         out,
         "{}",
-        MAIN.replace("@SUB@", GENZIPF.name)
-            .replace("@SUB_ARMS@\n", &arms)
-            .replace("@SUB_VALUED@", &valued.join("|"))
-            .replace("@SUB_FLAGS@", &all.join(" "))
+        MAIN.replace("@SUBS@\n", &blocks).replace("@SUB_NAMES@", &names.join(" "))
     );
     out.push_str("complete -F _iomark iomark\n");
     out
 }
 
-/// `-c` for a short entry.
-fn short(e: &Entry) -> String {
-    format!("-{}", e.short.unwrap_or('?'))
+/// The word that offers entry `e`: `-c`, `--name=` (a value follows) or `--name`.
+fn word(e: &Entry) -> String {
+    match (e.short, e.names.first(), e.takes) {
+        (Some(c), _, _) => format!("-{c}"),
+        (None, Some(n), Takes::Value) => format!("--{n}="),
+        (None, Some(n), _) => format!("--{n}"),
+        (None, None, _) => String::new(),
+    }
+}
+
+/// The `case` arm that completes after `iomark SUB`: a long flag's value (after `=` in
+/// the word or as the words `--flag`, `=`), a short flag's value (the next word), the
+/// flags, and file names for the operands.
+fn sub_block(out: &mut String, sub: &Subcommand, entries: &[Entry]) {
+    let _ = write!(out, "        {})\n            if (( COMP_CWORD > 1 )); then\n", sub.name);
+    let longs: Vec<&Entry> = entries.iter().filter(|e| !e.names.is_empty()).collect();
+    if !longs.is_empty() {
+        out.push_str(
+            "                if [[ $cur == --*=* ]]; then\n                    name=${cur%%=*} value=${cur#*=} prefix=${cur%%=*}=\n                elif [[ $cur == = ]]; then\n                    name=$prev\n                elif [[ $prev == = ]]; then\n                    name=${COMP_WORDS[COMP_CWORD-2]} value=$cur\n                fi\n                case $name in\n",
+        );
+        for e in longs.iter().filter(|e| e.takes == Takes::Value) {
+            let what = match &e.value {
+                Complete::Files => "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -P \"$prefix\" -- \"$value\"))".to_string(),
+                Complete::Nothing => ":".to_string(),
+                v => format!("COMPREPLY=($(compgen -P \"$prefix\" -W '{}' -- \"$value\"))", v.words().join(" ")),
+            };
+            let _ = writeln!(out, "                    --{}) {what}; return ;;", e.names[0]);
+        }
+        out.push_str("                esac\n");
+    }
+    let shorts: Vec<&Entry> = entries.iter().filter(|e| e.short.is_some()).collect();
+    let valued: Vec<String> =
+        shorts.iter().filter(|e| e.takes == Takes::Value).map(|e| word(e)).collect();
+    if !valued.is_empty() {
+        out.push_str("                case $prev in\n");
+        for e in shorts.iter().filter(|e| !e.value.words().is_empty()) {
+            let _ = writeln!(
+                out,
+                "                    {}) COMPREPLY=($(compgen -W '{}' -- \"$cur\")); return ;;",
+                word(e),
+                e.value.words().join(" ")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "                    {}) return ;;\n                esac",
+            valued.join("|")
+        );
+    }
+    let flags: Vec<String> = entries.iter().map(word).collect();
+    let offer = format!(
+        "COMPREPLY=($(compgen -W '{}' -- \"$cur\"))\n                [[ ${{#COMPREPLY[@]}} == 1 && ${{COMPREPLY[0]}} == *= ]] && compopt -o nospace 2>/dev/null",
+        flags.join(" ")
+    );
+    if sub.operands.is_empty() {
+        let _ = writeln!(out, "                {offer}");
+    } else {
+        let _ = writeln!(
+            out,
+            "                if [[ $cur == -* ]]; then\n                    {}\n                    return\n                fi\n                compopt -o filenames 2>/dev/null\n                COMPREPLY=($(compgen -f -- \"$cur\"))",
+            offer.replace("\n                ", "\n                    ")
+        );
+    }
+    out.push_str("                return\n            fi ;;\n");
 }
 
 /// `_iomark_value NAME INLINE`: sets `_iomark_kind` (`words`, `list` or `files`) and
@@ -95,19 +146,14 @@ fn value_function(out: &mut String, entries: &[Entry]) {
     out.push_str("        *) return 1 ;;\n    esac\n}\n\n");
 }
 
-/// The completion function; `@…@` are filled in from the subcommand's flags.
+/// The completion function; `@…@` are filled in from the subcommands' flags.
 const MAIN: &str = r#"_iomark() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev= name= value= inline=0 prefix= head=
     (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    if [[ ${COMP_WORDS[1]} == @SUB@ ]] && (( COMP_CWORD > 1 )); then
-        case $prev in
-@SUB_ARMS@
-            @SUB_VALUED@) return ;;
-        esac
-        COMPREPLY=($(compgen -W '@SUB_FLAGS@' -- "$cur"))
-        return
-    fi
+    case ${COMP_WORDS[1]} in
+@SUBS@
+    esac
     if [[ $cur == --*=* ]]; then
         name=${cur%%=*} value=${cur#*=} inline=1 prefix=${cur%%=*}=
     elif [[ $cur == = && $prev == --* ]]; then
@@ -137,6 +183,6 @@ const MAIN: &str = r#"_iomark() {
     fi
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))
-    (( COMP_CWORD == 1 )) && COMPREPLY+=($(compgen -W '@SUB@' -- "$cur"))
+    (( COMP_CWORD == 1 )) && COMPREPLY+=($(compgen -W '@SUB_NAMES@' -- "$cur"))
 }
 "#;

@@ -1,9 +1,9 @@
 //! What the completion scripts offer, gathered once for the three shells: one entry per
 //! program flag iomark acts on and per job option it supports (names, how the value is
-//! written, what completes it, one line of help), and the `genzipf` subcommand's flags.
+//! written, what completes it, one line of help), and the subcommands' flags.
 
 use iomark_options::assemble::SUPPORTED_ENGINES;
-use iomark_options::flags::{self, Arg, Values, GENZIPF};
+use iomark_options::flags::{self, Arg, Subcommand, Values, SUBCOMMANDS};
 use iomark_options::kind::{Choice, Kind};
 use iomark_options::table::{self, Support};
 
@@ -105,22 +105,37 @@ pub(super) fn one_line(text: &str) -> String {
     text.replace('\n', " ")
 }
 
-/// `genzipf`'s flags as entries (short names only).
-pub(super) fn genzipf_entries() -> Vec<Entry> {
-    GENZIPF
-        .flags
-        .iter()
-        .map(|f| Entry {
-            names: Vec::new(),
-            short: Some(f.short),
-            takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
-            value: match f.values {
-                Values::Fixed(w) => Complete::Words(w.to_vec()),
-                _ => Complete::Nothing,
-            },
-            help: f.help,
-        })
-        .collect()
+/// What completes a value of a subcommand's flag.
+fn sub_value(values: Values) -> Complete {
+    match values {
+        Values::Fixed(w) => Complete::Words(w.to_vec()),
+        Values::File => Complete::Files,
+        _ => Complete::Nothing,
+    }
+}
+
+/// A subcommand's flags as entries: its short flags, then its long ones.
+pub(super) fn subcommand_entries(sub: &Subcommand) -> Vec<Entry> {
+    let shorts = sub.flags.iter().map(|f| Entry {
+        names: Vec::new(),
+        short: Some(f.short),
+        takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
+        value: sub_value(f.values),
+        help: f.help,
+    });
+    let longs = sub.long.iter().map(|f| Entry {
+        names: vec![f.long],
+        short: None,
+        takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
+        value: sub_value(f.values),
+        help: f.help,
+    });
+    shorts.chain(longs).collect()
+}
+
+/// Every subcommand with its entries.
+pub(super) fn subcommands() -> Vec<(&'static Subcommand, Vec<Entry>)> {
+    SUBCOMMANDS.iter().map(|s| (s, subcommand_entries(s))).collect()
 }
 
 #[cfg(test)]
@@ -129,7 +144,8 @@ mod tests {
 
     #[test]
     fn words_are_plain_so_that_no_shell_needs_them_quoted() {
-        for entry in entries().iter().chain(&genzipf_entries()) {
+        let subs: Vec<Entry> = subcommands().into_iter().flat_map(|(_, e)| e).collect();
+        for entry in entries().iter().chain(&subs) {
             for word in entry.names.iter().chain(entry.value.words()) {
                 assert!(
                     !word.is_empty()

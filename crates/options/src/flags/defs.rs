@@ -246,6 +246,12 @@ impl LongFlag {
         self
     }
 
+    /// The same flag, whose value is a file name.
+    const fn file(mut self) -> Self {
+        self.values = Values::File;
+        self
+    }
+
     /// The same flag, whose value is one of these.
     const fn one_of(mut self, words: &'static [&'static str]) -> Self {
         self.values = Values::Fixed(words);
@@ -256,7 +262,7 @@ impl LongFlag {
 /// `iomark fuse-export`: a FUSE export of one file, served through io_uring (docs/fuse-export.md).
 pub const FUSE_EXPORT: Subcommand = Subcommand {
     name: "fuse-export",
-    summary: "exports a file or block device through FUSE as MOUNTPOINT/volume, with fault injection",
+    summary: "exports a file or device through FUSE, with fault injection",
     title: "iomark fuse-export: export BACKING through FUSE as MOUNTPOINT/volume, served with io_uring",
     operands: "BACKING MOUNTPOINT",
     flags: &[ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" }],
@@ -266,10 +272,10 @@ pub const FUSE_EXPORT: Subcommand = Subcommand {
             .more("auto takes uring where the kernel offers it and says which it took."),
         switch("enable-uring", "Switch the kernel's FUSE-over-io_uring on for this export")
             .more("Writes Y to /sys/module/fuse/parameters/enable_uring and puts N back once the queues are registered."),
-        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default: one per possible CPU)")
+        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default: CPUs)")
             .more("The uring transport always has one queue per possible CPU, as the kernel wants."),
         long("depth", "N", "Requests in flight per queue (default 128)"),
-        switch("direct", "Backing I/O with O_DIRECT (aligned requests; others go through the page cache)"),
+        switch("direct", "Backing I/O with O_DIRECT (aligned requests; others are buffered)"),
         switch("page-cache", "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
         long("max-write", "SIZE", "The largest READ or WRITE request (default 128k, at most 1m)"),
         switch("readonly", "Export read-only"),
@@ -283,7 +289,7 @@ pub const FUSE_EXPORT: Subcommand = Subcommand {
             .one_of(&["fixed", "uniform", "exponential"]),
         long("corrupt", "PERCENT", "Flip one byte in this share of reads"),
         long("seed", "N", "Seed of the injection's draws (default 0)"),
-        long("summary", "FILE", "Write the summary at exit to FILE instead of standard output"),
+        long("summary", "FILE", "Write the summary at exit to FILE instead of standard output").file(),
     ],
 };
 
