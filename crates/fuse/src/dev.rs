@@ -3,13 +3,15 @@
 //!
 //! Each queue reads its own descriptor: the session's, or a clone of it
 //! (`FUSE_DEV_IOC_CLONE`), so that a reply goes back on the descriptor its request came
-//! from. The descriptors are non-blocking. A read posted while no request waits completes
-//! at once with `EAGAIN`, and the slot then waits for the queue's multishot poll on the
-//! descriptor to say that requests have arrived; a slot whose reply has been written reads
-//! again at once. (A blocking read would park the kernel's retry inside the thread's own
-//! `io_uring_enter` until the next request, stalling every reply the thread owes: with
-//! several queues on one connection, a request that one queue saw arrive can be taken by
-//! another.)
+//! from. The descriptors are non-blocking: a read posted while no request waits completes
+//! at once with `EAGAIN`. So a queue keeps one read in flight while requests keep coming:
+//! the queue's multishot poll on the descriptor says when requests have arrived, a read
+//! that got one is followed at once by the next (into another free slot), and one that got
+//! `EAGAIN` waits for the poll. (A blocking read would park the kernel's retry inside the
+//! thread's own `io_uring_enter` until the next request, stalling every reply the thread
+//! owes: with several queues on one connection, a request that one queue saw arrive can be
+//! taken by another. Posting a read in every free slot would answer each request with as
+//! many `EAGAIN`s.)
 //!
 //! A slot's buffer holds the request so that a WRITE's data lands aligned: the request is
 //! read 80 bytes (the in header and `fuse_write_in`) before the aligned data area, and a
@@ -45,11 +47,19 @@ impl Queue {
         Queue::new(Mode::Dev { fd }, depth, area, ALIGN, volume, faults)
     }
 
-    /// Arms the poll and posts a read in every slot.
+    /// Arms the poll and posts the first read.
     pub(crate) fn dev_start(&mut self) {
         let Mode::Dev { fd } = self.mode else { return };
         self.arm_poll(fd);
-        for i in 0..self.slots.len() {
+        self.read_next(fd);
+    }
+
+    /// Posts a read into a free slot unless one is in flight already.
+    pub(crate) fn read_next(&mut self, fd: RawFd) {
+        if self.reading > 0 || self.ending {
+            return;
+        }
+        if let Some(i) = self.slots.iter().position(|s| s.state == State::Idle) {
             self.dev_fetch(i, fd);
         }
     }
@@ -72,6 +82,7 @@ impl Queue {
             return;
         }
         s.state = State::Fetching;
+        self.reading += 1;
         let start = s.base + REQUEST_AT;
         let len = (s.buf.len() - start) as u32;
         let ptr = s.buf[start..].as_mut_ptr();
@@ -85,6 +96,7 @@ impl Queue {
     /// Slot `i`'s read of `/dev/fuse` completed with `res`.
     pub(crate) fn dev_fetched(&mut self, i: usize, res: i32) {
         let Mode::Dev { fd } = self.mode else { return };
+        self.reading -= 1;
         if res == -libc::EAGAIN {
             self.slots[i].state = State::Idle;
             return;
@@ -106,6 +118,8 @@ impl Queue {
         let req = Request::parse(&header, op_header, payload);
         self.counters.over_dev += 1;
         self.serve(i, header.unique, header.nodeid, req);
+        // More may be waiting: read on.
+        self.read_next(fd);
     }
 
     /// Writes slot `i`'s reply (`header`, then its data area) to `fd`.
@@ -121,14 +135,17 @@ impl Queue {
         unsafe { self.push(sqe.into(), true) };
     }
 
-    /// Slot `i`'s reply was written (`res` bytes, or an error).
+    /// Slot `i`'s reply was written (`res` bytes, or an error): the slot is free again.
     pub(crate) fn dev_replied(&mut self, i: usize, res: i32) {
         let Mode::Dev { fd } = self.mode else { return };
         // ENOENT: the kernel no longer waits for this request (interrupted): nothing to do.
         if res == -libc::ENODEV {
             self.ending = true;
         }
-        self.dev_fetch(i, fd);
+        self.slots[i].op = None;
+        self.slots[i].state = if self.ending { State::Dead } else { State::Idle };
+        // A queue whose slots were all busy reads again now that one is free.
+        self.read_next(fd);
     }
 
     /// The poll saw `/dev/fuse` readable: idle slots read again.
@@ -144,10 +161,6 @@ impl Queue {
                 self.arm_poll(fd);
             }
         }
-        for i in 0..self.slots.len() {
-            if self.slots[i].state == State::Idle {
-                self.dev_fetch(i, fd);
-            }
-        }
+        self.read_next(fd);
     }
 }

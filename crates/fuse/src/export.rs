@@ -134,7 +134,7 @@ pub fn start(config: &Config, out: &mut dyn Write) -> Result<Running, ExportErro
                 ExportError::io(&format!("mount on {}", config.mountpoint.display()), e)
             })?;
     let cpus = mount::possible_cpus();
-    let dev_queues = config.queues.unwrap_or(cpus).max(1);
+    let dev_queues = config.queues.unwrap_or(1).max(1);
     let slots = config.depth * if want_uring { cpus } else { dev_queues };
     let background = slots.clamp(16, usize::from(u16::MAX)) as u16;
     let negotiated = channel::handshake(&mut session, config.max_write, want_uring, background)

@@ -58,7 +58,7 @@ pub struct Config {
     pub transport: Transport,
     /// `--enable-uring`: switch the kernel's FUSE-over-io_uring on for this export.
     pub enable_uring: bool,
-    /// `--queues`: dev-transport queues (default: one per possible CPU).
+    /// `--queues`: dev-transport queues (default 1).
     pub queues: Option<usize>,
     /// `--depth`: requests in flight per queue.
     pub depth: usize,

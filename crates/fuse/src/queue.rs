@@ -96,6 +96,8 @@ pub struct Queue {
     pub counters: Counters,
     /// Operations in the kernel (the dev poll not counted).
     pub(crate) inflight: usize,
+    /// Dev transport: reads of `/dev/fuse` in flight.
+    pub(crate) reading: usize,
     /// The connection is ending: fetch no more.
     pub(crate) ending: bool,
     /// Bytes of a slot's data area (the largest request or reply).
@@ -152,6 +154,7 @@ impl Queue {
             faults,
             counters: Counters::default(),
             inflight: 0,
+            reading: 0,
             ending: false,
             area,
             data_at,
@@ -372,7 +375,10 @@ impl Queue {
     /// Fetches the next request into slot `i`.
     pub(crate) fn refetch(&mut self, i: usize) {
         match self.mode {
-            Mode::Dev { fd } => self.dev_fetch(i, fd),
+            Mode::Dev { fd } => {
+                self.slots[i].state = State::Idle;
+                self.read_next(fd)
+            }
             // A request with no reply never comes over io_uring; commit an empty answer so
             // that the slot fetches again.
             Mode::Uring { .. } => self.reply(i, 0, 0),

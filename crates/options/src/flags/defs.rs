@@ -272,7 +272,7 @@ pub const FUSE_EXPORT: Subcommand = Subcommand {
             .more("auto takes uring where the kernel offers it and says which it took."),
         switch("enable-uring", "Switch the kernel's FUSE-over-io_uring on for this export")
             .more("Writes Y to /sys/module/fuse/parameters/enable_uring and puts N back once the queues are registered."),
-        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default: CPUs)")
+        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default 1)")
             .more("The uring transport always has one queue per possible CPU, as the kernel wants."),
         long("depth", "N", "Requests in flight per queue (default 128)"),
         switch("direct", "Backing I/O with O_DIRECT (aligned requests; others are buffered)"),

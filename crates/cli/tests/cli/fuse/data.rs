@@ -34,7 +34,8 @@ fn both_transports_serve_verified_jobs_on_every_engine() {
     let _one = serial();
     let engines: Vec<&str> = iomark_engine::registry::names().filter(|&n| n != "null").collect();
     for transport in transports() {
-        let export = Export::start(8 << 20, transport, &[]);
+        // Two dev queues: the second on a cloned /dev/fuse descriptor.
+        let export = Export::start(8 << 20, transport, &["--queues=2"]);
         let volume = export.volume().display().to_string();
         for engine in &engines {
             let out = command(IOMARK).args(verify_job(&volume, engine)).output().unwrap();
