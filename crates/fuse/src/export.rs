@@ -28,6 +28,19 @@ enum Event {
     Signal(i32),
 }
 
+/// Sends [`Event::Ended`] with a thread's counts when dropped, on a panic too, so that the
+/// main thread never waits for a queue that died (and unmounts when one does).
+struct Ends {
+    tx: mpsc::Sender<Event>,
+    counters: Counters,
+}
+
+impl Drop for Ends {
+    fn drop(&mut self) {
+        let _ = self.tx.send(Event::Ended(std::mem::take(&mut self.counters)));
+    }
+}
+
 /// A running export.
 pub struct Running {
     mounted: Mounted,
@@ -182,8 +195,8 @@ pub fn start(config: &Config, out: &mut dyn Write) -> Result<Running, ExportErro
         let channel = session.try_clone().map_err(|e| ExportError::io("/dev/fuse", e))?;
         let (volume, faults, tx) = (Arc::clone(&volume), Arc::clone(&faults), tx.clone());
         threads.push(std::thread::spawn(move || {
-            let counters = channel::serve(channel, &volume, &faults);
-            let _ = tx.send(Event::Ended(counters));
+            let mut ends = Ends { tx, counters: Counters::default() };
+            ends.counters = channel::serve(channel, &volume, &faults);
         }));
         running += 1;
         fds.push(OwnedFd::from(session));
@@ -216,12 +229,12 @@ pub fn start(config: &Config, out: &mut dyn Write) -> Result<Running, ExportErro
             .map_err(|e| ExportError::io("io_uring", e))?;
             let tx = tx.clone();
             threads.push(std::thread::spawn(move || {
-                if queue.enable().is_err() {
-                    queue.ending = true;
+                let mut ends = Ends { tx, counters: Counters::default() };
+                if queue.enable().is_ok() {
+                    queue.dev_start();
+                    queue.run();
                 }
-                queue.dev_start();
-                queue.run();
-                let _ = tx.send(Event::Ended(std::mem::take(&mut queue.counters)));
+                ends.counters = std::mem::take(&mut queue.counters);
             }));
             running += 1;
         }
@@ -290,8 +303,9 @@ fn start_uring(
             let failed = registered.is_err();
             let _ = ready_tx.send(Event::Registered(registered));
             if !failed {
+                let mut ends = Ends { tx, counters: Counters::default() };
                 queue.run();
-                let _ = tx.send(Event::Ended(std::mem::take(&mut queue.counters)));
+                ends.counters = std::mem::take(&mut queue.counters);
             }
         }));
     }
@@ -346,6 +360,11 @@ impl Running {
                 Ok(Event::Signal(_)) => {
                     stopping = true;
                     self.mounted.unmount();
+                    println!(
+                        "iomark fuse-export: unmounted {}; files still open are served until they \
+                         close (signal again to stop at once)",
+                        self.mounted.path().display()
+                    );
                 }
                 Ok(Event::Registered(_)) => {}
                 Err(_) => break,

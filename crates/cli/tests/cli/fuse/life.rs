@@ -142,3 +142,23 @@ fn a_switched_off_uring_transport_is_explained_and_auto_says_what_it_took() {
     assert_eq!(std::fs::read_to_string(SWITCH).unwrap().trim(), "N");
     drop(switch);
 }
+
+#[test]
+fn sigint_unmounts_flushes_and_exits_zero_with_the_summary() {
+    if !can_export() {
+        return;
+    }
+    let _one = serial();
+    for transport in super::transports() {
+        let mut export = Export::start(1 << 20, transport, &[]);
+        std::fs::write(export.volume(), b"hello").unwrap();
+        assert!(export.run.signal("INT"));
+        let status = export.run.wait();
+        assert_eq!(status.code(), Some(0), "{transport}: {}", export.run.stderr.text());
+        let out = export.run.stdout.text();
+        assert!(out.contains("unmounted") && out.contains("summary"), "{out}");
+        let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
+        assert!(!mounts.contains(&export.mnt.display().to_string()), "still mounted");
+        assert_eq!(&std::fs::read(&export.backing).unwrap()[..5], b"hello");
+    }
+}
