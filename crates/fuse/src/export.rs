@@ -4,12 +4,13 @@
 //! and add up what every queue counted.
 
 use crate::channel::{self, Negotiated};
+use crate::config::{Config, ExportError, Transport};
 use crate::inject::Faults;
 use crate::mount::{self, Mounted, SwitchedOn, UringSwitch};
 use crate::queue::Queue;
 use crate::summary::Counters;
+use crate::sys;
 use crate::volume::{Export, Volume};
-use crate::{sys, Config, ExportError, Transport};
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
