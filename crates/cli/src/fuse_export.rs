@@ -184,6 +184,16 @@ mod tests {
     }
 
     #[test]
+    fn short_flags_are_their_long_ones() {
+        let c =
+            parse(&args(&["-t", "uring", "-U", "-f", "EIO:5%", "-b", "a", "b"])).unwrap().unwrap();
+        assert_eq!(c.transport, Transport::Uring);
+        assert!(c.enable_uring && c.daemon);
+        assert_eq!(c.faults.fail.len(), 1);
+        assert!(FUSE_EXPORT.flags.iter().all(|f| f.long.is_some()));
+    }
+
+    #[test]
     fn bad_values_name_the_flag() {
         let err = |list: &[&str]| parse(&args(list)).unwrap_err();
         assert!(err(&["--transport=fast", "a", "b"]).contains("--transport=fast"));

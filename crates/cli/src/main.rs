@@ -10,6 +10,8 @@ mod execute;
 mod fuse_export;
 mod genzipf;
 mod loader;
+mod pictures;
+mod report_cmd;
 mod signals;
 mod status;
 mod suite;
@@ -29,6 +31,9 @@ fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if args.first().is_some_and(|a| a == "genzipf") {
         return genzipf::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "report") {
+        return report_cmd::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);

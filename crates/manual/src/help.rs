@@ -58,27 +58,16 @@ pub fn text() -> String {
     out
 }
 
-/// What `iomark NAME -h` prints for a subcommand: its short flags in fio's layout for its
-/// small tools, then its long flags as `--help` lists the program's.
+/// What `iomark NAME -h` prints for a subcommand, in fio's layout for its small tools
+/// (`-t\tHELP`; a flag with a long name shows both, `-f, --format=FORMAT\tHELP`).
 pub fn subcommand(sub: &Subcommand) -> String {
     let mut out = format!("{}\n", sub.title);
-    if !sub.operands.is_empty() {
-        let _ =
-            write!(out, "\nusage: iomark {} [options] {}\n\nOptions:\n", sub.name, sub.operands);
-    }
-    if sub.long.is_empty() {
-        for flag in sub.flags {
-            let _ = writeln!(out, "\t-{}\t{}", flag.short, flag.help.replace('\n', "\n\t\t"));
-        }
-        return out;
-    }
-    let shorts = sub.flags.iter().map(|f| (format!("-{}", f.short), f.help));
-    for (usage, help) in shorts.chain(sub.long.iter().map(|f| (f.usage(), f.help))) {
-        if usage.len() < COLUMN {
-            let _ = writeln!(out, "  {usage:<COLUMN$} {help}");
-        } else {
-            let _ = writeln!(out, "  {usage}\n  {:<COLUMN$} {help}", "");
-        }
+    for flag in sub.flags {
+        let name = match flag.long {
+            Some(_) => flag.usage(),
+            None => format!("-{}", flag.short),
+        };
+        let _ = writeln!(out, "\t{name}\t{}", flag.help.replace('\n', "\n\t\t"));
     }
     out
 }

@@ -52,16 +52,14 @@ fn synopsis(out: &mut String) {
     out.push_str("[\\fIoptions\\fR] [\\fIjob options\\fR] [\\fIjob file\\fR ...]\n");
     for sub in SUBCOMMANDS {
         let _ = write!(out, ".br\n.B iomark {}\n", sub.name);
-        let mut words: Vec<String> = Vec::new();
-        if !sub.long.is_empty() {
-            words.push("[\\fIoptions\\fR]".to_string());
-        } else {
-            words.extend(sub.flags.iter().map(|f| match f.arg {
+        let words: Vec<String> = sub
+            .flags
+            .iter()
+            .map(|f| match f.arg {
                 Some(v) => format!("[\\fB\\-{}\\fR \\fI{}\\fR]", f.short, roff(v)),
                 None => format!("[\\fB\\-{}\\fR]", f.short),
-            }));
-        }
-        words.extend(sub.operands.split_whitespace().map(|o| format!("\\fI{}\\fR", roff(o))));
+            })
+            .collect();
         let _ = writeln!(out, "{}", words.join(" "));
     }
 }
@@ -126,17 +124,13 @@ fn subcommands(out: &mut String, subs: &[Subcommand]) {
             if let Some(v) = flag.arg {
                 let _ = write!(out, " \\fI{}\\fR", roff(v));
             }
+            if let Some(long) = flag.long {
+                let _ = write!(out, ", \\fB\\-\\-{}\\fR", roff(long));
+                if let Some(v) = flag.arg {
+                    let _ = write!(out, "=\\fI{}\\fR", roff(v));
+                }
+            }
             let _ = write!(out, "\n{}.\n", roff(&flag.help.replace('\n', " ")));
-        }
-        for flag in sub.long {
-            let _ = write!(out, ".TP\n\\fB\\-\\-{}\\fR", roff(flag.long));
-            if let Some(v) = flag.arg {
-                let _ = write!(out, "=\\fI{}\\fR", roff(v));
-            }
-            let _ = write!(out, "\n{}.\n", roff(flag.help));
-            if !flag.long_help.is_empty() {
-                let _ = writeln!(out, "{}", roff(flag.long_help));
-            }
         }
         out.push_str(".RE\n");
     }

@@ -32,6 +32,8 @@ const IDS: &[FlagId] = &[
     FlagId::Man,
     FlagId::Version,
     FlagId::Help,
+    FlagId::Html,
+    FlagId::Web,
     FlagId::NotYet,
 ];
 
@@ -60,6 +62,8 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Man
         | FlagId::Version
         | FlagId::Help
+        | FlagId::Html
+        | FlagId::Web
         | FlagId::NotYet => {}
     }
 }

@@ -168,6 +168,13 @@ impl LatHistogram {
         Bins { hist: self, recorded, next: 0 }
     }
 
+    /// The index of the bucket that holds `ns`: two values with the same index are
+    /// indistinguishable to the histogram (a bin's value from [`bins`](Self::bins) falls in
+    /// the bucket it stands for, so this maps a json+ bin back to its bucket).
+    pub fn bucket_of(ns: u64) -> usize {
+        index_of(ns)
+    }
+
     /// Forgets every value; keeps the allocation.
     pub fn clear(&mut self) {
         self.counts.fill(0);

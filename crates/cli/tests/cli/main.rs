@@ -21,6 +21,7 @@ mod fuse;
 mod job_options;
 mod logs;
 mod pacing;
+mod pictures;
 mod replay;
 mod run;
 mod safety;

@@ -5,8 +5,8 @@
 //! both, and also the value as the next word (`--output FILE`). Values with fixed choices
 //! complete from them (after the last `,` for lists), file names where a file is expected.
 
-use super::entries::{subcommands, Complete, Entry, Takes};
-use iomark_options::flags::Subcommand;
+use super::entries::{sub_entries, Complete, Entry, Takes};
+use iomark_options::flags::SUBCOMMANDS;
 use std::fmt::Write as _;
 
 /// The script for `entries`.
@@ -27,85 +27,49 @@ pub(super) fn script(entries: &[Entry]) -> String {
         })
         .collect();
     let _ = write!(out, "_iomark_flags='{}'\n\n", flags.join(" "));
-    let subs = subcommands();
-    let mut blocks = String::new();
-    for (sub, entries) in &subs {
-        sub_block(&mut blocks, sub, entries);
+    let mut subs = String::new();
+    for sub in SUBCOMMANDS {
+        let entries = sub_entries(sub);
+        let valued: Vec<String> =
+            entries.iter().filter(|e| e.takes == Takes::Value).flat_map(names).collect();
+        let all: Vec<String> = entries.iter().flat_map(names).collect();
+        let mut arms = String::new();
+        for e in entries.iter().filter(|e| e.takes == Takes::Value) {
+            let reply = match &e.value {
+                Complete::Files => {
+                    "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+                        .to_string()
+                }
+                v if !v.words().is_empty() => {
+                    format!("COMPREPLY=($(compgen -W '{}' -- \"$cur\"))", v.words().join(" "))
+                }
+                _ => continue,
+            };
+            let _ = writeln!(arms, "            {}) {reply}; return ;;", names(e).join("|"));
+        }
+        // Operands (file names) complete where no flag is being written.
+        let rest = match sub.operands {
+            Some(_) => "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W '@FLAGS@' -- \"$cur\"))\n        else\n            compopt -o filenames 2>/dev/null\n            COMPREPLY=($(compgen -f -- \"$cur\"))\n        fi\n",
+            None => "        COMPREPLY=($(compgen -W '@FLAGS@' -- \"$cur\"))\n",
+        };
+        let _ = write!(
+            subs,
+            "    if [[ ${{COMP_WORDS[1]}} == {} ]] && (( COMP_CWORD > 1 )); then\n        case $prev in\n{arms}            {}) return ;;\n        esac\n{}        return\n    fi\n",
+            sub.name,
+            valued.join("|"),
+            rest.replace("@FLAGS@", &all.join(" "))
+        );
     }
-    let names: Vec<&str> = subs.iter().map(|(s, _)| s.name).collect();
-    let _ = writeln!(
-        out,
-        "{}",
-        MAIN.replace("@SUBS@\n", &blocks).replace("@SUB_NAMES@", &names.join(" "))
-    );
+    let names: Vec<&str> = SUBCOMMANDS.iter().map(|s| s.name).collect();
+    let _ = writeln!(out, "{}", MAIN.replace("@SUBS@", &subs).replace("@SUB@", &names.join(" ")));
     out.push_str("complete -F _iomark iomark\n");
     out
 }
 
-/// The word that offers entry `e`: `-c`, `--name=` (a value follows) or `--name`.
-fn word(e: &Entry) -> String {
-    match (e.short, e.names.first(), e.takes) {
-        (Some(c), _, _) => format!("-{c}"),
-        (None, Some(n), Takes::Value) => format!("--{n}="),
-        (None, Some(n), _) => format!("--{n}"),
-        (None, None, _) => String::new(),
-    }
-}
-
-/// The `case` arm that completes after `iomark SUB`: a long flag's value (after `=` in
-/// the word or as the words `--flag`, `=`), a short flag's value (the next word), the
-/// flags, and file names for the operands.
-fn sub_block(out: &mut String, sub: &Subcommand, entries: &[Entry]) {
-    let _ = write!(out, "        {})\n            if (( COMP_CWORD > 1 )); then\n", sub.name);
-    let longs: Vec<&Entry> = entries.iter().filter(|e| !e.names.is_empty()).collect();
-    if !longs.is_empty() {
-        out.push_str(
-            "                if [[ $cur == --*=* ]]; then\n                    name=${cur%%=*} value=${cur#*=} prefix=${cur%%=*}=\n                elif [[ $cur == = ]]; then\n                    name=$prev\n                elif [[ $prev == = ]]; then\n                    name=${COMP_WORDS[COMP_CWORD-2]} value=$cur\n                fi\n                case $name in\n",
-        );
-        for e in longs.iter().filter(|e| e.takes == Takes::Value) {
-            let what = match &e.value {
-                Complete::Files => "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -P \"$prefix\" -- \"$value\"))".to_string(),
-                Complete::Nothing => ":".to_string(),
-                v => format!("COMPREPLY=($(compgen -P \"$prefix\" -W '{}' -- \"$value\"))", v.words().join(" ")),
-            };
-            let _ = writeln!(out, "                    --{}) {what}; return ;;", e.names[0]);
-        }
-        out.push_str("                esac\n");
-    }
-    let shorts: Vec<&Entry> = entries.iter().filter(|e| e.short.is_some()).collect();
-    let valued: Vec<String> =
-        shorts.iter().filter(|e| e.takes == Takes::Value).map(|e| word(e)).collect();
-    if !valued.is_empty() {
-        out.push_str("                case $prev in\n");
-        for e in shorts.iter().filter(|e| !e.value.words().is_empty()) {
-            let _ = writeln!(
-                out,
-                "                    {}) COMPREPLY=($(compgen -W '{}' -- \"$cur\")); return ;;",
-                word(e),
-                e.value.words().join(" ")
-            );
-        }
-        let _ = writeln!(
-            out,
-            "                    {}) return ;;\n                esac",
-            valued.join("|")
-        );
-    }
-    let flags: Vec<String> = entries.iter().map(word).collect();
-    let offer = format!(
-        "COMPREPLY=($(compgen -W '{}' -- \"$cur\"))\n                [[ ${{#COMPREPLY[@]}} == 1 && ${{COMPREPLY[0]}} == *= ]] && compopt -o nospace 2>/dev/null",
-        flags.join(" ")
-    );
-    if sub.operands.is_empty() {
-        let _ = writeln!(out, "                {offer}");
-    } else {
-        let _ = writeln!(
-            out,
-            "                if [[ $cur == -* ]]; then\n                    {}\n                    return\n                fi\n                compopt -o filenames 2>/dev/null\n                COMPREPLY=($(compgen -f -- \"$cur\"))",
-            offer.replace("\n                ", "\n                    ")
-        );
-    }
-    out.push_str("                return\n            fi ;;\n");
+/// `-c` and `--long` for a subcommand's entry.
+fn names(e: &Entry) -> Vec<String> {
+    let short = e.short.map(|c| format!("-{c}"));
+    short.into_iter().chain(e.names.iter().map(|n| format!("--{n}"))).collect()
 }
 
 /// `_iomark_value NAME INLINE`: sets `_iomark_kind` (`words`, `list` or `files`) and
@@ -151,10 +115,7 @@ const MAIN: &str = r#"_iomark() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev= name= value= inline=0 prefix= head=
     (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    case ${COMP_WORDS[1]} in
-@SUBS@
-    esac
-    if [[ $cur == --*=* ]]; then
+@SUBS@    if [[ $cur == --*=* ]]; then
         name=${cur%%=*} value=${cur#*=} inline=1 prefix=${cur%%=*}=
     elif [[ $cur == = && $prev == --* ]]; then
         name=$prev inline=1
@@ -183,6 +144,6 @@ const MAIN: &str = r#"_iomark() {
     fi
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))
-    (( COMP_CWORD == 1 )) && COMPREPLY+=($(compgen -W '@SUB_NAMES@' -- "$cur"))
+    (( COMP_CWORD == 1 )) && COMPREPLY+=($(compgen -W '@SUB@' -- "$cur"))
 }
 "#;

@@ -3,7 +3,7 @@
 //! written, what completes it, one line of help), and the subcommands' flags.
 
 use iomark_options::assemble::SUPPORTED_ENGINES;
-use iomark_options::flags::{self, Arg, Subcommand, Values, SUBCOMMANDS};
+use iomark_options::flags::{self, Arg, Subcommand, Values};
 use iomark_options::kind::{Choice, Kind};
 use iomark_options::table::{self, Support};
 
@@ -105,37 +105,22 @@ pub(super) fn one_line(text: &str) -> String {
     text.replace('\n', " ")
 }
 
-/// What completes a value of a subcommand's flag.
-fn sub_value(values: Values) -> Complete {
-    match values {
-        Values::Fixed(w) => Complete::Words(w.to_vec()),
-        Values::File => Complete::Files,
-        _ => Complete::Nothing,
-    }
-}
-
-/// A subcommand's flags as entries: its short flags, then its long ones.
-pub(super) fn subcommand_entries(sub: &Subcommand) -> Vec<Entry> {
-    let shorts = sub.flags.iter().map(|f| Entry {
-        names: Vec::new(),
-        short: Some(f.short),
-        takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
-        value: sub_value(f.values),
-        help: f.help,
-    });
-    let longs = sub.long.iter().map(|f| Entry {
-        names: vec![f.long],
-        short: None,
-        takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
-        value: sub_value(f.values),
-        help: f.help,
-    });
-    shorts.chain(longs).collect()
-}
-
-/// Every subcommand with its entries.
-pub(super) fn subcommands() -> Vec<(&'static Subcommand, Vec<Entry>)> {
-    SUBCOMMANDS.iter().map(|s| (s, subcommand_entries(s))).collect()
+/// A subcommand's flags as entries.
+pub(super) fn sub_entries(sub: &Subcommand) -> Vec<Entry> {
+    sub.flags
+        .iter()
+        .map(|f| Entry {
+            names: f.long.into_iter().collect(),
+            short: Some(f.short),
+            takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
+            value: match f.values {
+                Values::Fixed(w) => Complete::Words(w.to_vec()),
+                Values::File => Complete::Files,
+                _ => Complete::Nothing,
+            },
+            help: f.help,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -144,7 +129,7 @@ mod tests {
 
     #[test]
     fn words_are_plain_so_that_no_shell_needs_them_quoted() {
-        let subs: Vec<Entry> = subcommands().into_iter().flat_map(|(_, e)| e).collect();
+        let subs: Vec<Entry> = flags::SUBCOMMANDS.iter().flat_map(sub_entries).collect();
         for entry in entries().iter().chain(&subs) {
             for word in entry.names.iter().chain(entry.value.words()) {
                 assert!(

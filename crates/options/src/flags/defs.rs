@@ -1,8 +1,8 @@
-//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
-//! (`genzipf`, `fuse-export`), and the exit statuses: the data that the parser reads and that `--help`, the man
+//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
+//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
 //! page and the completions print.
 
-use super::flag::{Arg, ExitStatus, Flag, FlagId, LongFlag, ShortFlag, Status, Subcommand, Values};
+use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
 /// fio's `--debug` categories; iomark prints output for `parse`.
 pub const DEBUG_CATEGORIES: &[&str] = &[
@@ -75,12 +75,16 @@ const FLAGS: &[Flag] = &[
     flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
         .values(Values::File)
         .long_help("Instead of standard output; messages still go to standard error."),
-    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+")
-        .values(Values::List(&["normal", "terse", "json", "json+"]))
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats: normal, terse, json, json+, html, json-stream")
+        .values(Values::List(&["normal", "terse", "json", "json+", "html", "json-stream"]))
         .long_help(
             "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
              terse lines, then the JSON document, then the normal report. json+ adds the latency \
-             histogram bins to the JSON document.",
+             histogram bins to the JSON document. html (iomark's) is one self-contained HTML \
+             report with charts (docs/report.md); alone it goes to standard output or --output, \
+             beside other formats to --html=FILE. json-stream (iomark's) writes one JSON object per \
+             line: the jobs' start and end, every interval's figures (that interval's alone), and \
+             the final report as the last line; it stands alone on its output.",
         ),
     flag(F::Minimal, "minimal", Arg::None, "Terse output (same as --output-format=terse)"),
     flag(F::AppendTerse, "append-terse", Ignored, "Add terse to the formats (deprecated in fio; use --output-format)")
@@ -117,7 +121,18 @@ const FLAGS: &[Flag] = &[
     flag(F::StatusInterval, "status-interval", Required("TIME"), "Print a full report every TIME")
         .long_help(
             "A bare number is in seconds; at least 1 ms. Each report is cumulative since the start \
-             of the run, in the output formats asked for. SIGUSR1 prints one at any time.",
+             of the run, in the output formats asked for. SIGUSR1 prints one at any time. With \
+             json-stream, html or --web it is also the interval of the figures over time (500 ms \
+             when not given).",
+        ),
+    flag(F::Html, "html", Required("FILE"), "Also write the HTML report to FILE")
+        .values(Values::File)
+        .long_help("Whatever the other formats; the charts over time come from the run's intervals (see --status-interval)."),
+    flag(F::Web, "web", Optional("ADDR:PORT"), "Serve a live page of the run (default 127.0.0.1, a free port)")
+        .long_help(
+            "Read-only, on loopback unless told another address. Its address is printed on \
+             standard output when the run starts; at the end the page becomes the final HTML \
+             report.",
         ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(
@@ -192,7 +207,7 @@ pub fn suggest(typed: &str) -> Option<&'static str> {
 
 /// A subcommand flag that takes a value.
 const fn valued(short: char, arg: &'static str, help: &'static str) -> ShortFlag {
-    ShortFlag { short, arg: Some(arg), values: Values::Any, help }
+    ShortFlag { short, long: None, arg: Some(arg), values: Values::Any, help }
 }
 
 /// `iomark genzipf`: fio-genzipf's flags, with its help lines.
@@ -200,13 +215,18 @@ pub const GENZIPF: Subcommand = Subcommand {
     name: "genzipf",
     summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
     title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
-    operands: "",
-    long: &[],
     flags: &[
-        ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'h',
+            long: None,
+            arg: None,
+            values: Values::Any,
+            help: "This help screen",
+        },
         valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
         ShortFlag {
             short: 't',
+            long: None,
             arg: Some("TYPE"),
             values: Values::Fixed(&["zipf", "pareto", "normal"]),
             help: "Distribution type (zipf, pareto, or normal)",
@@ -221,28 +241,63 @@ pub const GENZIPF: Subcommand = Subcommand {
         valued('o', "ROWS", "Number of output rows"),
         ShortFlag {
             short: 'c',
+            long: None,
             arg: None,
             values: Values::Any,
             help: "Output ranges in CSV format",
         },
         valued('s', "SEED", "Seed of the draws (default 0x89)"),
     ],
+    operands: None,
 };
 
-/// A long subcommand flag that takes a value.
-const fn long(name: &'static str, arg: &'static str, help: &'static str) -> LongFlag {
-    LongFlag { long: name, arg: Some(arg), values: Values::Any, help, long_help: "" }
+/// `iomark report`: the HTML report, or its charts as SVG or PNG files, from fio's or
+/// iomark's output files.
+pub const REPORT: Subcommand = Subcommand {
+    name: "report",
+    summary: "builds the HTML report or SVG/PNG charts from fio's JSON and logs",
+    title: "iomark report [flags] FILE|DIR...: the HTML report (or each chart as SVG or PNG) from fio's or iomark's\njson, json+, json-stream and log files; several runs overlay, with a table of their differences",
+    flags: &[
+        ShortFlag { short: 'h', long: Some("help"), arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'f',
+            long: Some("format"),
+            arg: Some("FORMAT"),
+            values: Values::Fixed(&["html", "svg", "png"]),
+            help: "html (one page, the default), svg or png (one file per chart)",
+        },
+        ShortFlag {
+            short: 'o',
+            long: Some("output"),
+            arg: Some("PATH"),
+            values: Values::File,
+            help: "The HTML file (default: standard output), or the directory\nof the charts (default: the current one)",
+        },
+        ShortFlag {
+            short: 't',
+            long: Some("title"),
+            arg: Some("TEXT"),
+            values: Values::Any,
+            help: "The page's title",
+        },
+    ],
+    operands: Some("FILE|DIR..."),
+};
+
+/// A subcommand flag with a short and a long name.
+const fn both(
+    short: char,
+    long: &'static str,
+    arg: Option<&'static str>,
+    help: &'static str,
+) -> ShortFlag {
+    ShortFlag { short, long: Some(long), arg, values: Values::Any, help }
 }
 
-/// A long subcommand flag that takes no value.
-const fn switch(name: &'static str, help: &'static str) -> LongFlag {
-    LongFlag { long: name, arg: None, values: Values::Any, help, long_help: "" }
-}
-
-impl LongFlag {
-    /// The same flag with this long help.
-    const fn more(mut self, text: &'static str) -> Self {
-        self.long_help = text;
+impl ShortFlag {
+    /// The same flag, whose value is one of these.
+    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
+        self.values = Values::Fixed(words);
         self
     }
 
@@ -251,50 +306,41 @@ impl LongFlag {
         self.values = Values::File;
         self
     }
-
-    /// The same flag, whose value is one of these.
-    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
-        self.values = Values::Fixed(words);
-        self
-    }
 }
 
-/// `iomark fuse-export`: a FUSE export of one file, served through io_uring (docs/fuse-export.md).
+/// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
+/// latency injection (docs/fuse-export.md).
 pub const FUSE_EXPORT: Subcommand = Subcommand {
     name: "fuse-export",
     summary: "exports a file or device through FUSE, with fault injection",
-    title: "iomark fuse-export: export BACKING through FUSE as MOUNTPOINT/volume, served with io_uring",
-    operands: "BACKING MOUNTPOINT",
-    flags: &[ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" }],
-    long: &[
-        long("transport", "MODE", "uring (FUSE-over-io_uring), dev (/dev/fuse) or auto (default)")
-            .one_of(&["auto", "uring", "dev"])
-            .more("auto takes uring where the kernel offers it and says which it took."),
-        switch("enable-uring", "Switch the kernel's FUSE-over-io_uring on for this export")
-            .more("Writes Y to /sys/module/fuse/parameters/enable_uring and puts N back once the queues are registered."),
-        long("queues", "N", "dev transport: queues on cloned /dev/fuse descriptors (default 1)")
-            .more("The uring transport always has one queue per possible CPU, as the kernel wants."),
-        long("depth", "N", "Requests in flight per queue (default 128)"),
-        switch("direct", "Backing I/O with O_DIRECT (aligned requests; others are buffered)"),
-        switch("page-cache", "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
-        long("max-write", "SIZE", "The largest READ or WRITE request (default 128k, at most 1m)"),
-        switch("readonly", "Export read-only"),
-        switch("daemon", "Run in the background; return once the export is ready"),
-        long("fail", "ERRNO:PERCENT[:KIND]", "Fail this share of requests (KIND read, write, fsync, trim or all)")
-            .more("Repeatable; the first rule that fires decides. ERRNO by name (EIO) or number."),
-        long("fail-after", "SIZE", "Inject no fault before SIZE bytes have been read or written"),
-        long("fail-range", "OFFSET-END", "Inject faults only into requests touching this byte range"),
-        long("delay", "TIME[:PERCENT]", "Answer this share of data requests TIME later (default 100%)"),
-        long("delay-dist", "DIST", "How delays are drawn around TIME: fixed, uniform or exponential")
+    title: "iomark fuse-export [flags] BACKING MOUNTPOINT: export BACKING through FUSE as\nMOUNTPOINT/volume, served with io_uring, with optional fault and latency injection",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('t', "transport", Some("MODE"), "uring (FUSE-over-io_uring), dev (/dev/fuse) or\nauto (default: uring where the kernel offers it)")
+            .one_of(&["auto", "uring", "dev"]),
+        both('U', "enable-uring", None, "Switch the kernel's FUSE-over-io_uring on, and back off"),
+        both('q', "queues", Some("N"), "dev transport: queues on cloned /dev/fuse descriptors\n(default 1; uring: one per possible CPU)"),
+        both('d', "depth", Some("N"), "Requests in flight per queue (default 128)"),
+        both('D', "direct", None, "Backing I/O with O_DIRECT (aligned requests)"),
+        both('C', "page-cache", None, "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
+        both('w', "max-write", Some("SIZE"), "The largest READ or WRITE (default 128k, at most 1m)"),
+        both('r', "readonly", None, "Export read-only"),
+        both('b', "daemon", None, "Run in the background; return once the export is ready"),
+        both('f', "fail", Some("ERRNO:PERCENT[:KIND]"), "Fail this share of requests of KIND (read, write,\nfsync, trim or all); repeatable"),
+        both('a', "fail-after", Some("SIZE"), "No fault before SIZE bytes have been read or written"),
+        both('R', "fail-range", Some("OFFSET-END"), "Faults only for requests touching this byte range"),
+        both('l', "delay", Some("TIME[:PERCENT]"), "Answer this share of data requests TIME later"),
+        both('L', "delay-dist", Some("DIST"), "How delays are drawn: fixed, uniform or exponential")
             .one_of(&["fixed", "uniform", "exponential"]),
-        long("corrupt", "PERCENT", "Flip one byte in this share of reads"),
-        long("seed", "N", "Seed of the injection's draws (default 0)"),
-        long("summary", "FILE", "Write the summary at exit to FILE instead of standard output").file(),
+        both('x', "corrupt", Some("PERCENT"), "Flip one byte in this share of reads"),
+        both('s', "seed", Some("N"), "Seed of the injection's draws (default 0)"),
+        both('S', "summary", Some("FILE"), "Write the summary at exit to FILE").file(),
     ],
+    operands: Some("BACKING MOUNTPOINT"),
 };
 
-/// Every subcommand, in the order help lists them.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, FUSE_EXPORT];
+/// The subcommands, in the order of the help.
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

@@ -70,6 +70,10 @@ pub enum FlagId {
     Version,
     /// `--help`, `-h`.
     Help,
+    /// `--html=FILE`.
+    Html,
+    /// `--web[=ADDR:PORT]`.
+    Web,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }
@@ -137,42 +141,20 @@ impl Flag {
     }
 }
 
-/// A flag of a subcommand: short, as fio's small tools take them (`-t zipf` or `-tzipf`).
+/// A flag of a subcommand: short, as fio's small tools take them (`-t zipf` or `-tzipf`),
+/// and for iomark's own subcommands also long (`--format=svg`).
 #[derive(Debug, Clone, Copy)]
 pub struct ShortFlag {
     /// The letter.
     pub short: char,
+    /// The long name, without dashes, if it has one.
+    pub long: Option<&'static str>,
     /// The name of its value, if it takes one.
     pub arg: Option<&'static str>,
     /// What its value may be.
     pub values: Values,
     /// Its help; a `\n` marks where the subcommand's own help breaks the line.
     pub help: &'static str,
-}
-
-/// A long flag of a subcommand (`--transport=uring`), written `--NAME=VALUE` or `--NAME VALUE`.
-#[derive(Debug, Clone, Copy)]
-pub struct LongFlag {
-    /// The name, without the dashes.
-    pub long: &'static str,
-    /// The name of its value, if it takes one.
-    pub arg: Option<&'static str>,
-    /// What its value may be.
-    pub values: Values,
-    /// One line of help.
-    pub help: &'static str,
-    /// A longer explanation for the man page; empty when the one line says it all.
-    pub long_help: &'static str,
-}
-
-impl LongFlag {
-    /// How help shows it: `--transport=MODE`, `--direct`.
-    pub fn usage(&self) -> String {
-        match self.arg {
-            Some(v) => format!("--{}={v}", self.long),
-            None => format!("--{}", self.long),
-        }
-    }
 }
 
 /// A subcommand: `iomark NAME ARGS`.
@@ -184,12 +166,10 @@ pub struct Subcommand {
     pub summary: &'static str,
     /// The first line of its own help.
     pub title: &'static str,
-    /// What follows its flags on the command line (`BACKING MOUNTPOINT`), or nothing.
-    pub operands: &'static str,
-    /// Its short flags, in the order of its help.
+    /// Its flags, in the order of its help.
     pub flags: &'static [ShortFlag],
-    /// Its long flags, in the order of its help.
-    pub long: &'static [LongFlag],
+    /// What follows its flags (`FILE|DIR...`, file names), if anything.
+    pub operands: Option<&'static str>,
 }
 
 impl Subcommand {
@@ -198,9 +178,21 @@ impl Subcommand {
         self.flags.iter().find(|f| f.short == c)
     }
 
-    /// The flag `--NAME`.
-    pub fn find_long(&self, name: &str) -> Option<&'static LongFlag> {
-        self.long.iter().find(|f| f.long == name)
+    /// The flag `--long`.
+    pub fn find_long(&self, long: &str) -> Option<&'static ShortFlag> {
+        self.flags.iter().find(|f| f.long == Some(long))
+    }
+}
+
+impl ShortFlag {
+    /// How help shows it: `-t TYPE`, `-f, --format=FORMAT`.
+    pub fn usage(&self) -> String {
+        match (self.long, self.arg) {
+            (Some(l), Some(v)) => format!("-{}, --{l}={v}", self.short),
+            (Some(l), None) => format!("-{}, --{l}", self.short),
+            (None, Some(v)) => format!("-{} {v}", self.short),
+            (None, None) => format!("-{}", self.short),
+        }
     }
 }
 
