@@ -79,3 +79,27 @@ fn the_volume_has_the_backing_files_size_and_contents() {
         export.finish();
     }
 }
+
+#[test]
+fn direct_backing_io_serves_aligned_and_unaligned_requests_alike() {
+    if !can_export() {
+        return;
+    }
+    let _one = serial();
+    for transport in transports() {
+        let export = Export::start(4 << 20, transport, &["--direct"]);
+        let volume = export.volume().display().to_string();
+        let out = command(IOMARK).args(verify_job(&volume, "libaio")).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{transport}: {}", text(&out.stderr));
+        // An unaligned write goes through the page cache instead of failing.
+        let file =
+            std::fs::OpenOptions::new().read(true).write(true).open(export.volume()).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, b"odd", 4097).unwrap();
+        let mut back = [0u8; 3];
+        std::os::unix::fs::FileExt::read_exact_at(&file, &mut back, 4097).unwrap();
+        assert_eq!(&back, b"odd");
+        drop(file);
+        let summary = export.finish();
+        assert_eq!(summary_count(&summary, "write", 4), 0, "{summary}");
+    }
+}
