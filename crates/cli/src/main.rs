@@ -52,6 +52,29 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--inflate-log=LOG`: the compressed log's rows as text on standard output. A file that
+/// cannot be read or is no compressed log is bad input (exit code 2), after the rows that
+/// could be read.
+fn inflate_log(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let bad = |e: &dyn std::fmt::Display| {
+        Failure::Usage(format!("--inflate-log '{}': {e}", path.display()))
+    };
+    let file = std::fs::File::open(path).map_err(|e| bad(&e))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut text = std::io::BufWriter::new(out);
+    match iomark_runner::inflate(&mut input, &mut text) {
+        Ok(()) => {
+            text.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(iomark_runner::InflateError::Write(e)) => Err(Failure::Output(e)),
+        Err(e) => {
+            text.flush()?;
+            Err(bad(&e))
+        }
+    }
+}
+
 /// Why `run` stopped early.
 enum Failure {
     /// Bad usage or configuration: exit code 2.
@@ -100,6 +123,9 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(path) = &p.inflate_log {
+        return inflate_log(path, &mut out);
     }
     if let Some(engine) = &p.enghelp {
         let text =

@@ -126,6 +126,8 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--inflate-log=LOG`: print this compressed log as text and run nothing.
+    pub inflate_log: Option<PathBuf>,
     /// `--completions=SHELL`: print the completion script for that shell.
     pub completions: Option<Shell>,
     /// `--man`: print the man page.
@@ -264,6 +266,7 @@ fn program_flag(
         FlagId::Section => p.sections.push(value),
         FlagId::Readonly => p.readonly = true,
         FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::InflateLog => p.inflate_log = Some(PathBuf::from(value)),
         FlagId::MaxJobs => {
             let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);
             p.max_jobs = Some(n.ok_or_else(|| usage(at, format!("invalid --max-jobs '{value}'")))?);

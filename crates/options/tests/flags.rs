@@ -27,6 +27,7 @@ const IDS: &[FlagId] = &[
     FlagId::EtaInterval,
     FlagId::StatusInterval,
     FlagId::BandwidthLog,
+    FlagId::InflateLog,
     FlagId::Debug,
     FlagId::Completions,
     FlagId::Man,
@@ -57,6 +58,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::EtaInterval
         | FlagId::StatusInterval
         | FlagId::BandwidthLog
+        | FlagId::InflateLog
         | FlagId::Debug
         | FlagId::Completions
         | FlagId::Man

@@ -139,6 +139,12 @@ const FLAGS: &[Flag] = &[
             "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \
              as in fio, they stay empty when the ETA line does not run.",
         ),
+    flag(F::InflateLog, "inflate-log", Required("LOG"), "Print a compressed log as text")
+        .values(Values::File)
+        .long_help(
+            "Reads a log stored with log_store_compressed (NAME_clat.1.log.fz), fio 3.33's or \
+             iomark's, and prints its rows as the plain log has them; runs no job.",
+        ),
     flag(F::Debug, "debug", Required("LIST"), "Debug output; 'parse' prints every parsed value")
         .values(Values::List(DEBUG_CATEGORIES))
         .long_help(
@@ -164,7 +170,6 @@ const FLAGS: &[Flag] = &[
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("inflate-log", Required("LOG"), "Decompress a compressed log"),
     not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
     not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
     not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),

@@ -60,6 +60,8 @@ pub enum FlagId {
     StatusInterval,
     /// `--bandwidth-log`.
     BandwidthLog,
+    /// `--inflate-log=LOG`.
+    InflateLog,
     /// `--debug=LIST`.
     Debug,
     /// `--completions=SHELL`.

@@ -398,7 +398,7 @@ fn lat_figures(kind: &str, n: u64, sum: f64, hist: Option<&LatHistogram>) -> Opt
 
 /// The values of the first and last non-empty buckets.
 fn extremes(h: &LatHistogram) -> (u64, u64) {
-    let mut bins = h.bins(0..=u64::MAX);
+    let mut bins = h.bins();
     let first = bins.next().map_or(0, |b| b.0);
     let last = bins.last().map_or(first, |b| b.0);
     (first, last)
