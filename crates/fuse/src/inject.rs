@@ -364,4 +364,27 @@ mod tests {
         assert!(d.corrupt.is_some_and(|at| at < 4096));
         assert_eq!(f.decide(&DataOp::Fsync).corrupt, None);
     }
+
+    #[test]
+    fn uniform_and_exponential_delays_have_their_mean_and_a_share_delays_that_share() {
+        let run = |dist, share| {
+            let mean = Duration::from_millis(1);
+            let delay = Some(DelayRule { mean, share, dist });
+            let f = Faults::new(FaultConfig { delay, seed: 3, ..Default::default() });
+            (0..10_000).filter_map(|i| f.decide(&read(i * 4096)).delay).collect::<Vec<_>>()
+        };
+        let mean_ms =
+            |d: &[Duration]| 1e3 * d.iter().sum::<Duration>().as_secs_f64() / d.len() as f64;
+        let uniform = run(DelayDist::Uniform, 1.0);
+        assert_eq!(uniform.len(), 10_000);
+        assert!(uniform.iter().all(|&d| d <= Duration::from_millis(2)));
+        assert!((mean_ms(&uniform) - 1.0).abs() < 0.05, "{}", mean_ms(&uniform));
+        let exponential = run(DelayDist::Exponential, 1.0);
+        assert!((mean_ms(&exponential) - 1.0).abs() < 0.05, "{}", mean_ms(&exponential));
+        // A tail: P(delay > 4 x mean) = e^-4, about 1.8%.
+        let tail = exponential.iter().filter(|&&d| d > Duration::from_millis(4)).count();
+        assert!((100..300).contains(&tail), "{tail}");
+        let some = run(DelayDist::Fixed, 0.25);
+        assert!((2300..2700).contains(&some.len()), "{}", some.len());
+    }
 }

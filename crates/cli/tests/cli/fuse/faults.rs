@@ -3,24 +3,24 @@
 //! summary says it injected, reads corrupted on the way fail verification, and delays
 //! delay without failing.
 
-use super::{can_export, serial, summary_count, transports, Export};
+use super::{can_export, serial, summary_count, summary_value, transports, Export};
 use crate::support::report::report_json;
-use crate::support::run::{command, text, IOMARK};
+use crate::support::run::{text, IOMARK};
 use serde_json::Value;
 
-/// Runs an iomark job (psync, 4 KiB, direct) on `volume` with `extra` options; its JSON
-/// job and exit code.
-fn job(volume: &std::path::Path, extra: &[&str]) -> (Value, Option<i32>) {
+/// Runs an iomark job (psync, 4 KiB, direct) on `export`'s volume with `extra` options;
+/// its JSON job and exit code.
+fn job(export: &Export, extra: &[&str]) -> (Value, Option<i32>) {
     let mut args = vec![
         "--output-format=json".to_string(),
         "--name=j".into(),
-        format!("--filename={}", volume.display()),
+        format!("--filename={}", export.volume().display()),
         "--ioengine=psync".into(),
         "--bs=4k".into(),
         "--direct=1".into(),
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
-    let out = command(IOMARK).args(&args).output().unwrap();
+    let out = export.iomark(&args);
     (report_json(IOMARK, &out)["jobs"][0].clone(), out.status.code())
 }
 
@@ -33,7 +33,7 @@ fn read_errors_in_a_range_are_every_read_there_and_nothing_else() {
     for transport in transports() {
         let export =
             Export::start(4 << 20, transport, &["--fail=EIO:100%:read", "--fail-range=1m-2m"]);
-        let (j, _) = job(&export.volume(), &["--rw=read", "--size=4m", "--continue_on_error=read"]);
+        let (j, _) = job(&export, &["--rw=read", "--size=4m", "--continue_on_error=read"]);
         assert_eq!(j["total_err"], 256, "{transport}: {j}");
         assert_eq!(j["first_error"], libc::EIO, "{transport}");
         let summary = export.finish();
@@ -53,7 +53,7 @@ fn a_share_of_failures_is_the_count_the_job_sees_and_the_same_for_a_seed() {
     for transport in transports() {
         let export = Export::start(4 << 20, transport, &["--fail=EIO:10%:read", "--seed=42"]);
         let (j, _) = job(
-            &export.volume(),
+            &export,
             &["--rw=randread", "--size=4m", "--randseed=7", "--continue_on_error=read"],
         );
         let summary = export.finish();
@@ -77,8 +77,7 @@ fn writes_fail_with_enospc_once_the_threshold_has_gone_through() {
             Export::start(4 << 20, transport, &["--fail=ENOSPC:100%:write", "--fail-after=1m"]);
         // As fio 3.33 does, a job stops at ENOSPC whatever continue_on_error says: the
         // 257th write is the first and only one to fail.
-        let (j, _) =
-            job(&export.volume(), &["--rw=write", "--size=3m", "--continue_on_error=write"]);
+        let (j, _) = job(&export, &["--rw=write", "--size=3m", "--continue_on_error=write"]);
         assert_eq!(
             (j["total_err"].as_u64(), j["error"].as_i64()),
             (Some(1), Some(28)),
@@ -117,24 +116,23 @@ fn corrupted_reads_fail_verification_and_delays_only_delay() {
     let _one = serial();
     for transport in transports() {
         let export = Export::start(2 << 20, transport, &["--corrupt=100%"]);
-        let out = command(IOMARK)
-            .args(["--name=v", "--ioengine=psync", "--rw=write", "--bs=4k", "--size=64k"])
-            .arg(format!("--filename={}", export.volume().display()))
-            .args(["--direct=1", "--verify=crc32c"])
-            .output()
-            .unwrap();
+        let args = ["--name=v", "--ioengine=psync", "--rw=write", "--bs=4k", "--size=64k"];
+        let mut args: Vec<String> = args.map(String::from).to_vec();
+        args.push(format!("--filename={}", export.volume().display()));
+        args.extend(["--direct=1", "--verify=crc32c"].map(String::from));
+        let out = export.iomark(&args);
         assert_eq!(out.status.code(), Some(1), "{transport}: a corrupted read must fail verify");
         assert!(text(&out.stderr).contains("verify"), "{}", text(&out.stderr));
         let summary = export.finish();
         assert!(summary_count(&summary, "read", 1) > 0);
-        assert!(!summary.contains("corrupted=0 "), "{summary}");
+        assert!(summary_value(&summary, "corrupted") > 0, "{summary}");
 
         let export = Export::start(2 << 20, transport, &["--delay=1ms", "--delay-dist=uniform"]);
-        let (j, code) = job(&export.volume(), &["--rw=randrw", "--size=256k", "--verify=md5"]);
+        let (j, code) = job(&export, &["--rw=randrw", "--size=256k", "--verify=md5"]);
         assert_eq!((j["error"].as_u64(), code), (Some(0), Some(0)), "{transport}");
         let summary = export.finish();
         let kinds = ["read", "write", "fsync", "trim"];
         let data: u64 = kinds.iter().map(|k| summary_count(&summary, k, 1)).sum();
-        assert!(summary.contains(&format!("delayed={data} ")), "{summary}");
+        assert_eq!(summary_value(&summary, "delayed"), data, "{summary}");
     }
 }

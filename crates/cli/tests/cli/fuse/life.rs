@@ -52,31 +52,38 @@ fn a_daemon_returns_once_ready_and_a_readonly_export_refuses_writes() {
         return;
     }
     let _one = serial();
-    let dir = tempdir();
-    let backing = dir.path().join("backing.img");
-    std::fs::write(&backing, vec![7u8; 65536]).unwrap();
-    let mnt = dir.path().join("mnt");
-    std::fs::create_dir(&mnt).unwrap();
-    let summary = dir.path().join("summary.txt");
-    let out = command(IOMARK)
-        .args(["fuse-export", "--transport=dev", "--daemon", "--readonly"])
-        .arg(format!("--summary={}", summary.display()))
-        .arg(&backing)
-        .arg(&mnt)
-        .output()
-        .unwrap();
-    let guard = Unmount(&mnt);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let said = text(&out.stdout);
-    assert!(said.contains("exported as") && said.contains("running as pid"), "{said}");
-    // Ready means ready: the volume answers at once.
-    assert_eq!(std::fs::read(mnt.join("volume")).unwrap(), vec![7u8; 65536]);
-    let err = std::fs::OpenOptions::new().write(true).open(mnt.join("volume")).unwrap_err();
-    assert_eq!(err.raw_os_error(), Some(libc::EROFS));
-    drop(guard);
-    let written =
-        poll_until(|| std::fs::read_to_string(&summary).ok().filter(|s| s.contains("over_dev")));
-    assert!(written.is_some(), "the daemon wrote no summary after its unmount");
+    for transport in super::transports() {
+        let _switch = SwitchGuard::new();
+        let dir = tempdir();
+        let backing = dir.path().join("backing.img");
+        std::fs::write(&backing, vec![7u8; 65536]).unwrap();
+        let mnt = dir.path().join("mnt");
+        std::fs::create_dir(&mnt).unwrap();
+        let summary = dir.path().join("summary.txt");
+        let out = command(IOMARK)
+            .args(["fuse-export", &format!("--transport={transport}"), "--enable-uring"])
+            .args(["--daemon", "--readonly"])
+            .arg(format!("--summary={}", summary.display()))
+            .arg(&backing)
+            .arg(&mnt)
+            .output()
+            .unwrap();
+        let guard = Unmount(&mnt);
+        assert_eq!(out.status.code(), Some(0), "{transport}: {}", text(&out.stderr));
+        let said = text(&out.stdout);
+        assert!(said.contains("exported as") && said.contains("running as pid"), "{said}");
+        assert!(said.contains(&format!("transport {transport}")), "{said}");
+        // Ready means ready: the volume answers at once.
+        assert_eq!(std::fs::read(mnt.join("volume")).unwrap(), vec![7u8; 65536]);
+        let err = std::fs::OpenOptions::new().write(true).open(mnt.join("volume")).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{transport}");
+        drop(guard);
+        let written =
+            poll_until(|| std::fs::read_to_string(&summary).ok().filter(|s| s.ends_with('\n')));
+        let written = written.expect("the daemon wrote no summary after its unmount");
+        let channel = format!("over_{transport}");
+        assert!(super::summary_value(&written, &channel) > 0, "{transport}: {written}");
+    }
 }
 
 /// Unmounts when dropped.
@@ -144,17 +151,19 @@ fn a_switched_off_uring_transport_is_explained_and_auto_says_what_it_took() {
 }
 
 #[test]
-fn sigint_unmounts_flushes_and_exits_zero_with_the_summary() {
+fn sigint_and_sigterm_unmount_flush_and_exit_zero_with_the_summary() {
     if !can_export() {
         return;
     }
     let _one = serial();
-    for transport in super::transports() {
+    let signals = ["INT", "TERM"];
+    for (transport, signal) in super::transports().into_iter().flat_map(|t| signals.map(|s| (t, s)))
+    {
         let mut export = Export::start(1 << 20, transport, &[]);
         std::fs::write(export.volume(), b"hello").unwrap();
-        assert!(export.run.signal("INT"));
+        assert!(export.run.signal(signal));
         let status = export.run.wait();
-        assert_eq!(status.code(), Some(0), "{transport}: {}", export.run.stderr.text());
+        assert_eq!(status.code(), Some(0), "{transport}/{signal}: {}", export.run.stderr.text());
         let out = export.run.stdout.text();
         assert!(out.contains("unmounted") && out.contains("summary"), "{out}");
         let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();

@@ -13,10 +13,12 @@ mod data;
 mod faults;
 mod fio;
 mod life;
+mod ops;
 
 use crate::support::process::Running;
-use crate::support::run::{command, tempdir};
+use crate::support::run::{command, tempdir, IOMARK};
 use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::sync::{Mutex, MutexGuard};
 
 /// The kernel's FUSE-over-io_uring switch.
@@ -133,6 +135,12 @@ impl Export {
         self.mnt.join("volume")
     }
 
+    /// Runs iomark with `args` to its end in the export's directory (where files a job
+    /// leaves, such as a failed verify's state, land).
+    fn iomark(&self, args: &[String]) -> Output {
+        command(IOMARK).current_dir(self.dir.path()).args(args).output().expect("run iomark")
+    }
+
     /// Unmounts, waits for the exporter's end and returns its standard output (the
     /// summary at its end); the exporter must exit 0.
     fn finish(mut self) -> String {
@@ -168,4 +176,14 @@ fn summary_count(summary: &str, kind: &str, col: usize) -> u64 {
         .find(|l| l.split_whitespace().next() == Some(kind))
         .unwrap_or_else(|| panic!("no {kind} line in the summary:\n{summary}"));
     line.split_whitespace().nth(col).and_then(|n| n.parse().ok()).expect("a count")
+}
+
+/// The value of `name=N` on the summary's last line (`delayed`, `over_uring`…).
+fn summary_value(summary: &str, name: &str) -> u64 {
+    let field = format!("{name}=");
+    summary
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix(field.as_str()))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {name}= in the summary:\n{summary}"))
 }
