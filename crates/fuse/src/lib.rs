@@ -8,8 +8,8 @@
 //! descriptor). Both share one request life (`queue.rs`): the volume answers
 //! (`volume.rs`), injection decides (`inject.rs`), the backing I/O goes to the same ring.
 //! The protocol layer is written here from the kernel's documented ABI (`abi.rs`, `wire.rs`,
-//! `request.rs`): the FUSE crates of the ecosystem are libfuse-style `/dev/fuse` loops
-//! without the io_uring transport. [`export`] runs an export from mount to summary;
+//! `request.rs`): no FUSE crate of the ecosystem serves both transports with the backing
+//! I/O on the ring the request came from (docs/fuse-export.md says what each offers). [`export`] runs an export from mount to summary;
 //! [`run`] adds `--daemon`.
 //!
 //! The one crate besides the engines allowed `unsafe` (io_uring submissions, the kernel's
