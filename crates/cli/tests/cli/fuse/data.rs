@@ -1,44 +1,31 @@
 //! The export serves data faithfully: iomark's own jobs write and verify the volume on
 //! every engine iomark runs, over both transports, and the summary counts what they did.
 
-use super::{can_export, serial, summary_count, summary_value, transports, Export};
+use super::{exclusive, summary_count, summary_value, transports, Export};
 use crate::support::report::report_json;
 use crate::support::run::{text, IOMARK};
 
-/// A write-then-verify job on `engine` against `volume`, in JSON.
-fn verify_job(volume: &str, engine: &str) -> Vec<String> {
+/// A write-then-verify job on `engine` (the volume's name is added), in JSON.
+fn verify_job(engine: &str) -> Vec<String> {
     let sync =
         iomark_engine::registry::REGISTRY.iter().any(|e| e.name == engine && e.completes_in_call);
     let depth = if sync || engine == "mmap" { "1" } else { "8" };
-    [
-        "--output-format=json",
-        "--name=v",
-        &format!("--filename={volume}"),
-        &format!("--ioengine={engine}"),
-        "--rw=randwrite",
-        "--bs=4k",
-        "--size=1m",
-        "--verify=crc32c",
-        &format!("--iodepth={depth}"),
-        "--direct=1",
-    ]
-    .map(String::from)
-    .to_vec()
+    let job = ["--output-format=json", "--name=v", "--rw=randwrite", "--bs=4k", "--size=1m"];
+    let mut job: Vec<String> = job.map(String::from).to_vec();
+    job.extend(["--verify=crc32c".into(), "--direct=1".into(), format!("--ioengine={engine}")]);
+    job.push(format!("--iodepth={depth}"));
+    job
 }
 
 #[test]
 fn both_transports_serve_verified_jobs_on_every_engine() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     let engines: Vec<&str> = iomark_engine::registry::names().filter(|&n| n != "null").collect();
     for transport in transports() {
         // Two dev queues: the second on a cloned /dev/fuse descriptor.
         let export = Export::start(8 << 20, transport, &["--queues=2"]);
-        let volume = export.volume().display().to_string();
         for engine in &engines {
-            let out = export.iomark(&verify_job(&volume, engine));
+            let out = export.job(verify_job(engine));
             assert_eq!(out.status.code(), Some(0), "{transport}/{engine}: {}", text(&out.stderr));
             let job = &report_json(IOMARK, &out)["jobs"][0];
             assert_eq!(job["error"], 0, "{transport}/{engine}");
@@ -57,10 +44,7 @@ fn both_transports_serve_verified_jobs_on_every_engine() {
 
 #[test]
 fn the_volume_has_the_backing_files_size_and_contents() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let dir = crate::support::run::tempdir();
         let backing = dir.path().join("backing.img");
@@ -82,14 +66,10 @@ fn the_volume_has_the_backing_files_size_and_contents() {
 
 #[test]
 fn direct_backing_io_serves_aligned_and_unaligned_requests_alike() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export = Export::start(4 << 20, transport, &["--direct"]);
-        let volume = export.volume().display().to_string();
-        let out = export.iomark(&verify_job(&volume, "libaio"));
+        let out = export.job(verify_job("libaio"));
         assert_eq!(out.status.code(), Some(0), "{transport}: {}", text(&out.stderr));
         // An unaligned write goes through the page cache instead of failing.
         let file =

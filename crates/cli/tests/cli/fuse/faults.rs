@@ -3,7 +3,7 @@
 //! summary says it injected, reads corrupted on the way fail verification, and delays
 //! delay without failing.
 
-use super::{can_export, serial, summary_count, summary_value, transports, Export};
+use super::{exclusive, summary_count, summary_value, transports, Export};
 use crate::support::report::report_json;
 use crate::support::run::{text, IOMARK};
 use serde_json::Value;
@@ -11,25 +11,14 @@ use serde_json::Value;
 /// Runs an iomark job (psync, 4 KiB, direct) on `export`'s volume with `extra` options;
 /// its JSON job and exit code.
 fn job(export: &Export, extra: &[&str]) -> (Value, Option<i32>) {
-    let mut args = vec![
-        "--output-format=json".to_string(),
-        "--name=j".into(),
-        format!("--filename={}", export.volume().display()),
-        "--ioengine=psync".into(),
-        "--bs=4k".into(),
-        "--direct=1".into(),
-    ];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let out = export.iomark(&args);
+    let job = ["--output-format=json", "--name=j", "--ioengine=psync", "--bs=4k", "--direct=1"];
+    let out = export.job(job.iter().chain(extra));
     (report_json(IOMARK, &out)["jobs"][0].clone(), out.status.code())
 }
 
 #[test]
 fn read_errors_in_a_range_are_every_read_there_and_nothing_else() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export =
             Export::start(4 << 20, transport, &["--fail=EIO:100%:read", "--fail-range=1m-2m"]);
@@ -45,10 +34,7 @@ fn read_errors_in_a_range_are_every_read_there_and_nothing_else() {
 
 #[test]
 fn a_share_of_failures_is_the_count_the_job_sees_and_the_same_for_a_seed() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     let mut counts = Vec::new();
     for transport in transports() {
         let export = Export::start(4 << 20, transport, &["--fail=EIO:10%:read", "--seed=42"]);
@@ -68,10 +54,7 @@ fn a_share_of_failures_is_the_count_the_job_sees_and_the_same_for_a_seed() {
 
 #[test]
 fn writes_fail_with_enospc_once_the_threshold_has_gone_through() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export =
             Export::start(4 << 20, transport, &["--fail=ENOSPC:100%:write", "--fail-after=1m"]);
@@ -93,10 +76,7 @@ fn writes_fail_with_enospc_once_the_threshold_has_gone_through() {
 
 #[test]
 fn an_injected_fsync_failure_is_the_callers_error() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export = Export::start(1 << 20, transport, &["--fail=EIO:100%:fsync"]);
         let file = std::fs::OpenOptions::new().write(true).open(export.volume()).unwrap();
@@ -110,17 +90,11 @@ fn an_injected_fsync_failure_is_the_callers_error() {
 
 #[test]
 fn corrupted_reads_fail_verification_and_delays_only_delay() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export = Export::start(2 << 20, transport, &["--corrupt=100%"]);
-        let args = ["--name=v", "--ioengine=psync", "--rw=write", "--bs=4k", "--size=64k"];
-        let mut args: Vec<String> = args.map(String::from).to_vec();
-        args.push(format!("--filename={}", export.volume().display()));
-        args.extend(["--direct=1", "--verify=crc32c"].map(String::from));
-        let out = export.iomark(&args);
+        let write = ["--name=v", "--ioengine=psync", "--rw=write", "--bs=4k", "--size=64k"];
+        let out = export.job(write.iter().chain(&["--direct=1", "--verify=crc32c"]));
         assert_eq!(out.status.code(), Some(1), "{transport}: a corrupted read must fail verify");
         assert!(text(&out.stderr).contains("verify"), "{}", text(&out.stderr));
         let summary = export.finish();

@@ -3,7 +3,7 @@
 //! small machine (32 MiB per group, iodepth 64); and fio's trims of the device, which reach
 //! the exporter as FALLOCATE punching holes.
 
-use super::{can_export, serial, transports, Export};
+use super::{exclusive, transports, Export};
 use crate::support::report::report_json;
 use crate::support::run::{command, text};
 use crate::support::tools::fio_3_33_installed;
@@ -103,10 +103,7 @@ fn tools_installed() -> bool {
 
 #[test]
 fn fio_runs_seed_001s_four_groups_on_ext4_over_loop_over_the_export() {
-    if !can_export() || !tools_installed() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive().filter(|_| tools_installed()) else { return };
     for transport in transports() {
         let export = Export::start(256 << 20, transport, &["--max-write=1m"]);
         let bench = export.dir.path().join("bench");
@@ -135,10 +132,7 @@ fn fio_runs_seed_001s_four_groups_on_ext4_over_loop_over_the_export() {
 
 #[test]
 fn fios_trims_of_a_loop_device_over_the_export_punch_holes_in_the_backing_file() {
-    if !can_export() || !tools_installed() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive().filter(|_| tools_installed()) else { return };
     for transport in transports() {
         let export = Export::start(4 << 20, transport, &[]);
         std::fs::write(&export.backing, vec![0x5au8; 4 << 20]).unwrap();

@@ -4,7 +4,7 @@
 //! device in use is refused with the runner's reason, and a switched-off FUSE-over-io_uring
 //! is explained rather than used.
 
-use super::{can_export, serial, unmount, Export, SwitchGuard, SWITCH};
+use super::{exclusive, unmount, Export, SwitchGuard, SWITCH};
 use crate::support::devices::LoopDevice;
 use crate::support::process::poll_until;
 use crate::support::run::{command, tempdir, text, IOMARK};
@@ -13,10 +13,7 @@ use std::path::Path;
 
 #[test]
 fn an_fsynced_write_survives_sigkill_and_the_next_run_explains_the_stale_mount() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in super::transports() {
         let export = Export::start(1 << 20, transport, &[]);
         let data: Vec<u8> = (0..8192u32).map(|i| (i % 253) as u8 + 1).collect();
@@ -48,10 +45,7 @@ fn an_fsynced_write_survives_sigkill_and_the_next_run_explains_the_stale_mount()
 
 #[test]
 fn a_daemon_returns_once_ready_and_a_readonly_export_refuses_writes() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in super::transports() {
         let _switch = SwitchGuard::new();
         let dir = tempdir();
@@ -97,10 +91,7 @@ impl Drop for Unmount<'_> {
 
 #[test]
 fn a_mounted_block_device_is_refused_with_the_reason() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     let Some(mut dev) = LoopDevice::new(8 << 20) else { return };
     if !dev.mount() {
         eprintln!("skipped: cannot make and mount ext4 on a loop device");
@@ -115,14 +106,11 @@ fn a_mounted_block_device_is_refused_with_the_reason() {
 
 #[test]
 fn a_switched_off_uring_transport_is_explained_and_auto_says_what_it_took() {
-    if !can_export() {
-        return;
-    }
+    let Some(_one) = exclusive() else { return };
     if !Path::new(SWITCH).exists() {
         eprintln!("skipped: this kernel has no FUSE-over-io_uring switch");
         return;
     }
-    let _one = serial();
     let switch = SwitchGuard::new();
     switch.set("N");
     let dir = tempdir();
@@ -152,10 +140,7 @@ fn a_switched_off_uring_transport_is_explained_and_auto_says_what_it_took() {
 
 #[test]
 fn sigint_and_sigterm_unmount_flush_and_exit_zero_with_the_summary() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     let signals = ["INT", "TERM"];
     for (transport, signal) in super::transports().into_iter().flat_map(|t| signals.map(|s| (t, s)))
     {

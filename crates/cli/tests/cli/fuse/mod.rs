@@ -17,6 +17,7 @@ mod ops;
 
 use crate::support::process::Running;
 use crate::support::run::{command, tempdir, IOMARK};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::{Mutex, MutexGuard};
@@ -27,9 +28,10 @@ const SWITCH: &str = "/sys/module/fuse/parameters/enable_uring";
 /// One export at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// The lock, whether or not a test that held it failed.
-fn serial() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+/// The one-export-at-a-time lock (whether or not a test that held it failed), or `None`
+/// (after saying why) where exports cannot be made: the test skips.
+fn exclusive() -> Option<MutexGuard<'static, ()>> {
+    can_export().then(|| ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Whether exports can be made here; prints why not.
@@ -135,10 +137,15 @@ impl Export {
         self.mnt.join("volume")
     }
 
-    /// Runs iomark with `args` to its end in the export's directory (where files a job
-    /// leaves, such as a failed verify's state, land).
-    fn iomark(&self, args: &[String]) -> Output {
-        command(IOMARK).current_dir(self.dir.path()).args(args).output().expect("run iomark")
+    /// Runs an iomark job on the volume (`--filename` added to `args`) to its end, in the
+    /// export's directory (where files a job leaves, such as a failed verify's state, land).
+    fn job<S: AsRef<OsStr>>(&self, args: impl IntoIterator<Item = S>) -> Output {
+        command(IOMARK)
+            .current_dir(self.dir.path())
+            .args(args)
+            .arg(format!("--filename={}", self.volume().display()))
+            .output()
+            .expect("run iomark")
     }
 
     /// Unmounts, waits for the exporter's end and returns its standard output (the

@@ -4,7 +4,7 @@
 //! does not do, and a block device as the backing store (its size, held exclusively, no
 //! writes past its end).
 
-use super::{can_export, serial, summary_count, transports, Export};
+use super::{exclusive, summary_count, transports, Export};
 use crate::support::devices::LoopDevice;
 use crate::support::report::report_json;
 use crate::support::run::{command, text, IOMARK};
@@ -20,10 +20,7 @@ fn statfs(path: &std::path::Path) -> (u64, u64) {
 
 #[test]
 fn statfs_truncate_and_writes_past_the_end_follow_the_backing_file_and_the_rest_is_enosys() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export = Export::start(1 << 20, transport, &[]);
         assert_eq!(statfs(&export.mnt), (256, 4096), "{transport}: STATFS");
@@ -49,21 +46,14 @@ fn statfs_truncate_and_writes_past_the_end_follow_the_backing_file_and_the_rest_
 /// An iomark trim job (psync, 64 KiB) over the first 512 KiB of `export`'s volume, with
 /// `extra` options; its JSON job.
 fn trim_job(export: &Export, extra: &[&str]) -> serde_json::Value {
-    let args = ["--output-format=json", "--name=t", "--ioengine=psync", "--rw=trim"];
-    let mut args: Vec<String> = args.map(String::from).to_vec();
-    args.extend(["--bs=64k", "--size=512k"].map(String::from));
-    args.push(format!("--filename={}", export.volume().display()));
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let out = export.iomark(&args);
+    let job = ["--output-format=json", "--name=t", "--ioengine=psync", "--rw=trim"];
+    let out = export.job(job.iter().chain(&["--bs=64k", "--size=512k"]).chain(extra));
     report_json(IOMARK, &out)["jobs"][0].clone()
 }
 
 #[test]
 fn trims_punch_holes_in_the_backing_file_and_injected_trim_faults_are_the_jobs_errors() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let export = Export::start(1 << 20, transport, &[]);
         std::fs::write(&export.backing, vec![0x5au8; 1 << 20]).unwrap();
@@ -87,10 +77,7 @@ fn trims_punch_holes_in_the_backing_file_and_injected_trim_faults_are_the_jobs_e
 
 #[test]
 fn a_free_block_device_is_exported_whole_and_held_exclusively() {
-    if !can_export() {
-        return;
-    }
-    let _one = serial();
+    let Some(_one) = exclusive() else { return };
     for transport in transports() {
         let Some(dev) = LoopDevice::new(4 << 20) else { return };
         let dir = crate::support::run::tempdir();
