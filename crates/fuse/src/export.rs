@@ -190,6 +190,12 @@ pub fn start(config: &Config, out: &mut dyn Write) -> Result<Running, ExportErro
             }
         }
     }
+    if uring && config.queues.is_some() {
+        let _ = writeln!(
+            out,
+            "iomark fuse-export: --queues applies to the dev transport; uring has one queue per possible CPU"
+        );
+    }
     let session_fd = session.as_raw_fd();
     if uring {
         // The classic channel stays for FORGET, INTERRUPT and what comes before the queues.

@@ -24,6 +24,8 @@ fn both_transports_serve_verified_jobs_on_every_engine() {
     for transport in transports() {
         // Two dev queues: the second on a cloned /dev/fuse descriptor.
         let export = Export::start(8 << 20, transport, &["--queues=2"]);
+        let noted = export.run.stdout.text().contains("--queues applies to the dev transport");
+        assert_eq!(noted, transport == "uring", "{transport}: {}", export.run.stdout.text());
         for engine in &engines {
             let out = export.job(verify_job(engine));
             assert_eq!(out.status.code(), Some(0), "{transport}/{engine}: {}", text(&out.stderr));
