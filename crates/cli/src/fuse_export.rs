@@ -59,17 +59,21 @@ fn parse(args: &[OsString]) -> Result<Option<Config>, String> {
     let ctx = Ctx::default();
     let mut parser = lexopt::Parser::from_args(args.iter().cloned());
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
-        let name = match arg {
+        let flag = match arg {
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
-            lexopt::Arg::Short(c) => return Err(format!("unknown option '-{c}'")),
+            lexopt::Arg::Short(c) => {
+                FUSE_EXPORT.find(c).ok_or_else(|| format!("unknown option '-{c}'"))?
+            }
             lexopt::Arg::Value(v) => {
                 operands.push(PathBuf::from(v));
                 continue;
             }
-            lexopt::Arg::Long(name) => name.to_string(),
+            lexopt::Arg::Long(name) => {
+                FUSE_EXPORT.find_long(name).ok_or_else(|| format!("unknown option '--{name}'"))?
+            }
         };
-        let flag =
-            FUSE_EXPORT.find_long(&name).ok_or_else(|| format!("unknown option '--{name}'"))?;
+        // Every flag of the subcommand has a long name (a test checks); errors use it.
+        let name = flag.long.unwrap_or_default().to_string();
         if flag.arg.is_none() {
             match name.as_str() {
                 "enable-uring" => config.enable_uring = true,
@@ -200,6 +204,8 @@ mod tests {
         assert!(err(&["--fail=EIO:200%", "a", "b"]).contains("--fail=EIO:200%"));
         assert!(err(&["--fail-range=2m-1m", "a", "b"]).contains("END"));
         assert!(err(&["--bogus", "a", "b"]).contains("--bogus"));
+        assert!(err(&["-Z", "a", "b"]).contains("'-Z'"));
+        assert!(err(&["-t", "fast", "a", "b"]).contains("--transport=fast"));
         assert!(err(&["a"]).contains("BACKING and MOUNTPOINT"));
         assert!(parse(&args(&["-h"])).unwrap().is_none());
     }
