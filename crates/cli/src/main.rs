@@ -8,6 +8,7 @@
 
 mod compare_cmd;
 mod execute;
+mod fuse_export;
 mod genzipf;
 mod loader;
 mod pictures;
@@ -41,6 +42,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "sweep") {
         return sweep_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "fuse-export") {
+        return fuse_export::main(&args[1..]);
     }
     match run(args.into_iter()) {
         Ok(code) => code,

@@ -1,6 +1,6 @@
 //! The rows of the program-flag table and the look-ups into it, the subcommands' flags
-//! (`genzipf`, `report`, `sweep`, `compare`), and the exit statuses: the data that the
-//! parser reads and that `--help`, the man page and the completions print.
+//! (`genzipf`, `report`, `sweep`, `compare`, `fuse-export`), and the exit statuses: the data
+//! that the parser reads and that `--help`, the man page and the completions print.
 
 use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
@@ -299,6 +299,20 @@ const fn both(
     ShortFlag { short, long: Some(long), arg, values: Values::Any, help }
 }
 
+impl ShortFlag {
+    /// The same flag, whose value is one of these.
+    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
+        self.values = Values::Fixed(words);
+        self
+    }
+
+    /// The same flag, whose value is a file name.
+    const fn file(mut self) -> Self {
+        self.values = Values::File;
+        self
+    }
+}
+
 /// `iomark sweep`: one job over a grid of options, with the models fitted to the points
 /// (docs/sweep.md).
 pub const SWEEP: Subcommand = Subcommand {
@@ -314,12 +328,12 @@ pub const SWEEP: Subcommand = Subcommand {
         both('w', "rw", Some("LIST"), "I/O patterns to sweep, such as randread,randwrite"),
         both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
         both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
-        both('r', "repeat", Some("N"), "Runs of each point (default 1); their spread weighs the fit"),
+        both('r', "repeat", Some("N"), "Rounds over the grid (default 1): each point runs N times,\nand their spread weighs the fit"),
         both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it ('default': 10,50,70,80,90,100)"),
         both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
-        ShortFlag { short: 'J', long: Some("json"), arg: Some("FILE"), values: Values::File, help: "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)" },
-        ShortFlag { short: 'C', long: Some("csv"), arg: Some("FILE"), values: Values::File, help: "Write a CSV line per point run to FILE (- for standard\noutput)" },
-        ShortFlag { short: 'H', long: Some("html"), arg: Some("FILE"), values: Values::File, help: "Write the HTML report with the curves and fits to FILE\n(- for standard output)" },
+        both('J', "json", Some("FILE"), "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)").file(),
+        both('C', "csv", Some("FILE"), "Write a CSV line per point run to FILE (- for standard\noutput)").file(),
+        both('H', "html", Some("FILE"), "Write the HTML report with the curves and fits to FILE\n(- for standard output)").file(),
     ],
     operands: Some("[JOB OPTIONS] [JOB FILE]"),
 };
@@ -333,13 +347,44 @@ pub const COMPARE: Subcommand = Subcommand {
         both('h', "help", None, "This help screen"),
         both('r', "rounds", Some("N"), "Run option sets N times each, alternating (default 5)"),
         both('p', "confidence", Some("PERCENT"), "The level of the intervals (default 95)"),
-        ShortFlag { short: 'J', long: Some("json"), arg: Some("FILE"), values: Values::File, help: "Also write the comparison as JSON to FILE (- for\nstandard output)" },
+        both('J', "json", Some("FILE"), "Also write the comparison as JSON to FILE (- for\nstandard output)").file(),
     ],
     operands: Some("A B [-- JOB OPTIONS]"),
 };
 
+/// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
+/// latency injection (docs/fuse-export.md).
+pub const FUSE_EXPORT: Subcommand = Subcommand {
+    name: "fuse-export",
+    summary: "exports a file or device through FUSE, with fault injection",
+    title: "iomark fuse-export [flags] BACKING MOUNTPOINT: export BACKING through FUSE as\nMOUNTPOINT/volume, served with io_uring, with optional fault and latency injection",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('t', "transport", Some("MODE"), "uring (FUSE-over-io_uring), dev (/dev/fuse) or\nauto (default: uring where the kernel offers it)")
+            .one_of(&["auto", "uring", "dev"]),
+        both('U', "enable-uring", None, "Switch the kernel's FUSE-over-io_uring on, and back off"),
+        both('q', "queues", Some("N"), "dev transport: queues on cloned /dev/fuse descriptors\n(default 1; uring: one per possible CPU)"),
+        both('d', "depth", Some("N"), "Requests in flight per queue (default 128)"),
+        both('D', "direct", None, "Backing I/O with O_DIRECT (aligned requests)"),
+        both('C', "page-cache", None, "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
+        both('w', "max-write", Some("SIZE"), "The largest READ or WRITE (default 128k, at most 1m)"),
+        both('r', "readonly", None, "Export read-only"),
+        both('b', "daemon", None, "Run in the background; return once the export is ready"),
+        both('f', "fail", Some("ERRNO:PERCENT[:KIND]"), "Fail this share of requests of KIND (read, write,\nfsync, trim or all); repeatable"),
+        both('a', "fail-after", Some("SIZE"), "No fault before SIZE bytes have been read or written"),
+        both('R', "fail-range", Some("OFFSET-END"), "Faults only for requests touching this byte range"),
+        both('l', "delay", Some("TIME[:PERCENT]"), "Answer this share of data requests TIME later"),
+        both('L', "delay-dist", Some("DIST"), "How delays are drawn: fixed, uniform or exponential")
+            .one_of(&["fixed", "uniform", "exponential"]),
+        both('x', "corrupt", Some("PERCENT"), "Flip one byte in this share of reads"),
+        both('s', "seed", Some("N"), "Seed of the injection's draws (default 0)"),
+        both('S', "summary", Some("FILE"), "Write the summary at exit to FILE").file(),
+    ],
+    operands: Some("BACKING MOUNTPOINT"),
+};
+
 /// The subcommands, in the order of the help.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE];
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[
