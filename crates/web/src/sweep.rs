@@ -186,7 +186,11 @@ fn runs(out: &mut String, doc: &SweepDoc) {
              <td>{}</td><td>{:.2}</td><td>{}</td><td>{:.3}</td><td>{:.2}</td></tr>",
             escape(&r.point.label()),
             r.repeat,
-            r.fraction.map_or("max".into(), |f| format!("{f}%")),
+            match (doc.mode, r.fraction) {
+                (_, Some(f)) => format!("{f}%"),
+                (Mode::Curve, None) => "max".into(),
+                (Mode::Grid, None) => "-".into(),
+            },
             m.iops,
             m.bw_bytes / 1e6,
             m.lat_mean_ns / 1e3,
