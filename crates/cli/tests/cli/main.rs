@@ -27,6 +27,7 @@ mod run;
 mod safety;
 mod sched;
 mod signals;
+mod sweep;
 mod syncs;
 mod terse;
 mod usage;
