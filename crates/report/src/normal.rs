@@ -408,6 +408,7 @@ mod tests {
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
             steadystate: None,
             errors: None,
+            block_latency: None,
         }
     }
 

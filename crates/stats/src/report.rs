@@ -127,6 +127,10 @@ pub struct JobReport {
     /// errors (fio then reports `total_err` and `first_error`).
     #[serde(default)]
     pub errors: Option<ErrorReport>,
+    /// Each I/O's completion latency split at the block layer, when the job asked for it
+    /// (`--block-latency`, `block_latency=1`); iomark's addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_latency: Option<crate::block::BlockLatencyReport>,
 }
 
 /// A job's failed I/Os, reported when it may go on past errors.
