@@ -26,7 +26,7 @@ pub mod tracefs;
 
 use iomark_stats::block::{BlockTracing, IoTraceSink};
 use std::fs::File;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tracefs::{Layout, TraceFs};
 
 /// Why block-layer tracing cannot run.
@@ -77,5 +77,25 @@ impl BlockTracing for BlockTracer {
             .map_err(|e| {
                 format!("block latency for job '{job}': {e}; the job runs without the split")
             })
+    }
+}
+
+/// Tracing that cannot run: every job is told why (the run goes on without the split).
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+impl BlockTracing for Unavailable {
+    fn open(&self, _job: &str, _files: &[&File]) -> Result<Box<dyn IoTraceSink>, String> {
+        Err(self.0.clone())
+    }
+}
+
+/// The run's tracing: the tracer, or, where it cannot run, one that says why.
+pub fn for_run() -> Arc<dyn BlockTracing> {
+    match BlockTracer::new() {
+        Ok(t) => Arc::new(t),
+        Err(e) => Arc::new(Unavailable(format!(
+            "block latency is not available: {e}; the run goes on without the split"
+        ))),
     }
 }

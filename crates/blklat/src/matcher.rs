@@ -47,7 +47,7 @@ pub struct MappedIo {
     pub dir: Ddir,
     /// Where it lies on the device (empty: not known).
     pub ranges: Vec<Range>,
-    /// Issue, `CLOCK_MONOTONIC` ns.
+    /// Start (see [`iomark_stats::block::IoTrace::start_ns`]), `CLOCK_MONOTONIC` ns.
     pub issue: u64,
     /// Completion seen, `CLOCK_MONOTONIC` ns.
     pub done: u64,
@@ -147,9 +147,17 @@ impl Matcher {
                 c.split += u64::from(requests > 1);
                 c.inserted += u64::from(inserted);
                 // Each boundary no earlier than the one before, so the four add up to clat.
+                let raw = [q, d, cl];
                 let q = q.clamp(io.issue, io.done);
                 let d = d.clamp(q, io.done);
                 let cl = cl.clamp(d, io.done);
+                // How far a boundary had to move: where the clocks disagree.
+                let moved =
+                    raw.iter().zip([q, d, cl]).map(|(r, b)| r.abs_diff(b)).max().unwrap_or(0);
+                if moved > 0 {
+                    c.reordered += 1;
+                    c.reorder_max_ns = c.reorder_max_ns.max(moved);
+                }
                 self.rec.record(io.dir, [q - io.issue, d - q, cl - d, io.done - cl]);
             }
             (None, None, _) if !io.direct && !io.ranges.is_empty() => c.cache_hits += 1,

@@ -100,6 +100,7 @@ impl Session {
             places,
             matcher: Matcher::default(),
             pairs: None,
+            offset: None,
             max_clat: 0,
             ranges: Vec::new(),
         };
@@ -145,6 +146,8 @@ struct Reader {
     matcher: Matcher,
     /// The last pair of clock readings (job, monotonic).
     pairs: Option<(u64, u64)>,
+    /// The smallest difference monotonic − job over the pairs.
+    offset: Option<i128>,
     /// The longest clat seen (ns), for how long records are kept.
     max_clat: u64,
     ranges: Vec<Range>,
@@ -152,6 +155,9 @@ struct Reader {
 
 /// How often the rings are read while no I/O comes.
 const POLL: Duration = Duration::from_millis(10);
+/// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
+/// the pairs' jitter aside); above it the job's clock is another (the TSC).
+const SAME_CLOCK_PPM: f64 = 20.0;
 /// How long records are kept past the last I/O handed over, at least.
 const KEEP_NS: u64 = 1_000_000_000;
 
@@ -201,19 +207,31 @@ impl Reader {
 
     /// Matches `ios`, which happened between the previous pair of readings and `pair`.
     fn batch(&mut self, ios: &[IoTrace], pair: (u64, u64)) {
+        self.matcher.rec.clock.points += 1;
+        // The smallest gap between the two readings of a pair is the least delayed one.
+        let gap = pair.1 as i128 - pair.0 as i128;
+        let offset = *self.offset.get_or_insert(gap);
+        self.offset = Some(offset.min(gap));
         let Some(prev) = self.pairs.replace(pair) else { return };
         let (dj, dm) = (pair.0.saturating_sub(prev.0), pair.1.saturating_sub(prev.1));
-        self.matcher.rec.clock.points += 1;
+        let ppm = if dj == 0 { 0.0 } else { (dm as f64 / dj as f64 - 1.0).abs() * 1e6 };
         if dj >= 100_000_000 {
-            let ppm = (dm as f64 / dj as f64 - 1.0).abs() * 1e6;
             let clock = &mut self.matcher.rec.clock;
             clock.max_rate_ppm = clock.max_rate_ppm.max(ppm);
         }
-        // The job clock onto CLOCK_MONOTONIC, linearly between the two pairs.
+        // The job clock onto CLOCK_MONOTONIC: where both are CLOCK_MONOTONIC (the rates
+        // agree within the pairs' jitter), by the smallest offset seen; else linearly
+        // between the two pairs.
+        let same = dj < 100_000_000 || ppm < SAME_CLOCK_PPM;
+        let offset = self.offset.unwrap_or(0);
         let to_mono = |j: u64| {
-            let off = j as i128 - prev.0 as i128;
-            let scaled = if dj == 0 { off } else { off * dm as i128 / dj as i128 };
-            (prev.1 as i128 + scaled).max(0) as u64
+            let m = if same {
+                j as i128 + offset
+            } else {
+                let off = j as i128 - prev.0 as i128;
+                prev.1 as i128 + off * dm as i128 / dj as i128
+            };
+            m.max(0) as u64
         };
         for io in ios {
             let Some(place) = self.places.get(io.file as usize) else { continue };
@@ -222,7 +240,7 @@ impl Reader {
             let mapped = MappedIo {
                 dir: io.dir,
                 ranges: std::mem::take(&mut self.ranges),
-                issue: to_mono(io.issue_ns),
+                issue: to_mono(io.start_ns),
                 done: to_mono(io.done_ns),
                 direct: place.direct,
             };

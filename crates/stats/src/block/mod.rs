@@ -28,8 +28,10 @@ pub struct IoTrace {
     pub offset: u64,
     /// The length, in bytes.
     pub len: u32,
-    /// When it was issued (the start of its clat), job clock nanoseconds.
-    pub issue_ns: u64,
+    /// When it started (the start of its lat: for a synchronous engine's read, also the
+    /// start of its clat; an asynchronous engine's submission takes it through the block
+    /// layer before its clat starts), job clock nanoseconds.
+    pub start_ns: u64,
     /// When it was seen complete (the end of its clat), job clock nanoseconds.
     pub done_ns: u64,
 }
@@ -53,11 +55,12 @@ pub trait BlockTracing: Send + Sync + std::fmt::Debug {
     fn open(&self, job: &str, files: &[&std::fs::File]) -> Result<Box<dyn IoTraceSink>, String>;
 }
 
-/// The four parts of an I/O's completion latency (clat), in the order they happen.
+/// The four parts of an I/O's latency from its start (fio's lat: its clat for a
+/// synchronous engine's read), in the order they happen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {
-    /// From the issue to the block layer's first sight of its bio (btt's Q): system call,
-    /// file system, page cache.
+    /// From the I/O's start to the block layer's first sight of its bio (btt's Q): system
+    /// call, file system, page cache.
     Pre = 0,
     /// From Q to the request's issue to the driver (btt's Q2D: getting a request,
     /// plugging, the I/O scheduler's queue between insert and dispatch).
@@ -102,6 +105,14 @@ pub struct BlockCounts {
     pub lost_records: u64,
     /// Trace records read.
     pub records: u64,
+    /// Matched I/Os whose bio was seen before their issue or whose request completed
+    /// after they were seen complete (the clocks disagreed): their boundaries were moved
+    /// to the I/O's own, so that the segments still add up to clat.
+    #[serde(default)]
+    pub reordered: u64,
+    /// The most a boundary was moved, in nanoseconds.
+    #[serde(default)]
+    pub reorder_max_ns: u64,
 }
 
 impl BlockCounts {
@@ -115,6 +126,8 @@ impl BlockCounts {
         self.inserted += o.inserted;
         self.lost_records += o.lost_records;
         self.records += o.records;
+        self.reordered += o.reordered;
+        self.reorder_max_ns = self.reorder_max_ns.max(o.reorder_max_ns);
     }
 }
 
