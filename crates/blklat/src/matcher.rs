@@ -27,6 +27,24 @@ pub struct Event {
     pub nr: u32,
     /// `CLOCK_MONOTONIC` nanoseconds.
     pub time: u64,
+    /// The operation: the direction of a read, write or discard (`None`: a flush or
+    /// another request that carries no data of an I/O).
+    pub op: Option<Ddir>,
+}
+
+/// The operation of a record's `rwbs` letters (`R`, `RA`, `WS`, `FWS`, `D`…).
+pub fn op_of(rwbs: &[u8]) -> Option<Ddir> {
+    let letters = rwbs.iter().take_while(|&&c| c != 0);
+    let mut op = None;
+    for &c in letters {
+        match c {
+            b'D' => return Some(Ddir::Trim),
+            b'W' => op = Some(Ddir::Write),
+            b'R' => op = op.or(Some(Ddir::Read)),
+            _ => {}
+        }
+    }
+    op
 }
 
 /// A device range of an I/O: `nr` sectors from `sector` on disk `dev`.
@@ -64,12 +82,20 @@ struct Req {
     c: Option<u64>,
     nr: u64,
     inserted: bool,
+    op: Ddir,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bio {
+    t: u64,
+    nr: u64,
+    op: Ddir,
 }
 
 /// The records not yet too old to belong to an I/O, and the split recorded so far.
 #[derive(Debug, Default)]
 pub struct Matcher {
-    bios: BTreeMap<(u32, u64), Vec<(u64, u64)>>,
+    bios: BTreeMap<(u32, u64), Vec<Bio>>,
     reqs: BTreeMap<(u32, u64), Vec<Req>>,
     inserts: HashMap<(u32, u64), u64>,
     max_bio: u64,
@@ -81,12 +107,13 @@ pub struct Matcher {
 impl Matcher {
     /// Takes one record.
     pub fn add(&mut self, e: Event) {
+        let Some(op) = e.op else { return };
         let key = (e.dev, e.sector);
         let nr = u64::from(e.nr);
         match e.kind {
             Kind::Queue => {
                 self.max_bio = self.max_bio.max(nr);
-                self.bios.entry(key).or_default().push((e.time, nr));
+                self.bios.entry(key).or_default().push(Bio { t: e.time, nr, op });
             }
             Kind::Insert => {
                 self.inserts.insert(key, e.time);
@@ -94,7 +121,13 @@ impl Matcher {
             Kind::Issue => {
                 self.max_req = self.max_req.max(nr);
                 let inserted = self.inserts.remove(&key).is_some();
-                self.reqs.entry(key).or_default().push(Req { d: e.time, c: None, nr, inserted });
+                self.reqs.entry(key).or_default().push(Req {
+                    d: e.time,
+                    c: None,
+                    nr,
+                    inserted,
+                    op,
+                });
             }
             Kind::Complete => {
                 if let Some(v) = self.reqs.get_mut(&key) {
@@ -120,16 +153,15 @@ impl Matcher {
             let end = r.sector + r.nr;
             let from = (r.dev, r.sector.saturating_sub(self.max_bio));
             for (&(_, s), v) in self.bios.range(from..(r.dev, end)) {
-                for &(t, nr) in
-                    v.iter().filter(|&&(t, nr)| s + nr > r.sector && (lo..=hi).contains(&t))
-                {
-                    let _ = nr;
-                    q_first = Some(q_first.map_or(t, |q| q.min(t)));
+                let own =
+                    |b: &&Bio| b.op == io.dir && s + b.nr > r.sector && (lo..=hi).contains(&b.t);
+                for b in v.iter().filter(own) {
+                    q_first = Some(q_first.map_or(b.t, |q| q.min(b.t)));
                 }
             }
             let from = (r.dev, r.sector.saturating_sub(self.max_req));
             for (&(_, s), v) in self.reqs.range(from..(r.dev, end)) {
-                for q in v.iter().filter(|q| s + q.nr > r.sector && q.d >= lo) {
+                for q in v.iter().filter(|q| q.op == io.dir && s + q.nr > r.sector && q.d >= lo) {
                     let Some(done) = q.c.filter(|&t| t <= hi) else { continue };
                     requests += 1;
                     covered += (s + q.nr).min(end) - s.max(r.sector);
@@ -168,7 +200,7 @@ impl Matcher {
     /// Forgets every record from before `before` (`CLOCK_MONOTONIC` ns).
     pub fn prune(&mut self, before: u64) {
         self.bios.retain(|_, v| {
-            v.retain(|&(t, _)| t >= before);
+            v.retain(|b| b.t >= before);
             !v.is_empty()
         });
         self.reqs.retain(|_, v| {

@@ -103,6 +103,7 @@ impl Session {
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
+            pending: Vec::new(),
         };
         if let Some(note) = note {
             reader.matcher.rec.notes.push(note);
@@ -151,10 +152,14 @@ struct Reader {
     /// The longest clat seen (ns), for how long records are kept.
     max_clat: u64,
     ranges: Vec<Range>,
+    /// Records read but not yet handed to the matcher (see [`Reader::drain`]).
+    pending: Vec<Event>,
 }
 
 /// How often the rings are read while no I/O comes.
 const POLL: Duration = Duration::from_millis(10);
+/// How long after its time stamp a record is surely in its ring.
+const MARGIN_NS: u64 = 100_000;
 /// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
 /// the pairs' jitter aside); above it the job's clock is another (the TSC).
 const SAME_CLOCK_PPM: f64 = 20.0;
@@ -166,43 +171,63 @@ impl Reader {
         loop {
             match rx.recv_timeout(POLL) {
                 Ok(Msg::Batch(mut ios, pair)) => {
-                    self.drain();
+                    self.drain(pair.1);
                     self.batch(&ios, pair);
                     ios.clear();
                     let _ = back.send(ios);
                 }
                 Ok(Msg::Finish(pair, reply)) => {
-                    self.drain();
+                    self.drain(pair.1);
                     self.batch(&[], pair);
                     let _ = reply.send(self.finish());
                     return;
                 }
-                Err(RecvTimeoutError::Timeout) => self.drain(),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.drain(sys::monotonic_ns().saturating_sub(MARGIN_NS))
+                }
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
     }
 
-    fn drain(&mut self) {
-        let (layouts, matcher) = (&self.layouts, &mut self.matcher);
+    /// Reads the rings and hands the matcher, in time order, every record from before
+    /// `until` (`CLOCK_MONOTONIC` ns, at least `MARGIN_NS` in the past, so that every
+    /// CPU's ring holds all of its records from before then); later ones wait for the
+    /// next call. The rings are per CPU: a request issued on one CPU may complete on
+    /// another whose ring is read first.
+    fn drain(&mut self, until: u64) {
+        let now = sys::monotonic_ns();
+        let ready = until.saturating_add(MARGIN_NS);
+        if now < ready {
+            std::thread::sleep(Duration::from_nanos(ready - now));
+        }
+        let (layouts, pending) = (&self.layouts, &mut self.pending);
         let n = self.rings.drain(|raw| {
             let Some(kind) = kind_of(layouts, raw.data) else { return };
             let l = &layouts[kind as usize];
             let field = |off: usize, n: usize| raw.data.get(off..off + n);
+            let rwbs = raw.data.get(l.rwbs..(l.rwbs + 8).min(raw.data.len()));
+            let op = rwbs.and_then(crate::matcher::op_of);
             let (Some(dev), Some(sector), Some(nr)) =
                 (field(l.dev, 4), field(l.sector, 8), field(l.nr_sector, 4))
             else {
                 return;
             };
-            matcher.add(Event {
+            pending.push(Event {
                 kind,
                 dev: u32::from_ne_bytes(dev.try_into().unwrap_or_default()),
                 sector: u64::from_ne_bytes(sector.try_into().unwrap_or_default()),
                 nr: u32::from_ne_bytes(nr.try_into().unwrap_or_default()),
                 time: raw.time,
+                op,
             });
         });
         self.matcher.rec.counts.records += n;
+        self.pending.sort_by_key(|e| e.time);
+        let cut = self.pending.partition_point(|e| e.time < until);
+        for e in self.pending.drain(..cut) {
+            self.matcher.add(e);
+        }
     }
 
     /// Matches `ios`, which happened between the previous pair of readings and `pair`.

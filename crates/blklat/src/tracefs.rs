@@ -40,12 +40,14 @@ pub struct Layout {
     pub sector: usize,
     /// `nr_sector` (4 bytes).
     pub nr_sector: usize,
+    /// `rwbs` (the operation's letters: `R`, `WS`, `D`…, NUL-padded).
+    pub rwbs: usize,
 }
 
 /// Reads an event's `format` file: its id and the offsets of `dev`, `sector`, `nr_sector`.
 pub fn parse_format(text: &str) -> Option<Layout> {
     let mut id = None;
-    let (mut dev, mut sector, mut nr) = (None, None, None);
+    let (mut dev, mut sector, mut nr, mut rwbs) = (None, None, None, None);
     for line in text.lines() {
         let line = line.trim();
         if let Some(v) = line.strip_prefix("ID:") {
@@ -56,14 +58,16 @@ pub fn parse_format(text: &str) -> Option<Layout> {
         let mut parts = field.split(';').map(str::trim);
         let decl = parts.next()?;
         let offset = parts.find_map(|p| p.strip_prefix("offset:")).and_then(|o| o.parse().ok());
-        match decl.rsplit(' ').next() {
+        // `char rwbs[10]` is the field `rwbs`.
+        match decl.rsplit(' ').next().and_then(|n| n.split('[').next()) {
             Some("dev") => dev = offset,
             Some("sector") => sector = offset,
             Some("nr_sector") => nr = offset,
+            Some("rwbs") => rwbs = offset,
             _ => {}
         }
     }
-    Some(Layout { id: id?, dev: dev?, sector: sector?, nr_sector: nr? })
+    Some(Layout { id: id?, dev: dev?, sector: sector?, nr_sector: nr?, rwbs: rwbs? })
 }
 
 /// tracefs for the run: where it is, whether iomark mounted it.
@@ -131,12 +135,13 @@ mod tests {
         \tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n\
         \tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n\
         \tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n\
-        \tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n";
+        \tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n\
+        \tfield:char rwbs[10];\toffset:34;\tsize:10;\tsigned:0;\n";
 
     #[test]
     fn a_format_file_gives_the_id_and_the_offsets() {
         let l = parse_format(ISSUE).unwrap();
-        assert_eq!(l, Layout { id: 2104, dev: 8, sector: 16, nr_sector: 24 });
+        assert_eq!(l, Layout { id: 2104, dev: 8, sector: 16, nr_sector: 24, rwbs: 34 });
         assert_eq!(parse_format("ID: 5\n"), None);
     }
 }

@@ -5,7 +5,7 @@ use super::*;
 const DEV: u32 = 7 << 20;
 
 fn ev(kind: Kind, sector: u64, nr: u32, time: u64) -> Event {
-    Event { kind, dev: DEV, sector, nr, time }
+    Event { kind, dev: DEV, sector, nr, time, op: Some(Ddir::Read) }
 }
 
 fn io(sector: u64, nr: u64, issue: u64, done: u64) -> MappedIo {
@@ -118,4 +118,26 @@ fn pruning_forgets_old_records_only() {
     m.io(&io(8, 8, 500, 6_000));
     m.io(&io(16, 8, 19_000, 31_000));
     assert_eq!((m.rec.counts.unmatched, m.rec.counts.matched), (1, 1));
+}
+
+#[test]
+fn a_request_of_another_direction_is_not_the_ios() {
+    let mut m = Matcher::default();
+    let write = |kind, time| Event { op: Some(Ddir::Write), ..ev(kind, 8, 8, time) };
+    m.add(write(Kind::Queue, 1_000));
+    m.add(write(Kind::Issue, 1_100));
+    m.add(write(Kind::Complete, 5_000));
+    m.io(&MappedIo { direct: false, ..io(8, 8, 500, 6_000) });
+    assert_eq!((m.rec.counts.cache_hits, m.rec.counts.matched), (1, 0));
+}
+
+#[test]
+fn rwbs_letters_give_the_operation() {
+    assert_eq!(op_of(b"R\0\0"), Some(Ddir::Read));
+    assert_eq!(op_of(b"RA"), Some(Ddir::Read));
+    assert_eq!(op_of(b"WS"), Some(Ddir::Write));
+    assert_eq!(op_of(b"FWS"), Some(Ddir::Write));
+    assert_eq!(op_of(b"DS"), Some(Ddir::Trim));
+    assert_eq!(op_of(b"FF"), None);
+    assert_eq!(op_of(b"N"), None);
 }

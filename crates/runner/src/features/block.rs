@@ -2,6 +2,7 @@
 //! completed data I/O, on the job's clock, to the sink the run's tracer opened for the job
 //! (`iomark_stats::block`), a full buffer at a time; what tracing is, it does not know.
 
+use crate::clock::JobClock;
 use iomark_core::Ddir;
 use iomark_stats::block::{BlockRecorder, BlockTracing, IoTrace, IoTraceSink};
 use std::fs::File;
@@ -39,21 +40,14 @@ impl BlockFeed {
         feed
     }
 
-    /// Whether a full buffer is to be handed over (then [`BlockFeed::hand_over`]).
-    #[inline(always)]
-    pub(crate) fn push(&mut self, io: IoTrace) -> bool {
-        if self.sink.is_err() {
-            return false;
-        }
+    /// Takes one completed I/O; a full buffer is handed over, with `clock` read just
+    /// before. Out of line, so that the loop's code stays as it was.
+    #[inline(never)]
+    pub(crate) fn completed(&mut self, io: IoTrace, clock: &mut JobClock) {
+        let Ok(sink) = &mut self.sink else { return };
         self.buf.push(io);
-        self.buf.len() == self.buf.capacity()
-    }
-
-    /// Hands the buffer over; `now` is the job's clock, read just before.
-    #[cold]
-    pub(crate) fn hand_over(&mut self, now: u64) {
-        if let Ok(sink) = &mut self.sink {
-            sink.take(&mut self.buf, now);
+        if self.buf.len() == self.buf.capacity() {
+            sink.take(&mut self.buf, clock.now_ns());
         }
     }
 

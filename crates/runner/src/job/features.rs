@@ -112,9 +112,7 @@ impl Features<'_, '_> {
         }
         if let Some(block) = &mut self.block {
             let (file, len) = (unit.file, unit.result as u32);
-            if block.push(trace(dir, file, unit.offset, len, start, now)) {
-                block.hand_over(io.clock.now_ns());
-            }
+            block.completed(trace(dir, file, unit.offset, len, start, now), &mut io.clock);
         }
         if let Some(ctl) = self.ctl.as_deref_mut() {
             self.ended |= ctl.completed(io, index, dir, start, now);
