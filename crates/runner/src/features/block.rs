@@ -2,7 +2,6 @@
 //! completed data I/O, on the job's clock, to the sink the run's tracer opened for the job
 //! (`iomark_stats::block`), a full buffer at a time; what tracing is, it does not know.
 
-use crate::clock::JobClock;
 use iomark_core::Ddir;
 use iomark_stats::block::{BlockRecorder, BlockTracing, IoTrace, IoTraceSink};
 use std::fs::File;
@@ -40,14 +39,17 @@ impl BlockFeed {
         feed
     }
 
-    /// Takes one completed I/O; a full buffer is handed over, with `clock` read just
-    /// before. Out of line, so that the loop's code stays as it was.
+    /// Takes one completed I/O; a full buffer is handed over with the I/O's completion
+    /// time as the job's clock (the sink pairs it with its own clock at once; the pairs
+    /// read least late set the offset between the clocks). Out of line and without the
+    /// clock (see docs/block-latency.md for what the plain loop pays all the same).
     #[inline(never)]
-    pub(crate) fn completed(&mut self, io: IoTrace, clock: &mut JobClock) {
+    pub(crate) fn completed(&mut self, io: IoTrace) {
         let Ok(sink) = &mut self.sink else { return };
+        let now = io.done_ns;
         self.buf.push(io);
         if self.buf.len() == self.buf.capacity() {
-            sink.take(&mut self.buf, clock.now_ns());
+            sink.take(&mut self.buf, now);
         }
     }
 

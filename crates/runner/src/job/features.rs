@@ -54,7 +54,7 @@ pub(super) struct Features<'a, 's> {
     /// Where requests for interim reports are answered.
     pub(super) status: &'a mut JobSlot<'s>,
     /// The feed of I/Os to the block-layer split, if the job asks for it.
-    pub(super) block: Option<crate::features::block::BlockFeed>,
+    pub(super) block: Option<Box<crate::features::block::BlockFeed>>,
 }
 
 impl Features<'_, '_> {
@@ -112,7 +112,7 @@ impl Features<'_, '_> {
         }
         if let Some(block) = &mut self.block {
             let (file, len) = (unit.file, unit.result as u32);
-            block.completed(trace(dir, file, unit.offset, len, start, now), &mut io.clock);
+            block.completed(trace(dir, file, unit.offset, len, start, now));
         }
         if let Some(ctl) = self.ctl.as_deref_mut() {
             self.ended |= ctl.completed(io, index, dir, start, now);

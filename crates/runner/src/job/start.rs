@@ -114,7 +114,7 @@ pub(super) fn start<'a, 's>(
     let job = (plan.job.name.as_str(), &plan.files);
     let seed = plan.seeds.workload;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seed, config.dirs), now, links.flow);
-    let block = links.block.map(|t| BlockFeed::open(t, name, &files, || clock.now_ns()));
+    let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {
