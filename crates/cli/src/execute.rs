@@ -88,11 +88,20 @@ pub fn execute(
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
     let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
-    let options = RunOptions {
+    let mut options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
+        block_latency_all: program.block_latency,
         ..run_options()
     };
+    if program.block_latency || plans.iter().any(|p| p.report.block_latency) {
+        options.block_tracing = Some(match options.fake_clock_step_ns {
+            Some(_) => Arc::new(iomark_blklat::Unavailable(
+                "block latency is not available under the fake clock".into(),
+            )),
+            None => iomark_blklat::for_run(),
+        });
+    }
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
     let agg = match program.bandwidth_log {
         true => Some(AggBandwidthLog::create(Path::new(".")).map_err(Failure::Run)?),

@@ -126,6 +126,8 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--block-latency`: split every job's latency at the block layer.
+    pub block_latency: bool,
     /// `--inflate-log=LOG`: print this compressed log as text and run nothing.
     pub inflate_log: Option<PathBuf>,
     /// `--completions=SHELL`: print the completion script for that shell.
@@ -266,6 +268,7 @@ fn program_flag(
         FlagId::Section => p.sections.push(value),
         FlagId::Readonly => p.readonly = true,
         FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::BlockLatency => p.block_latency = true,
         FlagId::InflateLog => p.inflate_log = Some(PathBuf::from(value)),
         FlagId::MaxJobs => {
             let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);

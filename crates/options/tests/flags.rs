@@ -27,6 +27,7 @@ const IDS: &[FlagId] = &[
     FlagId::EtaInterval,
     FlagId::StatusInterval,
     FlagId::BandwidthLog,
+    FlagId::BlockLatency,
     FlagId::InflateLog,
     FlagId::Debug,
     FlagId::Completions,
@@ -58,6 +59,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::EtaInterval
         | FlagId::StatusInterval
         | FlagId::BandwidthLog
+        | FlagId::BlockLatency
         | FlagId::InflateLog
         | FlagId::Debug
         | FlagId::Completions

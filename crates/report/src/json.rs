@@ -18,6 +18,7 @@
 
 use std::fmt::Write as _;
 
+use iomark_stats::block::BlockLatencyReport;
 use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport, SteadyReport};
 
 /// A JSON value as fio writes it.
@@ -172,10 +173,44 @@ fn job(job: &JobReport, bins: Bins) -> Value {
     if let Some(ss) = &job.steadystate {
         entries.push(("steadystate".into(), steadystate(ss)));
     }
+    if let Some(b) = &job.block_latency {
+        entries.push(("block_latency".into(), block_latency(b, bins)));
+    }
     if !job.notes.is_empty() {
         let notes = job.notes.iter().map(|n| string(n)).collect();
         entries.push(("iomark notes".into(), Value::Array(notes)));
     }
+    Value::Object(entries)
+}
+
+/// iomark's `block_latency` object: per direction with matched I/Os, each segment as a
+/// latency object (`pre_ns`, `queue_ns`, `device_ns`, `completion_ns`); then the counts,
+/// the clock map and the notes.
+fn block_latency(b: &BlockLatencyReport, bins: Bins) -> Value {
+    let mut entries: Vec<(String, Value)> = Vec::new();
+    for (name, dir) in ["read", "write", "trim"].iter().zip(&b.dirs) {
+        let Some(dir) = dir else { continue };
+        let segs = dir.segments().map(|(s, stats)| (format!("{}_ns", s.name()), lat(stats, bins)));
+        entries.push((name.to_string(), object(segs)));
+    }
+    let c = &b.counts;
+    let counts = [
+        ("ios", c.ios),
+        ("matched", c.matched),
+        ("unmatched", c.unmatched),
+        ("cache_hits", c.cache_hits),
+        ("merged", c.merged),
+        ("split", c.split),
+        ("inserted", c.inserted),
+        ("records", c.records),
+        ("lost_records", c.lost_records),
+        ("reordered", c.reordered),
+        ("reorder_max_ns", c.reorder_max_ns),
+        ("clock_points", b.clock.points),
+    ];
+    entries.extend(counts.into_iter().map(|(k, v)| (k.to_owned(), int(v))));
+    entries.push(("clock_max_rate_ppm".into(), float(b.clock.max_rate_ppm)));
+    entries.push(("notes".into(), Value::Array(b.notes.iter().map(|n| string(n)).collect())));
     Value::Object(entries)
 }
 

@@ -325,6 +325,7 @@ pub fn job_report(
         latency_target: meta.latency_target,
         steadystate: meta.steadystate,
         errors: meta.errors,
+        block_latency: None,
     }
 }
 

@@ -131,6 +131,10 @@ pub struct JobReport {
     /// iomark's addition, which `iomark sweep` reads; fio's formats do not print it.
     #[serde(default)]
     pub counters: JobCounters,
+    /// Each I/O's completion latency split at the block layer, when the job asked for it
+    /// (`--block-latency`, `block_latency=1`); iomark's addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_latency: Option<crate::block::BlockLatencyReport>,
 }
 
 /// What a job counted over the measured part of its run (after `ramp_time`), summed over

@@ -11,6 +11,7 @@
 
 mod support;
 
+mod block_latency;
 mod buffers;
 mod distributions;
 mod engines;

@@ -134,6 +134,14 @@ const FLAGS: &[Flag] = &[
              standard output when the run starts; at the end the page becomes the final HTML \
              report.",
         ),
+    flag(F::BlockLatency, "block-latency", Arg::None, "Split each I/O's latency at the block layer")
+        .long_help(
+            "iomark's own: sets block_latency for every job. While the jobs run, iomark follows \
+             the kernel's block tracepoints for the disks under their files and splits each \
+             I/O's completion latency into pre (issue to the block layer), queue, device and \
+             completion, reported after clat (docs/block-latency.md). Needs root or \
+             CAP_PERFMON; without, a note says why and the run goes on without the split.",
+        ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(
             "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \

@@ -76,6 +76,8 @@ pub enum FlagId {
     Html,
     /// `--web[=ADDR:PORT]`.
     Web,
+    /// `--block-latency`.
+    BlockLatency,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

@@ -219,6 +219,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
                 fatal: false,
             }
         }),
+        block_latency: None,
     }
 }
 

@@ -6,6 +6,7 @@
 use super::controls::Controls;
 use super::hot::Hot;
 use super::sync::SyncState;
+use crate::features::block::trace;
 use crate::links::status::JobSlot;
 use crate::logs::JobLogs;
 use iomark_core::Ddir;
@@ -55,6 +56,8 @@ pub(super) struct Features<'a, 's> {
     pub(super) start_wall_ms: u64,
     /// Where requests for interim reports are answered.
     pub(super) status: &'a mut JobSlot<'s>,
+    /// The feed of I/Os to the block-layer split, if the job asks for it.
+    pub(super) block: Option<Box<crate::features::block::BlockFeed>>,
 }
 
 impl Features<'_, '_> {
@@ -71,6 +74,7 @@ impl Features<'_, '_> {
             || self.plan.files.fill_device
             || self.ios_limit.is_some()
             || self.plan.files.unlink_each_loop
+            || self.block.is_some()
     }
 
     /// The completion point's work for the features: the data I/O on unit `index` (`dir`,
@@ -108,6 +112,10 @@ impl Features<'_, '_> {
                 },
             };
             logs.complete(now, &io);
+        }
+        if let Some(block) = &mut self.block {
+            let (file, len) = (unit.file, unit.result as u32);
+            block.completed(trace(dir, file, unit.offset, len, start, now));
         }
         if let Some(ctl) = self.ctl.as_deref_mut() {
             self.ended |= ctl.completed(io, index, dir, start, now);

@@ -87,6 +87,7 @@ impl Loop<'_, '_> {
             start_wall_ms: self.feat.start_wall_ms,
             latency_depth: self.io.depth_limit,
             steadystate: self.feat.ctl.as_deref().and_then(controls::Controls::steady_report),
+            block: None,
         }
     }
 

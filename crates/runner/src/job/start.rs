@@ -11,6 +11,7 @@ use super::outcome::recorder_config;
 use super::submit::units;
 use super::sync::SyncState;
 use crate::clock::JobClock;
+use crate::features::block::BlockFeed;
 use crate::features::verify_host::Host;
 use crate::links::progress::{JobProgress, Publisher};
 use crate::links::status::JobSlot;
@@ -113,6 +114,7 @@ pub(super) fn start<'a, 's>(
     let job = (plan.job.name.as_str(), &plan.files);
     let seed = plan.seeds.workload;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seed, config.dirs), now, links.flow);
+    let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {
@@ -163,6 +165,7 @@ pub(super) fn start<'a, 's>(
         ramp_used: (ThreadUsage::default(), 0),
         start_wall_ms,
         status,
+        block,
     };
     Ok((Loop::new(io, feat), verify_host))
 }

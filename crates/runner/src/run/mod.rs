@@ -18,6 +18,7 @@ use crate::links::status::StatusBoard;
 use crate::links::RunLinks;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
+use iomark_plan::timing::ClockSource;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use report::report;
@@ -37,6 +38,11 @@ pub struct RunOptions {
     pub progress: Option<Arc<Progress>>,
     /// Where the jobs answer requests for interim reports, if anywhere.
     pub status: Option<Arc<StatusBoard>>,
+    /// The run's block-layer tracing, for the jobs that ask for the split
+    /// (`block_latency`, or every job with [`RunOptions::block_latency_all`]).
+    pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
+    /// `--block-latency`: every job asks for the split.
+    pub block_latency_all: bool,
 }
 
 /// Refuses a job that would write to a block device in use (see `crate::system::safety`).
@@ -104,7 +110,8 @@ pub fn run(
     );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
@@ -168,8 +175,15 @@ fn run_waves(
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
+                let traced = options.block_tracing.is_some()
+                    && (options.block_latency_all || plan.report.block_latency);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
+                    // The block tracer stamps on CLOCK_MONOTONIC: so does a traced job,
+                    // unless it asks for another clock.
+                    None if traced && plan.timing.clock == ClockSource::Default => {
+                        (JobClock::monotonic(), None)
+                    }
                     None => JobClock::of(&plan.timing),
                 };
                 handles.push_back(scope.spawn(move || {

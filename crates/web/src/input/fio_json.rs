@@ -124,6 +124,7 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
         latency_target: Default::default(),
         steadystate: None,
         errors: None,
+        block_latency: None,
     }
 }
 
