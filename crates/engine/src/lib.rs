@@ -10,7 +10,9 @@
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
+pub mod falloc;
 pub mod file;
+pub mod fileops;
 mod interface;
 pub mod libaio;
 pub mod locked;

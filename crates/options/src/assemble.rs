@@ -30,6 +30,11 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "threadpool",
     "guasi",
     "io_uring",
+    "ftruncate",
+    "falloc",
+    "filecreate",
+    "filestat",
+    "filedelete",
 ];
 
 /// fio's default engine.
