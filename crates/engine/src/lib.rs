@@ -21,6 +21,7 @@ pub mod mmap;
 pub mod null;
 pub mod posixaio;
 pub mod registry;
+pub mod splice;
 pub mod sync;
 pub mod system;
 pub mod thread;

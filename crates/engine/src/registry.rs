@@ -164,6 +164,14 @@ pub const REGISTRY: &[EngineInfo] = &[
         make: |o| Ok(Box::new(crate::uring::UringEngine::new(o)?)),
     },
     EngineInfo {
+        name: "splice",
+        completes_in_call: true,
+        about: "splice(2) and vmsplice(2) through a pipe",
+        files: FileUse::Opened,
+        moves_data: true,
+        make: |_| Ok(Box::new(crate::splice::SpliceEngine::new()?)),
+    },
+    EngineInfo {
         name: "ftruncate",
         completes_in_call: true,
         about: "ftruncate(2) to each write's offset; no data transfer",

@@ -30,6 +30,7 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "threadpool",
     "guasi",
     "io_uring",
+    "splice",
     "ftruncate",
     "falloc",
     "filecreate",

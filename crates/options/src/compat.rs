@@ -29,7 +29,6 @@ pub const ENGINES: &[Refusal] = &[
     refuse("netsplice", "a network benchmark, not a storage one (iperf3 measures networks)"),
     refuse("exec", "it runs a program as the job; `exec_prerun` and `exec_postrun` cover scripting around a job"),
     refuse("e4defrag", "it drives ext4's online defragmentation ioctl, a file system tool rather than I/O"),
-    refuse("splice", "Linux splice(2) through a pipe is a niche copy path; planned after the common engines"),
     refuse("gfapi", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("gfapi_async", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("mtd", "needs raw flash (MTD) hardware"),
