@@ -100,15 +100,19 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result =
-        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| match (
-            tick,
-            &mut pictures,
-        ) {
-            (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-            (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-            (Tick::Interval(..), None) => Ok(()),
-        })?;
+    let result = std::thread::scope(|scope| {
+        // --trigger-file, --trigger-timeout: a watcher beside the run.
+        if let Some(trigger) = crate::trigger::Trigger::of(program) {
+            scope.spawn(move || trigger.watch(control));
+        }
+        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| {
+            match (tick, &mut pictures) {
+                (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                (Tick::Interval(..), None) => Ok(()),
+            }
+        })
+    })?;
     if let Some(eta) = eta {
         let _ = eta.stop();
     }

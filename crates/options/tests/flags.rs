@@ -35,6 +35,12 @@ const IDS: &[FlagId] = &[
     FlagId::Help,
     FlagId::Html,
     FlagId::Web,
+    FlagId::Crctest,
+    FlagId::CpuclockTest,
+    FlagId::AllocSize,
+    FlagId::TriggerFile,
+    FlagId::TriggerTimeout,
+    FlagId::Trigger,
     FlagId::NotYet,
 ];
 
@@ -66,6 +72,12 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Help
         | FlagId::Html
         | FlagId::Web
+        | FlagId::Crctest
+        | FlagId::CpuclockTest
+        | FlagId::AllocSize
+        | FlagId::TriggerFile
+        | FlagId::TriggerTimeout
+        | FlagId::Trigger
         | FlagId::NotYet => {}
     }
 }
@@ -104,8 +116,8 @@ fn sample(flag: &flags::Flag) -> String {
         return last.to_string();
     }
     match flag.long {
-        "max-jobs" => "4".into(),
-        "eta-newline" | "eta-interval" | "status-interval" => "2s".into(),
+        "max-jobs" | "alloc-size" => "4".into(),
+        "eta-newline" | "eta-interval" | "status-interval" | "trigger-timeout" => "2s".into(),
         _ => "x".into(),
     }
 }

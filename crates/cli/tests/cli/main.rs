@@ -26,6 +26,7 @@ mod replay;
 mod run;
 mod safety;
 mod sched;
+mod selftest;
 mod signals;
 mod syncs;
 mod terse;

@@ -76,6 +76,18 @@ pub enum FlagId {
     Html,
     /// `--web[=ADDR:PORT]`.
     Web,
+    /// `--crctest[=LIST]`.
+    Crctest,
+    /// `--cpuclock-test`.
+    CpuclockTest,
+    /// `--alloc-size=KB`.
+    AllocSize,
+    /// `--trigger-file=FILE`.
+    TriggerFile,
+    /// `--trigger-timeout=TIME`.
+    TriggerTimeout,
+    /// `--trigger=COMMAND`.
+    Trigger,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

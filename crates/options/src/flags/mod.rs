@@ -15,8 +15,8 @@ mod flag;
 mod shell;
 
 pub use defs::{
-    all, find, find_short, suggest, supported, DEBUG_CATEGORIES, EXIT_CODES, GENZIPF, REPORT,
-    SUBCOMMANDS,
+    all, find, find_short, suggest, supported, CRCTEST_NAMES, DEBUG_CATEGORIES, EXIT_CODES,
+    GENZIPF, REPORT, SUBCOMMANDS,
 };
 pub use flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 pub use shell::Shell;
