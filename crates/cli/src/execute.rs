@@ -53,7 +53,11 @@ pub fn execute(
 ) -> Result<(RunReport, Outcome), Failure> {
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
-    let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    let mut plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    // --aux-path: where the verify state files go.
+    for verify in plans.iter_mut().filter_map(|p| p.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&program.aux_path);
+    }
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
     for plan in plans.iter().filter(|p| p.engine.depth_capped()) {

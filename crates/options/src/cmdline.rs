@@ -148,6 +148,8 @@ pub struct ProgramOptions {
     pub trigger_timeout: Option<Duration>,
     /// `--trigger=COMMAND`: what a trigger runs.
     pub trigger: Option<String>,
+    /// `--aux-path=DIR`: where the verify state files go.
+    pub aux_path: Option<PathBuf>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -337,6 +339,7 @@ fn program_flag(
             p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
         }
         FlagId::Trigger => p.trigger = Some(value),
+        FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

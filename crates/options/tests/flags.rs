@@ -41,6 +41,7 @@ const IDS: &[FlagId] = &[
     FlagId::TriggerFile,
     FlagId::TriggerTimeout,
     FlagId::Trigger,
+    FlagId::AuxPath,
     FlagId::NotYet,
 ];
 
@@ -78,6 +79,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::TriggerFile
         | FlagId::TriggerTimeout
         | FlagId::Trigger
+        | FlagId::AuxPath
         | FlagId::NotYet => {}
     }
 }

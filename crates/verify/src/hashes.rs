@@ -1,6 +1,6 @@
 //! The checksums `--crctest` measures, in fio 3.33's order ([`CRCTEST`]): the verify
 //! methods' (see [`crate::block::method`]) and three hashes fio uses elsewhere and tests
-//! beside them, written here from their published definitions: FNV-1a (64 bits),
+//! beside them, written here from their published definitions: FNV-1a (64 bits, by words),
 //! MurmurHash3 (x86, 32 bits, seed 0) and Bob Jenkins' lookup3 `hashlittle` (the kernel's
 //! `jhash`, initial value 0).
 

@@ -88,3 +88,21 @@ fn a_trigger_stops_the_run_and_runs_its_command() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("fired\n"), "{}", text(&out.stdout));
 }
+
+/// `--aux-path`: the verify state file is saved there (fio's name, `local-JOB-N-verify.state`)
+/// and loaded from there, and not in the current directory.
+#[test]
+fn aux_path_holds_the_verify_state_files() {
+    let dir = tempdir();
+    std::fs::create_dir(dir.path().join("aux")).unwrap();
+    let job = ["--name=j", "--filename=f.dat", "--size=64k", "--rw=write", "--verify=crc32c"];
+    let mut args = vec!["--aux-path=aux"];
+    args.extend(job);
+    let out = run_in(dir.path(), IOMARK, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir.path().join("aux/local-j-0-verify.state").exists());
+    assert!(!dir.path().join("local-j-0-verify.state").exists());
+    args.extend(["--verify_only", "--verify_state_load=1"]);
+    let out = run_in(dir.path(), IOMARK, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -192,6 +192,13 @@ const FLAGS: &[Flag] = &[
         ),
     flag(F::TriggerTimeout, "trigger-timeout", Required("TIME"), "Trigger TIME after the start")
         .long_help("A bare number is in seconds; the trigger does what --trigger-file's does."),
+    flag(F::AuxPath, "aux-path", Required("DIR"), "Where verify state files go")
+        .values(Values::File)
+        .long_help(
+            "The directory of the files a run keeps state in: the verify state files \
+             (local-JOB-N-verify.state) are saved and loaded there instead of the current \
+             directory, as fio 3.33's.",
+        ),
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
         .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
@@ -202,7 +209,6 @@ const FLAGS: &[Flag] = &[
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
-    not_yet("aux-path", Required("PATH"), "Where to write auxiliary files"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

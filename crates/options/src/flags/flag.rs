@@ -88,6 +88,8 @@ pub enum FlagId {
     TriggerTimeout,
     /// `--trigger=COMMAND`.
     Trigger,
+    /// `--aux-path=DIR`.
+    AuxPath,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }
