@@ -95,6 +95,32 @@ impl FileOpEngine {
     }
 }
 
+/// Grows the process's descriptor table now, before the job, to hold `n` more files:
+/// in a process with several threads the kernel grows a full table with an RCU grace
+/// period (milliseconds), which would otherwise land in the timing of a create (fio's jobs
+/// are processes of their own, each with its own table). Best effort: past the soft
+/// `RLIMIT_NOFILE` nothing is reserved.
+fn reserve_descriptors(n: usize) {
+    // SAFETY: getrlimit writes into the struct it is given; open and fcntl take a
+    // NUL-terminated path and descriptors; every descriptor made here is closed here.
+    unsafe {
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) < 0 {
+            return;
+        }
+        let want = (n as u64 + 64).min(limit.rlim_cur.saturating_sub(1)) as libc::c_int;
+        let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return;
+        }
+        let high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, want);
+        if high >= 0 {
+            libc::close(high);
+        }
+        libc::close(fd);
+    }
+}
+
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
 }
@@ -146,6 +172,9 @@ impl Engine for FileOpEngine {
             .collect::<Result<_, _>>()
             .map_err(|_| EngineError::other("a file name holds a NUL byte"))?;
         self.done = vec![false; paths.len()];
+        if self.op == FileOp::Create {
+            reserve_descriptors(paths.len());
+        }
         Ok(())
     }
 

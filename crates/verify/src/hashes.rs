@@ -56,10 +56,18 @@ impl Hash {
     }
 }
 
-/// FNV-1a, 64 bits.
+/// FNV-1a, 64 bits, over 64-bit little-endian words and then the bytes left (fio's
+/// `fnv` steps by words, which is what makes it fast; the bytewise FNV-1a of a buffer
+/// shorter than 8 bytes is the same).
 pub fn fnv1a_64(data: &[u8]) -> u64 {
-    data.iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    const PRIME: u64 = 0x100_0000_01b3;
+    let mut words = data.chunks_exact(8);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for w in &mut words {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h ^ w).wrapping_mul(PRIME);
+    }
+    words.remainder().iter().fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 /// MurmurHash3, x86, 32 bits.
