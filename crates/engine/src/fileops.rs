@@ -15,24 +15,13 @@
 //! - `filedelete`: `unlink(2)` of the laid-out file; a second loop fails with `ENOENT`,
 //!   as in fio.
 
+pub use crate::interface::StatCall;
 use crate::interface::{Engine, EngineError, Queued};
 use crate::unit::IoUnit;
 use std::ffi::CString;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
-
-/// `stat_type`: the system call `filestat` times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StatCall {
-    /// `stat(2)` (fio's default).
-    #[default]
-    Stat,
-    /// `lstat(2)`.
-    Lstat,
-    /// `statx(2)`, with the basic statistics.
-    Statx,
-}
 
 /// What a metadata engine does to each file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -104,6 +104,18 @@ pub trait Engine: Send {
     }
 }
 
+/// `stat_type`: the system call `filestat` times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StatCall {
+    /// `stat(2)` (fio's default).
+    #[default]
+    Stat,
+    /// `lstat(2)`.
+    Lstat,
+    /// `statx(2)`, with the basic statistics.
+    Statx,
+}
+
 /// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -147,7 +159,7 @@ pub struct EngineOptions {
     /// `threadpool_max` (threadpool): the most worker threads the pool grows to.
     pub threads_max: u32,
     /// `stat_type` (filestat): the system call that looks each file up.
-    pub stat_type: crate::fileops::StatCall,
+    pub stat_type: StatCall,
 }
 
 impl Default for EngineOptions {
@@ -170,7 +182,7 @@ impl Default for EngineOptions {
             userspace_reap: false,
             threads_min: 1,
             threads_max: 1,
-            stat_type: crate::fileops::StatCall::Stat,
+            stat_type: StatCall::Stat,
         }
     }
 }
