@@ -6,6 +6,7 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod compare_cmd;
 mod execute;
 mod fuse_export;
 mod genzipf;
@@ -16,6 +17,7 @@ mod selftest;
 mod signals;
 mod status;
 mod suite;
+mod sweep_cmd;
 mod trigger;
 
 use iomark_manual::{cmdhelp, complete, help, man};
@@ -36,6 +38,12 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compare") {
+        return compare_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "sweep") {
+        return sweep_cmd::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);

@@ -142,6 +142,8 @@ pub struct JobTimes {
     pub majf: u64,
     /// Minor page faults.
     pub minf: u64,
+    /// The job's own counters after `ramp_time`.
+    pub counters: crate::report::JobCounters,
 }
 
 /// The parts of a [`JobReport`] that are not statistics, copied through as given.
@@ -311,6 +313,7 @@ pub fn job_report(
         ctx: times.ctx,
         majf: times.majf,
         minf: times.minf,
+        counters: times.counters,
         iodepth_level: rec.depth.percentages(ios, MAP_FLOOR),
         iodepth_submit: rec.submit.percentages(rec.submit.total(), MAP_FLOOR),
         iodepth_complete: rec.complete.percentages(rec.complete.total(), MAP_FLOOR),

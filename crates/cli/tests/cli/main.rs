@@ -29,6 +29,7 @@ mod safety;
 mod sched;
 mod selftest;
 mod signals;
+mod sweep;
 mod syncs;
 mod terse;
 mod usage;

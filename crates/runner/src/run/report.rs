@@ -91,6 +91,7 @@ fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
         ctx: a.ctx + b.ctx,
         majf: a.majf + b.majf,
         minf: a.minf + b.minf,
+        counters: a.counters.plus(b.counters),
     }
 }
 
