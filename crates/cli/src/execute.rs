@@ -53,7 +53,11 @@ pub fn execute(
 ) -> Result<(RunReport, Outcome), Failure> {
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
-    let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    let mut plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    // --aux-path: where the verify state files go.
+    for verify in plans.iter_mut().filter_map(|p| p.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&program.aux_path);
+    }
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
     for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
@@ -109,15 +113,19 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result =
-        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| match (
-            tick,
-            &mut pictures,
-        ) {
-            (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-            (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-            (Tick::Interval(..), None) => Ok(()),
-        })?;
+    let result = std::thread::scope(|scope| {
+        // --trigger-file, --trigger-timeout: a watcher beside the run.
+        if let Some(trigger) = crate::trigger::Trigger::of(program) {
+            scope.spawn(move || trigger.watch(control));
+        }
+        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| {
+            match (tick, &mut pictures) {
+                (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                (Tick::Interval(..), None) => Ok(()),
+            }
+        })
+    })?;
     if let Some(eta) = eta {
         let _ = eta.stop();
     }

@@ -13,10 +13,12 @@ mod genzipf;
 mod loader;
 mod pictures;
 mod report_cmd;
+mod selftest;
 mod signals;
 mod status;
 mod suite;
 mod sweep_cmd;
+mod trigger;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
@@ -131,6 +133,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(list) = &p.crctest {
+        selftest::crctest(list, &mut out).map_err(Failure::Usage)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.cpuclock_test {
+        let passed = selftest::cpuclock_test(&mut out)?;
+        return Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     if let Some(path) = &p.inflate_log {
         return inflate_log(path, &mut out);

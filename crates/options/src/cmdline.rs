@@ -138,6 +138,20 @@ pub struct ProgramOptions {
     pub html: Option<PathBuf>,
     /// `--web[=ADDR:PORT]`: serve the live page; `Some("")` for the default address.
     pub web: Option<String>,
+    /// `--crctest[=LIST]`: the checksums named (`Some("")`: all), measured; runs no job.
+    pub crctest: Option<String>,
+    /// `--cpuclock-test`: check the clock on every CPU; runs no job.
+    pub cpuclock_test: bool,
+    /// `--alloc-size=KB`: fio's pool size, checked and not needed.
+    pub alloc_size: Option<u64>,
+    /// `--trigger-file=FILE`: trigger when it exists.
+    pub trigger_file: Option<PathBuf>,
+    /// `--trigger-timeout=TIME`: trigger that long after the start.
+    pub trigger_timeout: Option<Duration>,
+    /// `--trigger=COMMAND`: what a trigger runs.
+    pub trigger: Option<String>,
+    /// `--aux-path=DIR`: where the verify state files go.
+    pub aux_path: Option<PathBuf>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -310,6 +324,25 @@ fn program_flag(
         FlagId::Man => p.man = true,
         FlagId::Html => p.html = Some(PathBuf::from(value)),
         FlagId::Web => p.web = Some(value),
+        FlagId::Crctest => {
+            let names = flags::CRCTEST_NAMES;
+            if let Some(bad) = value.split(',').find(|n| !n.is_empty() && !names.contains(n)) {
+                let why = format!("invalid --crctest '{bad}' (valid: {})", names.join(","));
+                return Err(usage(at, why));
+            }
+            p.crctest = Some(value)
+        }
+        FlagId::CpuclockTest => p.cpuclock_test = true,
+        FlagId::AllocSize => match value.trim().parse::<u64>() {
+            Ok(kb) if kb > 0 => p.alloc_size = Some(kb),
+            _ => return Err(usage(at, format!("--{name}: '{value}' is not a size in KiB"))),
+        },
+        FlagId::TriggerFile => p.trigger_file = Some(PathBuf::from(value)),
+        FlagId::TriggerTimeout => {
+            p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
+        }
+        FlagId::Trigger => p.trigger = Some(value),
+        FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

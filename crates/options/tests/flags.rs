@@ -36,6 +36,13 @@ const IDS: &[FlagId] = &[
     FlagId::Help,
     FlagId::Html,
     FlagId::Web,
+    FlagId::Crctest,
+    FlagId::CpuclockTest,
+    FlagId::AllocSize,
+    FlagId::TriggerFile,
+    FlagId::TriggerTimeout,
+    FlagId::Trigger,
+    FlagId::AuxPath,
     FlagId::NotYet,
 ];
 
@@ -68,6 +75,13 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Help
         | FlagId::Html
         | FlagId::Web
+        | FlagId::Crctest
+        | FlagId::CpuclockTest
+        | FlagId::AllocSize
+        | FlagId::TriggerFile
+        | FlagId::TriggerTimeout
+        | FlagId::Trigger
+        | FlagId::AuxPath
         | FlagId::NotYet => {}
     }
 }
@@ -106,8 +120,8 @@ fn sample(flag: &flags::Flag) -> String {
         return last.to_string();
     }
     match flag.long {
-        "max-jobs" => "4".into(),
-        "eta-newline" | "eta-interval" | "status-interval" => "2s".into(),
+        "max-jobs" | "alloc-size" => "4".into(),
+        "eta-newline" | "eta-interval" | "status-interval" | "trigger-timeout" => "2s".into(),
         _ => "x".into(),
     }
 }

@@ -28,6 +28,12 @@ pub const DEBUG_CATEGORIES: &[&str] = &[
     "all",
 ];
 
+/// fio 3.33's `--crctest` checksums, in its order.
+pub const CRCTEST_NAMES: &[&str] = &[
+    "md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash",
+    "murmur3", "jhash", "fnv", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+];
+
 /// A flag that iomark acts on, with no long help and any value.
 const fn flag(id: FlagId, long: &'static str, arg: Arg, help: &'static str) -> Flag {
     Flag {
@@ -168,21 +174,49 @@ const FLAGS: &[Flag] = &[
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
+    // Self-tests, triggers and fio's memory pool (issue 19).
+    flag(F::Crctest, "crctest", Optional("LIST"), "Measure the checksums' throughput and exit")
+        .values(Values::List(CRCTEST_NAMES))
+        .long_help(
+            "Hashes a buffer with each checksum named (all of fio 3.33's when none is) and \
+             prints MiB/sec per checksum in fio's table; runs no job.",
+        ),
+    flag(F::CpuclockTest, "cpuclock-test", Arg::None, "Check the clock on every CPU and exit")
+        .long_help(
+            "Reads iomark's clock on every CPU in turn and checks that it never goes back \
+             between CPUs; prints what it saw and Pass! or Failed! (exit code 1), as fio's.",
+        ),
+    flag(F::AllocSize, "alloc-size", Required("KB"), "fio's shared memory pool size (accepted, not needed)")
+        .long_help(
+            "fio keeps what its job processes share in a pool of this many KiB; iomark's jobs \
+             share memory without a fixed pool, so the value is checked and has nothing to size.",
+        ),
+    flag(F::TriggerFile, "trigger-file", Required("FILE"), "Trigger when FILE exists (checked every 250 ms)")
+        .values(Values::File)
+        .long_help(
+            "When the file appears it is removed and the trigger fires: the jobs stop as on \
+             SIGTERM (saving verify state where they save it), --trigger's command runs, and \
+             the report of what was done is printed; the exit code is 0, as in fio 3.33.",
+        ),
+    flag(F::TriggerTimeout, "trigger-timeout", Required("TIME"), "Trigger TIME after the start")
+        .long_help("A bare number is in seconds; the trigger does what --trigger-file's does."),
+    flag(F::AuxPath, "aux-path", Required("DIR"), "Where verify state files go")
+        .values(Values::File)
+        .long_help(
+            "The directory of the files a run keeps state in: the verify state files \
+             (local-JOB-N-verify.state) are saved and loaded there instead of the current \
+             directory, as fio 3.33's.",
+        ),
+    flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
+        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("cpuclock-test", Arg::None, "Test the CPU clock and exit"),
-    not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
-    not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
     not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
     not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
-    not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
-    not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
-    not_yet("aux-path", Required("PATH"), "Where to write auxiliary files"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

@@ -78,6 +78,20 @@ pub enum FlagId {
     Web,
     /// `--block-latency`.
     BlockLatency,
+    /// `--crctest[=LIST]`.
+    Crctest,
+    /// `--cpuclock-test`.
+    CpuclockTest,
+    /// `--alloc-size=KB`.
+    AllocSize,
+    /// `--trigger-file=FILE`.
+    TriggerFile,
+    /// `--trigger-timeout=TIME`.
+    TriggerTimeout,
+    /// `--trigger=COMMAND`.
+    Trigger,
+    /// `--aux-path=DIR`.
+    AuxPath,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

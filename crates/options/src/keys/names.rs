@@ -661,6 +661,9 @@ pub const NOWAIT: Key<bool> = Key::new("nowait");
 /// `force_async`: Set IOSQE_ASYNC every N requests
 pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
 
+/// `stat_type`: Specify stat system call type to measure lookup/getattr performance
+pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
+
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");
 

@@ -124,7 +124,8 @@ impl Loop<'_, '_> {
             };
             let Some(req) = self.next_request::<RICH>() else {
                 self.io.free.push(index);
-                if RICH && self.feat.plan.files.unlink_each_loop && self.next_loop() {
+                let pauses = self.feat.plan.files.unlink_each_loop || self.feat.per_file;
+                if RICH && pauses && self.next_loop() {
                     continue;
                 }
                 break;

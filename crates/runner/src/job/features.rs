@@ -41,6 +41,9 @@ pub(super) struct Features<'a, 's> {
     pub(super) serialize: bool,
     /// `number_ios` over all loops: the job ends once that many data I/Os completed.
     pub(super) ios_limit: Option<u64>,
+    /// Whether the engine works once per file and loop, and only that is timed (the
+    /// metadata engines, [`iomark_plan::engine::EnginePlan::per_file`]).
+    pub(super) per_file: bool,
     /// `fill_device`: a write found the file system full.
     pub(super) filled: bool,
     /// Whether a control ended the job (a latency target found, steady state reached).
@@ -75,6 +78,7 @@ impl Features<'_, '_> {
             || self.ios_limit.is_some()
             || self.plan.files.unlink_each_loop
             || self.block.is_some()
+            || self.per_file
     }
 
     /// The completion point's work for the features: the data I/O on unit `index` (`dir`,

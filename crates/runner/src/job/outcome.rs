@@ -19,7 +19,10 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
     let t = t || plan.verify.as_ref().is_some_and(iomark_verify::VerifyPlan::trims);
     let stats = &plan.report.stats;
-    let mirror = sync_engine && (stats.clat_percentiles || !stats.lat_percentiles);
+    // The metadata engines record only their operations' clat (see Hot::complete).
+    let mirror = sync_engine
+        && !plan.engine.per_file()
+        && (stats.clat_percentiles || !stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
         slat: !sync_engine && plan.timing.slat,

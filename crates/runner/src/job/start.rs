@@ -50,7 +50,7 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
     crate::files::reach(&mut workload_cfg, &plan.files, &files);
     let mut workload = Workload::new(&workload_cfg).map_err(JobError::of(name))?;
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
-    if plan.files.unlink_each_loop || each_pass {
+    if plan.files.unlink_each_loop || each_pass || plan.engine.per_file() {
         workload.pause_between_passes();
     }
     let mut units =
@@ -60,6 +60,10 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
     } else {
         files.iter().map(AsRawFd::as_raw_fd).collect()
     };
+    if plan.engine.per_file() {
+        let paths: Vec<_> = plan.files.list.iter().map(|f| f.path.clone()).collect();
+        engine.set_paths(&paths).map_err(JobError::of(name))?;
+    }
     engine.setup(&mut units, &fds).map_err(JobError::of(name))?;
     Ok(Io { files, fds, engine, workload, units })
 }
@@ -158,6 +162,7 @@ pub(super) fn start<'a, 's>(
         locks: links.locks,
         serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
         ios_limit: (limits.number_ios > 0).then(|| limits.number_ios.saturating_mul(limits.loops)),
+        per_file: plan.engine.per_file(),
         filled: false,
         ended: false,
         deadline: u64::MAX,

@@ -166,6 +166,15 @@ impl JobRecorder {
         }
     }
 
+    /// Records the completion latency `ns` of an I/O of direction `dir` already counted by
+    /// [`record_io`](Self::record_io) without one, and leaves the latency buckets alone:
+    /// fio's metadata engines (`filecreate`…) time each file's operation so.
+    pub fn record_clat_alone(&mut self, dir: Ddir, ns: u64) {
+        if self.config.clat {
+            self.dirs[dir.index()].clat.record(ns);
+        }
+    }
+
     /// Ends recording: fills in lat for the directions whose lat is their clat (see
     /// [`RecorderConfig::lat_is_clat`]), then the job's own priority's share of each
     /// direction ([`PrioRecorder`]). Call it after the last I/O and before reading or
