@@ -1,7 +1,9 @@
 //! Running parsed jobs and printing what fio prints: the start lines, then the reports in
 //! the formats asked for.
 
+use crate::pictures::{Pictures, DEFAULT_INTERVAL};
 use crate::signals::Control;
+use crate::status::Tick;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::{keys, JobSpec};
@@ -55,6 +57,9 @@ pub fn execute(
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
     let print = print_options(jobs);
+    // The live page's address comes first, before fio's start lines.
+    let progress = Arc::new(Progress::new(plans));
+    let mut pictures = Pictures::start(plans, program, &progress, out)?;
     let normal = program.formats.normal;
     let groups = iomark_runner::group_ids(plans);
     if normal {
@@ -70,13 +75,25 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let progress = Arc::new(Progress::new(plans));
-    let options = RunOptions {
+    // Interim reports in fio's formats; the pictures' figures every interval.
+    let f = &program.formats;
+    let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
+    let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
+    let mut options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
+        block_latency_all: program.block_latency,
         notes,
         ..run_options()
     };
+    if program.block_latency || plans.iter().any(|p| p.report.block_latency) {
+        options.block_tracing = Some(match options.fake_clock_step_ns {
+            Some(_) => Arc::new(iomark_blklat::Unavailable(
+                "block latency is not available under the fake clock".into(),
+            )),
+            None => iomark_blklat::for_run(),
+        });
+    }
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
     let agg = match program.bandwidth_log {
         true => Some(AggBandwidthLog::create(Path::new(".")).map_err(Failure::Run)?),
@@ -84,8 +101,18 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result = crate::status::run_reporting(plans, options, control, status_interval, |r| {
-        write_reports(out, r, program, &print)
+    let result = std::thread::scope(|scope| {
+        // --trigger-file, --trigger-timeout: a watcher beside the run.
+        if let Some(trigger) = crate::trigger::Trigger::of(program) {
+            scope.spawn(move || trigger.watch(control));
+        }
+        crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
+            match (tick, &mut pictures) {
+                (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                (Tick::Interval(..), None) => Ok(()),
+            }
+        })
     })?;
     if let Some(eta) = eta {
         let _ = eta.stop();
@@ -103,6 +130,9 @@ pub fn execute(
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
+    if let Some(p) = pictures {
+        p.finish(out, &report, plans, progress.sample().now_ms)?;
+    }
     // An error a job went on past (continue_on_error) is reported but is no failure.
     let failed =
         report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
@@ -166,11 +196,12 @@ fn start_eta(
     })))
 }
 
-/// The reports in the formats asked for, each once, in fio 3.33's order whatever the order
+/// The reports in fio's formats asked for, each once, in fio 3.33's order whatever the order
 /// of `--output-format`'s list: the terse lines, then the JSON document, then an empty line
 /// and the normal report. The run's notes come before the first text report (the terse
 /// lines or the normal report), as fio prints its notes before its report; the JSON
-/// document carries them itself, so that JSON alone stays one document.
+/// document carries them itself, so that JSON alone stays one document. (iomark's html and
+/// json-stream are [`Pictures`]'.)
 pub fn write_reports(
     out: &mut dyn Write,
     report: &RunReport,

@@ -6,12 +6,19 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod compare_cmd;
 mod execute;
+mod fuse_export;
 mod genzipf;
 mod loader;
+mod pictures;
+mod report_cmd;
+mod selftest;
 mod signals;
 mod status;
 mod suite;
+mod sweep_cmd;
+mod trigger;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
@@ -30,6 +37,18 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "genzipf") {
         return genzipf::main(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "report") {
+        return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compare") {
+        return compare_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "sweep") {
+        return sweep_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "fuse-export") {
+        return fuse_export::main(&args[1..]);
+    }
     match run(args.into_iter()) {
         Ok(code) => code,
         Err(Failure::Usage(message)) => {
@@ -40,6 +59,29 @@ fn main() -> ExitCode {
         Err(Failure::Output(e)) => {
             eprintln!("iomark: cannot write output: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// `--inflate-log=LOG`: the compressed log's rows as text on standard output. A file that
+/// cannot be read or is no compressed log is bad input (exit code 2), after the rows that
+/// could be read.
+fn inflate_log(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let bad = |e: &dyn std::fmt::Display| {
+        Failure::Usage(format!("--inflate-log '{}': {e}", path.display()))
+    };
+    let file = std::fs::File::open(path).map_err(|e| bad(&e))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut text = std::io::BufWriter::new(out);
+    match iomark_runner::inflate(&mut input, &mut text) {
+        Ok(()) => {
+            text.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(iomark_runner::InflateError::Write(e)) => Err(Failure::Output(e)),
+        Err(e) => {
+            text.flush()?;
+            Err(bad(&e))
         }
     }
 }
@@ -93,6 +135,17 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(list) = &p.crctest {
+        selftest::crctest(list, &mut out).map_err(Failure::Usage)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.cpuclock_test {
+        let passed = selftest::cpuclock_test(&mut out)?;
+        return Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    if let Some(path) = &p.inflate_log {
+        return inflate_log(path, &mut out);
+    }
     if let Some(engine) = &p.enghelp {
         let text =
             if engine.trim().is_empty() { Some(engine_list()) } else { cmdhelp::enghelp(engine) };
@@ -130,7 +183,11 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
-    let plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    // --aux-path: where the verify state files go.
+    for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&p.aux_path);
+    }
     if p.parse_only {
         // What a run checks before its first I/O, without creating or writing a file.
         iomark_runner::check(&plans, p.readonly, iomark_runner::Checks::BeforeFirstIo)

@@ -29,27 +29,44 @@ pub struct OutputFormats {
     pub json: bool,
     /// The JSON document with latency histogram bins.
     pub json_plus: bool,
+    /// The self-contained HTML report (iomark's).
+    pub html: bool,
+    /// One JSON object per line: events while the jobs run, then the report (iomark's).
+    pub json_stream: bool,
 }
 
 impl Default for OutputFormats {
     fn default() -> Self {
-        OutputFormats { normal: true, terse: false, json: false, json_plus: false }
+        OutputFormats { normal: true, ..OutputFormats::NONE }
     }
 }
 
 impl OutputFormats {
+    /// No format at all.
+    pub const NONE: OutputFormats = OutputFormats {
+        normal: false,
+        terse: false,
+        json: false,
+        json_plus: false,
+        html: false,
+        json_stream: false,
+    };
+
     /// Parses fio's comma-separated list; each format counts once.
     pub fn parse(list: &str) -> Result<Self, String> {
-        let mut f = OutputFormats { normal: false, terse: false, json: false, json_plus: false };
+        let mut f = OutputFormats::NONE;
         for name in list.split(',') {
             match name.trim() {
                 "normal" => f.normal = true,
                 "terse" => f.terse = true,
                 "json" => f.json = true,
                 "json+" => f.json_plus = true,
+                "html" => f.html = true,
+                "json-stream" => f.json_stream = true,
                 other => {
                     return Err(format!(
-                        "invalid output format '{other}' (valid: normal, terse, json, json+)"
+                        "invalid output format '{other}' (valid: normal, terse, json, json+, \
+                         html, json-stream)"
                     ))
                 }
             }
@@ -111,10 +128,32 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--block-latency`: split every job's latency at the block layer.
+    pub block_latency: bool,
+    /// `--inflate-log=LOG`: print this compressed log as text and run nothing.
+    pub inflate_log: Option<PathBuf>,
     /// `--completions=SHELL`: print the completion script for that shell.
     pub completions: Option<Shell>,
     /// `--man`: print the man page.
     pub man: bool,
+    /// `--html=FILE`: write the HTML report there, beside the other formats.
+    pub html: Option<PathBuf>,
+    /// `--web[=ADDR:PORT]`: serve the live page; `Some("")` for the default address.
+    pub web: Option<String>,
+    /// `--crctest[=LIST]`: the checksums named (`Some("")`: all), measured; runs no job.
+    pub crctest: Option<String>,
+    /// `--cpuclock-test`: check the clock on every CPU; runs no job.
+    pub cpuclock_test: bool,
+    /// `--alloc-size=KB`: fio's pool size, checked and not needed.
+    pub alloc_size: Option<u64>,
+    /// `--trigger-file=FILE`: trigger when it exists.
+    pub trigger_file: Option<PathBuf>,
+    /// `--trigger-timeout=TIME`: trigger that long after the start.
+    pub trigger_timeout: Option<Duration>,
+    /// `--trigger=COMMAND`: what a trigger runs.
+    pub trigger: Option<String>,
+    /// `--aux-path=DIR`: where the verify state files go.
+    pub aux_path: Option<PathBuf>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -225,7 +264,7 @@ fn program_flag(
             p.formats = OutputFormats::parse(&value).map_err(|m| usage(at, m))?
         }
         FlagId::Minimal => {
-            p.formats = OutputFormats { normal: false, terse: true, json: false, json_plus: false };
+            p.formats = OutputFormats { terse: true, ..OutputFormats::NONE };
         }
         // Deprecated in fio 3.33 but honoured: adds terse to the formats chosen so far.
         FlagId::AppendTerse => p.formats.terse = true,
@@ -246,6 +285,8 @@ fn program_flag(
         FlagId::Section => p.sections.push(value),
         FlagId::Readonly => p.readonly = true,
         FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::BlockLatency => p.block_latency = true,
+        FlagId::InflateLog => p.inflate_log = Some(PathBuf::from(value)),
         FlagId::MaxJobs => {
             let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);
             p.max_jobs = Some(n.ok_or_else(|| usage(at, format!("invalid --max-jobs '{value}'")))?);
@@ -284,6 +325,27 @@ fn program_flag(
             p.completions = Some(shell);
         }
         FlagId::Man => p.man = true,
+        FlagId::Html => p.html = Some(PathBuf::from(value)),
+        FlagId::Web => p.web = Some(value),
+        FlagId::Crctest => {
+            let names = flags::CRCTEST_NAMES;
+            if let Some(bad) = value.split(',').find(|n| !n.is_empty() && !names.contains(n)) {
+                let why = format!("invalid --crctest '{bad}' (valid: {})", names.join(","));
+                return Err(usage(at, why));
+            }
+            p.crctest = Some(value)
+        }
+        FlagId::CpuclockTest => p.cpuclock_test = true,
+        FlagId::AllocSize => match value.trim().parse::<u64>() {
+            Ok(kb) if kb > 0 => p.alloc_size = Some(kb),
+            _ => return Err(usage(at, format!("--{name}: '{value}' is not a size in KiB"))),
+        },
+        FlagId::TriggerFile => p.trigger_file = Some(PathBuf::from(value)),
+        FlagId::TriggerTimeout => {
+            p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
+        }
+        FlagId::Trigger => p.trigger = Some(value),
+        FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

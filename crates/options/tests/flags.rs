@@ -28,11 +28,22 @@ const IDS: &[FlagId] = &[
     FlagId::EtaInterval,
     FlagId::StatusInterval,
     FlagId::BandwidthLog,
+    FlagId::BlockLatency,
+    FlagId::InflateLog,
     FlagId::Debug,
     FlagId::Completions,
     FlagId::Man,
     FlagId::Version,
     FlagId::Help,
+    FlagId::Html,
+    FlagId::Web,
+    FlagId::Crctest,
+    FlagId::CpuclockTest,
+    FlagId::AllocSize,
+    FlagId::TriggerFile,
+    FlagId::TriggerTimeout,
+    FlagId::Trigger,
+    FlagId::AuxPath,
     FlagId::NotYet,
 ];
 
@@ -57,11 +68,22 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::EtaInterval
         | FlagId::StatusInterval
         | FlagId::BandwidthLog
+        | FlagId::BlockLatency
+        | FlagId::InflateLog
         | FlagId::Debug
         | FlagId::Completions
         | FlagId::Man
         | FlagId::Version
         | FlagId::Help
+        | FlagId::Html
+        | FlagId::Web
+        | FlagId::Crctest
+        | FlagId::CpuclockTest
+        | FlagId::AllocSize
+        | FlagId::TriggerFile
+        | FlagId::TriggerTimeout
+        | FlagId::Trigger
+        | FlagId::AuxPath
         | FlagId::NotYet => {}
     }
 }
@@ -100,8 +122,8 @@ fn sample(flag: &flags::Flag) -> String {
         return last.to_string();
     }
     match flag.long {
-        "max-jobs" => "4".into(),
-        "eta-newline" | "eta-interval" | "status-interval" => "2s".into(),
+        "max-jobs" | "alloc-size" => "4".into(),
+        "eta-newline" | "eta-interval" | "status-interval" | "trigger-timeout" => "2s".into(),
         _ => "x".into(),
     }
 }

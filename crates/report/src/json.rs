@@ -21,6 +21,7 @@
 
 use std::fmt::Write as _;
 
+use iomark_stats::block::BlockLatencyReport;
 use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport, SteadyReport};
 
 /// A JSON value as fio writes it.
@@ -72,7 +73,25 @@ enum Bins {
     Show,
 }
 
+/// The same document on one line, in strict JSON (control characters escaped, a float that
+/// is not finite written `null`), for `--output-format=json-stream`; ends with a newline.
+pub fn json_line(report: &RunReport, plus: bool) -> String {
+    let bins = if plus { Bins::Show } else { Bins::Leave };
+    let mut out = String::new();
+    write_laid_out(&mut out, &tree(report, bins), 0, Layout::Line);
+    out.push('\n');
+    out
+}
+
 fn document(report: &RunReport, bins: Bins) -> String {
+    let mut out = String::new();
+    write_value(&mut out, &tree(report, bins), 0);
+    out.push('\n');
+    out
+}
+
+/// The document as a tree.
+fn tree(report: &RunReport, bins: Bins) -> Value {
     let mut top: Vec<(String, Value)> = vec![
         (
             "fio version".into(),
@@ -96,10 +115,7 @@ fn document(report: &RunReport, bins: Bins) -> String {
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
-    let mut out = String::new();
-    write_value(&mut out, &Value::Object(top), 0);
-    out.push('\n');
-    out
+    Value::Object(top)
 }
 
 fn options(list: &[(String, String)]) -> Value {
@@ -166,10 +182,44 @@ fn job(job: &JobReport, bins: Bins) -> Value {
     if let Some(ss) = &job.steadystate {
         entries.push(("steadystate".into(), steadystate(ss)));
     }
+    if let Some(b) = &job.block_latency {
+        entries.push(("block_latency".into(), block_latency(b, bins)));
+    }
     if !job.notes.is_empty() {
         let notes = job.notes.iter().map(|n| string(n)).collect();
         entries.push(("iomark notes".into(), Value::Array(notes)));
     }
+    Value::Object(entries)
+}
+
+/// iomark's `block_latency` object: per direction with matched I/Os, each segment as a
+/// latency object (`pre_ns`, `queue_ns`, `device_ns`, `completion_ns`); then the counts,
+/// the clock map and the notes.
+fn block_latency(b: &BlockLatencyReport, bins: Bins) -> Value {
+    let mut entries: Vec<(String, Value)> = Vec::new();
+    for (name, dir) in ["read", "write", "trim"].iter().zip(&b.dirs) {
+        let Some(dir) = dir else { continue };
+        let segs = dir.segments().map(|(s, stats)| (format!("{}_ns", s.name()), lat(stats, bins)));
+        entries.push((name.to_string(), object(segs)));
+    }
+    let c = &b.counts;
+    let counts = [
+        ("ios", c.ios),
+        ("matched", c.matched),
+        ("unmatched", c.unmatched),
+        ("cache_hits", c.cache_hits),
+        ("merged", c.merged),
+        ("split", c.split),
+        ("inserted", c.inserted),
+        ("records", c.records),
+        ("lost_records", c.lost_records),
+        ("reordered", c.reordered),
+        ("reorder_max_ns", c.reorder_max_ns),
+        ("clock_points", b.clock.points),
+    ];
+    entries.extend(counts.into_iter().map(|(k, v)| (k.to_owned(), int(v))));
+    entries.push(("clock_max_rate_ppm".into(), float(b.clock.max_rate_ppm)));
+    entries.push(("notes".into(), Value::Array(b.notes.iter().map(|n| string(n)).collect())));
     Value::Object(entries)
 }
 
@@ -313,40 +363,88 @@ fn disk(disk: &DiskReport) -> Value {
 
 /// Writes `value` as fio does: a container opens on the current line, its members go one
 /// per line two spaces further in, separated by commas, and it closes on a line of its own.
+/// How a document is laid out: fio's indented layout, or all on one line (json-stream).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Fio,
+    Line,
+}
+
 fn write_value(out: &mut String, value: &Value, indent: usize) {
+    write_laid_out(out, value, indent, Layout::Fio);
+}
+
+fn write_laid_out(out: &mut String, value: &Value, indent: usize, layout: Layout) {
+    // Between members: fio's newline and indentation, or nothing on one line.
+    let next = |out: &mut String, first: bool, indent: usize| match layout {
+        Layout::Fio => {
+            out.push_str(if first { "\n" } else { ",\n" });
+            push_indent(out, indent);
+        }
+        Layout::Line if !first => out.push(','),
+        Layout::Line => {}
+    };
     match value {
         Value::Int(v) => {
             let _ = write!(out, "{v}");
         }
+        Value::Float(v) if layout == Layout::Line && !v.is_finite() => out.push_str("null"),
         Value::Float(v) => {
             let _ = write!(out, "{v:.6}");
         }
+        Value::Str(s) if layout == Layout::Line => write_escaped(out, s),
         Value::Str(s) => write_string(out, s),
         Value::Object(entries) => {
             out.push('{');
             for (i, (key, member)) in entries.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                push_indent(out, indent + 2);
-                write_string(out, key);
-                out.push_str(" : ");
-                write_value(out, member, indent + 2);
+                next(out, i == 0, indent + 2);
+                if layout == Layout::Line {
+                    write_escaped(out, key);
+                    out.push(':');
+                } else {
+                    write_string(out, key);
+                    out.push_str(" : ");
+                }
+                write_laid_out(out, member, indent + 2, layout);
             }
-            out.push('\n');
-            push_indent(out, indent);
+            if layout == Layout::Fio {
+                out.push('\n');
+                push_indent(out, indent);
+            }
             out.push('}');
         }
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                push_indent(out, indent + 2);
-                write_value(out, item, indent + 2);
+                next(out, i == 0, indent + 2);
+                write_laid_out(out, item, indent + 2, layout);
             }
-            out.push('\n');
-            push_indent(out, indent);
+            if layout == Layout::Fio {
+                out.push('\n');
+                push_indent(out, indent);
+            }
             out.push(']');
         }
     }
+}
+
+/// A string as strict JSON writes it (control characters escaped too), for one-line
+/// documents that must parse on their own.
+fn write_escaped(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 fn push_indent(out: &mut String, n: usize) {

@@ -13,7 +13,8 @@
 //!   laid out, the waves of job threads, the one report at the end ([`run()`],
 //!   [`interim_report`]);
 //! - `job`: one job thread and its submit/reap loop;
-//! - `logs`: the log files a job writes, and `--bandwidth-log` ([`AggBandwidthLog`]);
+//! - `logs`: the log files a job writes (on a log thread of its own), `--bandwidth-log`
+//!   ([`AggBandwidthLog`]) and `--inflate-log` ([`inflate`]);
 //! - `links`: what the jobs of a run share while they run: `exitall`, flows, file locks,
 //!   the status board ([`StatusBoard`]) and the progress counters ([`Progress`]);
 //! - `features`: each feature's run-time (rates, think time, latency targets, steady
@@ -39,10 +40,12 @@ pub use files::write_out;
 pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
+pub use logs::{inflate, InflateError};
 pub use run::schedule::group_ids;
 pub use run::{
     check, header, interim_report, plans, run, Checks, RunError, RunOptions, FIO_COMPAT,
 };
+pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.
 pub mod error {

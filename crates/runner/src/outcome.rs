@@ -27,4 +27,6 @@ pub struct JobOutcome {
     pub latency_depth: u32,
     /// What the steady-state watch found, if the job had one.
     pub steadystate: Option<iomark_stats::report::SteadyReport>,
+    /// Each I/O's latency split at the block layer, if the job asked for it.
+    pub block: Option<iomark_stats::block::BlockRecorder>,
 }

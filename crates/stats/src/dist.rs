@@ -118,6 +118,11 @@ impl<const N: usize> Buckets<N> {
         self.counts[idx] += n;
     }
 
+    /// Takes back `n` of what [`add`](Self::add) put in bucket `idx` (never below 0).
+    pub fn remove(&mut self, idx: usize, n: u64) {
+        self.counts[idx] = self.counts[idx].saturating_sub(n);
+    }
+
     /// The raw counts.
     pub fn counts(&self) -> &[u64; N] {
         &self.counts

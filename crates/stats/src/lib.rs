@@ -8,8 +8,10 @@
 //! progress that the runner takes and the ETA line reads.
 #![forbid(unsafe_code)]
 
+pub mod block;
 pub mod dist;
 pub mod hist;
+pub mod interval;
 pub mod log;
 pub mod moments;
 pub mod notes;

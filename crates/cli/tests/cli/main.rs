@@ -11,6 +11,7 @@
 
 mod support;
 
+mod block_latency;
 mod buffers;
 mod debug_parse;
 mod distributions;
@@ -18,16 +19,21 @@ mod engines;
 mod errors;
 mod files;
 mod fio_plot;
+mod fuse;
 mod job_options;
 mod logs;
+mod metadata;
 mod notes;
 mod pacing;
+mod pictures;
 mod refusals;
 mod replay;
 mod run;
 mod safety;
 mod sched;
+mod selftest;
 mod signals;
+mod sweep;
 mod syncs;
 mod terse;
 mod usage;

@@ -1,6 +1,6 @@
-//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
-//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
-//! page and the completions print.
+//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
+//! (`genzipf`, `report`, `sweep`, `compare`, `fuse-export`), and the exit statuses: the data
+//! that the parser reads and that `--help`, the man page and the completions print.
 
 use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
@@ -26,6 +26,12 @@ pub const DEBUG_CATEGORIES: &[&str] = &[
     "helperthread",
     "zbd",
     "all",
+];
+
+/// fio 3.33's `--crctest` checksums, in its order.
+pub const CRCTEST_NAMES: &[&str] = &[
+    "md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash",
+    "murmur3", "jhash", "fnv", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
 ];
 
 /// A flag that iomark acts on, with no long help and any value.
@@ -75,12 +81,16 @@ const FLAGS: &[Flag] = &[
     flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
         .values(Values::File)
         .long_help("Instead of standard output; messages still go to standard error."),
-    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+")
-        .values(Values::List(&["normal", "terse", "json", "json+"]))
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats: normal, terse, json, json+, html, json-stream")
+        .values(Values::List(&["normal", "terse", "json", "json+", "html", "json-stream"]))
         .long_help(
             "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
              terse lines, then the JSON document, then the normal report. json+ adds the latency \
-             histogram bins to the JSON document.",
+             histogram bins to the JSON document. html (iomark's) is one self-contained HTML \
+             report with charts (docs/report.md); alone it goes to standard output or --output, \
+             beside other formats to --html=FILE. json-stream (iomark's) writes one JSON object per \
+             line: the jobs' start and end, every interval's figures (that interval's alone), and \
+             the final report as the last line; it stands alone on its output.",
         ),
     flag(F::Minimal, "minimal", Arg::None, "Terse output (same as --output-format=terse)"),
     flag(F::AppendTerse, "append-terse", Ignored, "Add terse to the formats (deprecated in fio; use --output-format)")
@@ -128,12 +138,37 @@ const FLAGS: &[Flag] = &[
     flag(F::StatusInterval, "status-interval", Required("TIME"), "Print a full report every TIME")
         .long_help(
             "A bare number is in seconds; at least 1 ms. Each report is cumulative since the start \
-             of the run, in the output formats asked for. SIGUSR1 prints one at any time.",
+             of the run, in the output formats asked for. SIGUSR1 prints one at any time. With \
+             json-stream, html or --web it is also the interval of the figures over time (500 ms \
+             when not given).",
+        ),
+    flag(F::Html, "html", Required("FILE"), "Also write the HTML report to FILE")
+        .values(Values::File)
+        .long_help("Whatever the other formats; the charts over time come from the run's intervals (see --status-interval)."),
+    flag(F::Web, "web", Optional("ADDR:PORT"), "Serve a live page of the run (default 127.0.0.1, a free port)")
+        .long_help(
+            "Read-only, on loopback unless told another address. Its address is printed on \
+             standard output when the run starts; at the end the page becomes the final HTML \
+             report.",
+        ),
+    flag(F::BlockLatency, "block-latency", Arg::None, "Split each I/O's latency at the block layer")
+        .long_help(
+            "iomark's own: sets block_latency for every job. While the jobs run, iomark follows \
+             the kernel's block tracepoints for the disks under their files and splits each \
+             I/O's completion latency into pre (issue to the block layer), queue, device and \
+             completion, reported after clat (docs/block-latency.md). Needs root or \
+             CAP_PERFMON; without, a note says why and the run goes on without the split.",
         ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(
             "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \
              as in fio, they stay empty when the ETA line does not run.",
+        ),
+    flag(F::InflateLog, "inflate-log", Required("LOG"), "Print a compressed log as text")
+        .values(Values::File)
+        .long_help(
+            "Reads a log stored with log_store_compressed (NAME_clat.1.log.fz), fio 3.33's or \
+             iomark's, and prints its rows as the plain log has them; runs no job.",
         ),
     flag(F::Debug, "debug", Required("LIST"), "Debug output; 'parse' prints every parsed value")
         .values(Values::List(DEBUG_CATEGORIES))
@@ -152,21 +187,48 @@ const FLAGS: &[Flag] = &[
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
+    // Self-tests, triggers and fio's memory pool (issue 19).
+    flag(F::Crctest, "crctest", Optional("LIST"), "Measure the checksums' throughput and exit")
+        .values(Values::List(CRCTEST_NAMES))
+        .long_help(
+            "Hashes a buffer with each checksum named (all of fio 3.33's when none is) and \
+             prints MiB/sec per checksum in fio's table; runs no job.",
+        ),
+    flag(F::CpuclockTest, "cpuclock-test", Arg::None, "Check the clock on every CPU and exit")
+        .long_help(
+            "Reads iomark's clock on every CPU in turn and checks that it never goes back \
+             between CPUs; prints what it saw and Pass! or Failed! (exit code 1), as fio's.",
+        ),
+    flag(F::AllocSize, "alloc-size", Required("KB"), "fio's shared memory pool size (accepted, not needed)")
+        .long_help(
+            "fio keeps what its job processes share in a pool of this many KiB; iomark's jobs \
+             share memory without a fixed pool, so the value is checked and has nothing to size.",
+        ),
+    flag(F::TriggerFile, "trigger-file", Required("FILE"), "Trigger when FILE exists (checked every 250 ms)")
+        .values(Values::File)
+        .long_help(
+            "When the file appears it is removed and the trigger fires: the jobs stop as on \
+             SIGTERM (saving verify state where they save it), --trigger's command runs, and \
+             the report of what was done is printed; the exit code is 0, as in fio 3.33.",
+        ),
+    flag(F::TriggerTimeout, "trigger-timeout", Required("TIME"), "Trigger TIME after the start")
+        .long_help("A bare number is in seconds; the trigger does what --trigger-file's does."),
+    flag(F::AuxPath, "aux-path", Required("DIR"), "Where verify state files go")
+        .values(Values::File)
+        .long_help(
+            "The directory of the files a run keeps state in: the verify state files \
+             (local-JOB-N-verify.state) are saved and loaded there instead of the current \
+             directory, as fio 3.33's.",
+        ),
+    flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
+        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("cpuclock-test", Arg::None, "Test the CPU clock and exit"),
-    not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
-    not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
     not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("inflate-log", Required("LOG"), "Decompress a compressed log"),
-    not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
-    not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
-    not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
-    not_yet("aux-path", Required("PATH"), "Where to write auxiliary files"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.
@@ -204,7 +266,7 @@ pub fn suggest(typed: &str) -> Option<&'static str> {
 
 /// A subcommand flag that takes a value.
 const fn valued(short: char, arg: &'static str, help: &'static str) -> ShortFlag {
-    ShortFlag { short, arg: Some(arg), values: Values::Any, help }
+    ShortFlag { short, long: None, arg: Some(arg), values: Values::Any, help }
 }
 
 /// `iomark genzipf`: fio-genzipf's flags, with its help lines.
@@ -213,10 +275,17 @@ pub const GENZIPF: Subcommand = Subcommand {
     summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
     title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
     flags: &[
-        ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'h',
+            long: None,
+            arg: None,
+            values: Values::Any,
+            help: "This help screen",
+        },
         valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
         ShortFlag {
             short: 't',
+            long: None,
             arg: Some("TYPE"),
             values: Values::Fixed(&["zipf", "pareto", "normal"]),
             help: "Distribution type (zipf, pareto, or normal)",
@@ -231,13 +300,145 @@ pub const GENZIPF: Subcommand = Subcommand {
         valued('o', "ROWS", "Number of output rows"),
         ShortFlag {
             short: 'c',
+            long: None,
             arg: None,
             values: Values::Any,
             help: "Output ranges in CSV format",
         },
         valued('s', "SEED", "Seed of the draws (default 0x89)"),
     ],
+    operands: None,
 };
+
+/// `iomark report`: the HTML report, or its charts as SVG or PNG files, from fio's or
+/// iomark's output files.
+pub const REPORT: Subcommand = Subcommand {
+    name: "report",
+    summary: "builds the HTML report or SVG/PNG charts from fio's JSON and logs",
+    title: "iomark report [flags] FILE|DIR...: the HTML report (or each chart as SVG or PNG) from fio's or iomark's\njson, json+, json-stream and log files; several runs overlay, with a table of their differences",
+    flags: &[
+        ShortFlag { short: 'h', long: Some("help"), arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'f',
+            long: Some("format"),
+            arg: Some("FORMAT"),
+            values: Values::Fixed(&["html", "svg", "png"]),
+            help: "html (one page, the default), svg or png (one file per chart)",
+        },
+        ShortFlag {
+            short: 'o',
+            long: Some("output"),
+            arg: Some("PATH"),
+            values: Values::File,
+            help: "The HTML file (default: standard output), or the directory\nof the charts (default: the current one)",
+        },
+        ShortFlag {
+            short: 't',
+            long: Some("title"),
+            arg: Some("TEXT"),
+            values: Values::Any,
+            help: "The page's title",
+        },
+    ],
+    operands: Some("FILE|DIR..."),
+};
+
+/// A subcommand flag with a short and a long name.
+const fn both(
+    short: char,
+    long: &'static str,
+    arg: Option<&'static str>,
+    help: &'static str,
+) -> ShortFlag {
+    ShortFlag { short, long: Some(long), arg, values: Values::Any, help }
+}
+
+impl ShortFlag {
+    /// The same flag, whose value is one of these.
+    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
+        self.values = Values::Fixed(words);
+        self
+    }
+
+    /// The same flag, whose value is a file name.
+    const fn file(mut self) -> Self {
+        self.values = Values::File;
+        self
+    }
+}
+
+/// `iomark sweep`: one job over a grid of options, with the models fitted to the points
+/// (docs/sweep.md).
+pub const SWEEP: Subcommand = Subcommand {
+    name: "sweep",
+    summary: "sweeps a job over a grid of options, fits IOPS against depth",
+    title: "iomark sweep [flags] [job options] [job file]: run one job over a grid of options (lists and\ndoubling ranges A..B), print a line per point as it goes, fit seed 003's queue model over\niodepth and the Universal Scalability Law over numjobs, with confidence intervals",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('d', "iodepth", Some("LIST"), "Depths to sweep, such as 1,2,4..256"),
+        both('j', "numjobs", Some("LIST"), "Numbers of jobs to sweep, such as 1..64"),
+        both('b', "bs", Some("LIST"), "Block sizes to sweep, such as 4k..1m"),
+        both('e', "ioengine", Some("LIST"), "Engines to sweep, such as psync,libaio,io_uring"),
+        both('w', "rw", Some("LIST"), "I/O patterns to sweep, such as randread,randwrite"),
+        both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
+        both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
+        both('r', "repeat", Some("N"), "Rounds over the grid (default 1): each point runs N times,\nand their spread weighs the fit"),
+        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it ('default': 10,50,70,80,90,100)"),
+        both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
+        both('J', "json", Some("FILE"), "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)").file(),
+        both('C', "csv", Some("FILE"), "Write a CSV line per point run to FILE (- for standard\noutput)").file(),
+        both('H', "html", Some("FILE"), "Write the HTML report with the curves and fits to FILE\n(- for standard output)").file(),
+    ],
+    operands: Some("[JOB OPTIONS] [JOB FILE]"),
+};
+
+/// `iomark compare`: two runs, figure by figure, with confidence intervals.
+pub const COMPARE: Subcommand = Subcommand {
+    name: "compare",
+    summary: "compares two runs, each figure with a confidence interval",
+    title: "iomark compare [flags] A B [-- job options]: compare two runs figure by figure, the ratio B/A\nwith a confidence interval and a verdict; A and B are JSON files (fio's or iomark's, one\ndocument per round) or option sets (such as 'ioengine=libaio iodepth=8') run in turn",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('r', "rounds", Some("N"), "Run option sets N times each, alternating (default 5)"),
+        both('p', "confidence", Some("PERCENT"), "The level of the intervals (default 95)"),
+        both('J', "json", Some("FILE"), "Also write the comparison as JSON to FILE (- for\nstandard output)").file(),
+    ],
+    operands: Some("A B [-- JOB OPTIONS]"),
+};
+
+/// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
+/// latency injection (docs/fuse-export.md).
+pub const FUSE_EXPORT: Subcommand = Subcommand {
+    name: "fuse-export",
+    summary: "exports a file or device through FUSE, with fault injection",
+    title: "iomark fuse-export [flags] BACKING MOUNTPOINT: export BACKING through FUSE as\nMOUNTPOINT/volume, served with io_uring, with optional fault and latency injection",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('t', "transport", Some("MODE"), "uring (FUSE-over-io_uring), dev (/dev/fuse) or\nauto (default: uring where the kernel offers it)")
+            .one_of(&["auto", "uring", "dev"]),
+        both('U', "enable-uring", None, "Switch the kernel's FUSE-over-io_uring on, and back off"),
+        both('q', "queues", Some("N"), "dev transport: queues on cloned /dev/fuse descriptors\n(default 1; uring: one per possible CPU)"),
+        both('d', "depth", Some("N"), "Requests in flight per queue (default 128)"),
+        both('D', "direct", None, "Backing I/O with O_DIRECT (aligned requests)"),
+        both('C', "page-cache", None, "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
+        both('w', "max-write", Some("SIZE"), "The largest READ or WRITE (default 128k, at most 1m)"),
+        both('r', "readonly", None, "Export read-only"),
+        both('b', "daemon", None, "Run in the background; return once the export is ready"),
+        both('f', "fail", Some("ERRNO:PERCENT[:KIND]"), "Fail this share of requests of KIND (read, write,\nfsync, trim or all); repeatable"),
+        both('a', "fail-after", Some("SIZE"), "No fault before SIZE bytes have been read or written"),
+        both('R', "fail-range", Some("OFFSET-END"), "Faults only for requests touching this byte range"),
+        both('l', "delay", Some("TIME[:PERCENT]"), "Answer this share of data requests TIME later"),
+        both('L', "delay-dist", Some("DIST"), "How delays are drawn: fixed, uniform or exponential")
+            .one_of(&["fixed", "uniform", "exponential"]),
+        both('x', "corrupt", Some("PERCENT"), "Flip one byte in this share of reads"),
+        both('s', "seed", Some("N"), "Seed of the injection's draws (default 0)"),
+        both('S', "summary", Some("FILE"), "Write the summary at exit to FILE").file(),
+    ],
+    operands: Some("BACKING MOUNTPOINT"),
+};
+
+/// The subcommands, in the order of the help.
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

@@ -484,6 +484,15 @@ pub const LOG_OFFSET: Key<bool> = Key::new("log_offset");
 /// `log_prio`: Include priority value of IO for each log entry
 pub const LOG_PRIO: Key<bool> = Key::new("log_prio");
 
+/// `log_compression`: Log in compressed chunks of this size
+pub const LOG_COMPRESSION: Key<u64> = Key::new("log_compression");
+
+/// `log_compression_cpus`: Limit log compression to these CPUs
+pub const LOG_COMPRESSION_CPUS: Key<Vec<u32>> = Key::new("log_compression_cpus");
+
+/// `log_store_compressed`: Store logs in a compressed format
+pub const LOG_STORE_COMPRESSED: Key<bool> = Key::new("log_store_compressed");
+
 /// `log_unix_epoch`: Use Unix time in log files
 pub const LOG_UNIX_EPOCH: Key<bool> = Key::new("log_unix_epoch");
 
@@ -543,6 +552,9 @@ pub const PERCENTILE_LIST: Key<Vec<f64>> = Key::new("percentile_list");
 
 /// `significant_figures`: Significant figures for output-format set to normal
 pub const SIGNIFICANT_FIGURES: Key<u64> = Key::new("significant_figures");
+
+/// `block_latency`: Split each I/O's latency at the block layer
+pub const BLOCK_LATENCY: Key<bool> = Key::new("block_latency");
 
 /// `disk_util`: Log disk utilization statistics
 pub const DISK_UTIL: Key<bool> = Key::new("disk_util");
@@ -660,6 +672,9 @@ pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
 
 /// `cmd_type`: Specify uring-cmd type
 pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
+
+/// `stat_type`: Specify stat system call type to measure lookup/getattr performance
+pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
 
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");

@@ -20,6 +20,7 @@ use crate::links::status::StatusBoard;
 use crate::links::RunLinks;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
+use iomark_plan::timing::ClockSource;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use iomark_stats::Notes;
@@ -44,6 +45,11 @@ pub struct RunOptions {
     /// leniently, the command line's): the report's notes begin with them, then come the
     /// plans' ([`iomark_plan::notes`]) and the jobs' own.
     pub notes: Notes,
+    /// The run's block-layer tracing, for the jobs that ask for the split
+    /// (`block_latency`, or every job with [`RunOptions::block_latency_all`]).
+    pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
+    /// `--block-latency`: every job asks for the split.
+    pub block_latency_all: bool,
 }
 
 /// Refuses a job that would write to a block device in use (see `crate::system::safety`).
@@ -112,7 +118,8 @@ pub fn run(
     );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
@@ -168,18 +175,30 @@ fn run_waves(
         let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
             Arc::new(wave.clone().map(|_| (Mutex::new(false), Condvar::new())).collect());
         let results = std::thread::scope(|scope| {
-            let mut handles = Vec::new();
+            // Threads are joined as they finish, oldest first, while later ones are still
+            // being started: a finished thread's stack goes back to the C library (which
+            // hands it to the next thread) instead of staying mapped until the wave ends,
+            // which keeps thousands of short jobs from holding thousands of stacks at once.
+            let mut results = Vec::with_capacity(wave.len());
+            let mut handles = std::collections::VecDeque::new();
             for (k, i) in wave.clone().enumerate() {
                 let plan = &plans[i];
                 let job_progress = progress.job(i);
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
+                let traced = options.block_tracing.is_some()
+                    && (options.block_latency_all || plan.report.block_latency);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
+                    // The block tracer stamps on CLOCK_MONOTONIC: so does a traced job,
+                    // unless it asks for another clock.
+                    None if traced && plan.timing.clock == ClockSource::Default => {
+                        (JobClock::monotonic(), None)
+                    }
                     None => JobClock::of(&plan.timing),
                 };
-                handles.push(scope.spawn(move || {
+                handles.push_back(scope.spawn(move || {
                     for w in waits {
                         let (lock, cv) = &done[w];
                         let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -201,8 +220,12 @@ fn run_waves(
                     cv.notify_all();
                     result
                 }));
+                while handles.front().is_some_and(|h| h.is_finished()) {
+                    results.extend(handles.pop_front().map(|h| h.join()));
+                }
             }
-            handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+            results.extend(handles.into_iter().map(|h| h.join()));
+            results
         });
         for (i, result) in wave.zip(results) {
             let job = || plans[i].job.name.clone();

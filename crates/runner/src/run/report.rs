@@ -43,6 +43,11 @@ pub(super) fn report(
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);
                 m.2.times = add_times(&m.2.times, &outcome.times);
+                match (&mut m.2.block, &outcome.block) {
+                    (Some(mine), Some(theirs)) => mine.merge(theirs),
+                    (mine @ None, Some(theirs)) => *mine = Some(theirs.clone()),
+                    _ => {}
+                }
                 if m.2.error == 0 {
                     m.2.error = outcome.error;
                     m.2.error_text = outcome.error_text;
@@ -60,13 +65,17 @@ pub(super) fn report(
         }
         let pcts = percentiles(plan);
         let meta = meta(plan, groups[i], 1, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let mut job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
+        jobs.push(job);
     }
     for (group, first, outcome, count) in merged {
         let plan = &plans[first];
         let pcts = percentiles(plan);
         let meta = meta(plan, group, count, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let mut job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
+        jobs.push(job);
     }
     jobs.sort_by_key(|j| j.groupid);
     let groups = reduce::group_reports(&mut jobs);
@@ -99,6 +108,7 @@ fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
         ctx: a.ctx + b.ctx,
         majf: a.majf + b.majf,
         minf: a.minf + b.minf,
+        counters: a.counters.plus(b.counters),
     }
 }
 

@@ -74,14 +74,6 @@ fn bad_log_options_are_refused() {
         let out = iomark_in(dir.path(), &null_job(&[option]), true);
         assert_eq!(out.status.code(), Some(2), "{option}: {}", text(&out.stderr));
     }
-    // Compressed logs are refused, with the reason, never ignored.
-    let out = iomark_in(dir.path(), &null_job(&["--log_store_compressed=1"]), true);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("is not supported: compressed log"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 #[test]
@@ -124,11 +116,9 @@ fn log_alternate_epoch_counts_from_the_clocks_epoch_as_fio() {
             let after = iomark_engine::system::clock_ms(id).expect("the clock");
             let r = parse_rows(dir.path(), "e_clat.1.log");
             assert_eq!(r.len(), 500, "{program}");
-            assert!(
-                r.iter().all(|r| (before..=after).contains(&r.time)),
-                "{program} {flag} {id}: {before}..{after}: {:?}",
-                &r[..3]
-            );
+            let outside: Vec<_> =
+                r.iter().filter(|r| !(before..=after).contains(&r.time)).collect();
+            assert!(outside.is_empty(), "{program} {flag} {id}: {before}..{after}: {outside:?}");
         }
     }
     // A clock the system does not have is refused (fio 3.33 logs garbage).
