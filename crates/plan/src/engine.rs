@@ -69,7 +69,7 @@ impl Batching {
 
 impl EnginePlan {
     /// The engine of `spec`, for files opened with `direct` and, with `sync_writes`, with
-    /// `O_SYNC` or `O_DSYNC` (see [`EnginePlan::check`]).
+    /// `O_SYNC` or `O_DSYNC`.
     pub fn of(spec: &JobSpec, direct: bool, sync_writes: bool) -> EnginePlan {
         let name = spec.get(keys::IOENGINE).map_or_else(|| "psync".into(), |c| c.name.to_string());
         let iodepth = spec.get(keys::IODEPTH).unwrap_or(1).clamp(1, 65536) as u32;
