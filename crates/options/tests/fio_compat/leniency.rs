@@ -211,6 +211,7 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("sync_file_range", "write:abc", Noted("write:0")),
     ("sync_file_range", "write,foo:2", Noted("write:2")),
     ("sync_file_range", "write:2x", Noted("write:2")),
+    ("sync_file_range", "write:-1", Noted("write:4294967295")),
     ("kb_base", "1000x", Refused),
     ("cpus_allowed", "0-1x", Broken("not probed: iomark refuses a malformed CPU list")),
 ];

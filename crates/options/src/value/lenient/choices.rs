@@ -119,9 +119,16 @@ pub(super) fn choice_set(
                 found.ignore(rest);
                 Some(u64::try_from(value).ok()?)
             }
-            Some(_) => return None,
+            Some((value, rest)) => {
+                // fio keeps the count in 32 unsigned bits: -1 is every 4294967295 writes.
+                found.ignore(rest);
+                found.because("a negative count wraps to 32 unsigned bits, as in fio 3.33");
+                Some(u64::from(value as u32))
+            }
             None => {
-                found.ignored.push(text.to_string());
+                if !text.is_empty() {
+                    found.ignored.push(text.to_string());
+                }
                 found.because("no number counts as 0, which turns sync_file_range off");
                 Some(0)
             }
@@ -149,6 +156,7 @@ mod tests {
         assert_eq!(set("write,foo:2"), value(&["write"], Some(2)));
         assert_eq!(set("write,,wait_before"), value(&["write", "wait_before"], None));
         assert_eq!(set("foo,write"), None);
+        assert_eq!(set("write:-1"), value(&["write"], Some(4_294_967_295)));
     }
 
     #[test]

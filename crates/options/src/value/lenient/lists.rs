@@ -248,6 +248,13 @@ pub(super) fn float_list(raw: &str, found: &mut Found) -> Option<Vec<f64>> {
             break;
         }
         match read_float(item) {
+            // fio 3.33 ends the list at a 0.
+            Some((x, _)) if x == 0.0 => {
+                let rest: Vec<&str> = raw.split(':').skip(i).collect();
+                found.ignored.push(rest.join(":"));
+                found.because("a 0 ends the list");
+                break;
+            }
             Some((x, rest)) if (0.0..=100.0).contains(&x) => {
                 found.ignore(rest);
                 out.push(x);
