@@ -125,7 +125,7 @@ pub fn parse_float_list(raw: &str) -> Result<Vec<f64>, ValueError> {
         .map(|item| match super::size::float_literal(item) {
             // (fio 3.33 ends the list at a 0: `value::lenient` reads it so, with a note.)
             Some(v) if v > 0.0 && v <= 100.0 => Ok(v),
-            Some(v) if v == 0.0 => Err(list_err("a 0 ends the list".into())),
+            Some(0.0) => Err(list_err("a 0 ends the list".into())),
             Some(_) => Err(list_err(format!("'{}' is outside 0..100", item.trim()))),
             None => Err(list_err(format!("'{}' is not a number", item.trim()))),
         })

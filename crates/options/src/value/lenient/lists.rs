@@ -249,7 +249,7 @@ pub(super) fn float_list(raw: &str, found: &mut Found) -> Option<Vec<f64>> {
         }
         match read_float(item) {
             // fio 3.33 ends the list at a 0.
-            Some((x, _)) if x == 0.0 => {
+            Some((0.0, _)) => {
                 let rest: Vec<&str> = raw.split(':').skip(i).collect();
                 found.ignored.push(rest.join(":"));
                 found.because("a 0 ends the list");
