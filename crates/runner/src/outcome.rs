@@ -6,7 +6,7 @@ use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::JobTimes;
 
 /// What a finished job hands back for the report (or a running one, for an interim report).
-#[derive(Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct JobOutcome {
     /// Everything recorded.
     pub recorder: JobRecorder,

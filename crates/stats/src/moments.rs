@@ -8,7 +8,7 @@
 //! formula of Chan, Golub and LeVeque, as fio does for `group_reporting`.
 
 /// Running count, min, max, mean and sample standard deviation.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     n: u64,
     min: u64,

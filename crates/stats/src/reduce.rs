@@ -124,7 +124,7 @@ impl Default for PercentileList {
 }
 
 /// What the runner measured for one job (or, under `group_reporting`, for its group).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct JobTimes {
     /// Runtime per direction in milliseconds (fio's `runtime[ddir]`; 0 for a direction the
     /// job did not perform). Under `group_reporting`, the longest job's.

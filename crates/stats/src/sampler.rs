@@ -20,7 +20,7 @@
 use crate::moments::Moments;
 
 /// What a [`RateSampler`] measures, and so how a rate is scaled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RateUnit {
     /// Bytes in, KiB/s out.
     KibPerSec,
@@ -48,7 +48,7 @@ impl std::error::Error for SamplerError {}
 const NS_PER_MS: u64 = 1_000_000;
 
 /// Samples a rate per direction every window; see the module doc for fio's exact rule.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RateSampler {
     unit: RateUnit,
     window_ms: u64,

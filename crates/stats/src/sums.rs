@@ -11,7 +11,7 @@
 //! (2^42 ns) that is more than 2^44 values; beyond, it saturates rather than wraps.
 
 /// Exact running sums of a stream of values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SumMoments {
     n: u64,
     min: u64,

@@ -5,6 +5,7 @@
 use crate::clock;
 use crate::job::JobOutcome;
 use iomark_plan::JobPlan;
+use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
@@ -13,15 +14,27 @@ use iomark_stats::report::{
 /// The fio release whose formats the report follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
 
-/// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.
+/// What one entry of a report was reduced from: the recording (under `group_reporting`,
+/// the group's jobs merged) and the runner's times. The client/server protocol sends these
+/// counts as they are, where the report holds only shares.
+#[derive(Debug, Clone)]
+pub struct RawJob {
+    /// Everything recorded.
+    pub recorder: JobRecorder,
+    /// Runtimes and CPU usage.
+    pub times: JobTimes,
+}
+
+/// Reduces the outcomes: one report per job, or per group where `group_reporting` is set;
+/// beside the report, what each of its jobs was reduced from, in the same order.
 pub(super) fn report(
     plans: &[JobPlan],
     groups: &[u32],
     outcomes: Vec<JobOutcome>,
     run_start_ms: u64,
     fake: bool,
-) -> RunReport {
-    let mut jobs: Vec<JobReport> = Vec::new();
+) -> (RunReport, Vec<RawJob>) {
+    let mut jobs: Vec<(JobReport, RawJob)> = Vec::new();
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
     let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
@@ -53,18 +66,21 @@ pub(super) fn report(
         }
         let pcts = percentiles(plan);
         let meta = meta(plan, groups[i], 1, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
     for (group, first, outcome, count) in merged {
         let plan = &plans[first];
         let pcts = percentiles(plan);
         let meta = meta(plan, group, count, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
-    jobs.sort_by_key(|j| j.groupid);
+    jobs.sort_by_key(|j| j.0.groupid);
+    let (mut jobs, raw): (Vec<JobReport>, Vec<RawJob>) = jobs.into_iter().unzip();
     let groups = reduce::group_reports(&mut jobs);
     let end_ms = clock::wall_ms(fake);
-    RunReport {
+    let report = RunReport {
         version: REPORT_VERSION,
         iomark_version: env!("CARGO_PKG_VERSION").to_string(),
         fio_compat: FIO_COMPAT.to_string(),
@@ -75,7 +91,8 @@ pub(super) fn report(
         jobs,
         groups,
         disks: Vec::new(),
-    }
+    };
+    (report, raw)
 }
 
 fn percentiles(plan: &JobPlan) -> PercentileList {
