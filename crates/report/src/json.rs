@@ -105,6 +105,17 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
+    // iomark's: under MPI, each rank's own jobs beside the merged ones.
+    if !report.ranks.is_empty() {
+        let rank = |r: &iomark_stats::report::RankReport| {
+            object([
+                ("rank", int(r.rank)),
+                ("hostname", string(&r.hostname)),
+                ("jobs", Value::Array(r.jobs.iter().map(|j| job(j, bins)).collect())),
+            ])
+        };
+        top.push(("ranks".into(), Value::Array(report.ranks.iter().map(rank).collect())));
+    }
     Value::Object(top)
 }
 

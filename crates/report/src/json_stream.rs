@@ -47,6 +47,7 @@ mod tests {
             jobs: vec![job],
             groups: Vec::new(),
             disks: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 

@@ -428,6 +428,7 @@ mod tests {
                 mixed: None,
             }],
             disks: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 

@@ -256,6 +256,7 @@ mod tests {
             jobs,
             groups,
             disks,
+            ranks: Vec::new(),
         }
     }
 

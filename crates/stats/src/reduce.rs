@@ -144,6 +144,40 @@ pub struct JobTimes {
     pub minf: u64,
 }
 
+impl JobTimes {
+    /// Adds `other`, a job of the same reporting group (fio's `group_reporting`): the
+    /// longest runtime per direction, the sums of everything else.
+    pub fn merge_group(&mut self, other: &JobTimes) {
+        self.runtime_ms = [0, 1, 2].map(|d| self.runtime_ms[d].max(other.runtime_ms[d]));
+        self.add_usage(other);
+    }
+
+    /// Adds `other`, the same job run elsewhere (another MPI rank or host), IOR's way: each
+    /// direction's runtime becomes the common wall time, from the earliest start to the
+    /// latest end. `start_ms` and `other_start_ms` are when each began (wall clock, ms);
+    /// usage is summed as under `group_reporting`.
+    pub fn merge_spans(&mut self, start_ms: u64, other: &JobTimes, other_start_ms: u64) {
+        let first = start_ms.min(other_start_ms);
+        self.runtime_ms = [0, 1, 2].map(|d| {
+            let end = |start: u64, t: &JobTimes| match t.runtime_ms[d] {
+                0 => 0,
+                r => start + r - first,
+            };
+            end(start_ms, self).max(end(other_start_ms, other))
+        });
+        self.add_usage(other);
+    }
+
+    fn add_usage(&mut self, other: &JobTimes) {
+        self.total_run_ms += other.total_run_ms;
+        self.usr_ns += other.usr_ns;
+        self.sys_ns += other.sys_ns;
+        self.ctx += other.ctx;
+        self.majf += other.majf;
+        self.minf += other.minf;
+    }
+}
+
 /// The parts of a [`JobReport`] that are not statistics, copied through as given.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JobMeta {

@@ -34,6 +34,21 @@ pub struct RunReport {
     pub groups: Vec<GroupReport>,
     /// The disks under the jobs' files.
     pub disks: Vec<DiskReport>,
+    /// Under MPI, each rank's own jobs (the per-rank breakdown of the merged `jobs`), in
+    /// rank order; empty otherwise.
+    #[serde(default)]
+    pub ranks: Vec<RankReport>,
+}
+
+/// One MPI rank's part of a merged run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankReport {
+    /// The rank, from 0.
+    pub rank: u32,
+    /// The host it ran on.
+    pub hostname: String,
+    /// Its jobs (or groups), reduced from its own recordings alone.
+    pub jobs: Vec<JobReport>,
 }
 
 /// Reads, writes, trims: the order of every per-direction array.

@@ -93,13 +93,17 @@ pub struct RunOutcomes {
     pub start_ms: u64,
     /// The disks' statistics.
     pub disks: Vec<iomark_stats::report::DiskReport>,
+    /// How many runs these outcomes merge (MPI ranks), each job standing for that many;
+    /// 1 for one run.
+    pub copies: u32,
 }
 
 /// Reduces a run's outcomes into its report ([`run`] is [`run_outcomes`] then this), with
 /// what each of the report's jobs was reduced from, in the same order.
 pub fn reduce(plans: &[JobPlan], outcomes: RunOutcomes, fake: bool) -> (RunReport, Vec<RawJob>) {
     let groups = schedule::group_ids(plans);
-    let (mut report, raw) = report(plans, &groups, outcomes.outcomes, outcomes.start_ms, fake);
+    let (start, copies) = (outcomes.start_ms, outcomes.copies);
+    let (mut report, raw) = report(plans, &groups, outcomes.outcomes, (start, copies), fake);
     report.disks = outcomes.disks;
     (report, raw)
 }
@@ -148,7 +152,7 @@ pub fn run_outcomes(
         .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
         .collect::<Result<_, _>>()?;
     let disks = disks.map(crate::system::disk::DiskWatch::finish).unwrap_or_default();
-    Ok(RunOutcomes { outcomes, start_ms: run_start_ms, disks })
+    Ok(RunOutcomes { outcomes, start_ms: run_start_ms, disks, copies: 1 })
 }
 
 /// The report so far of the run under way whose jobs answer on `board`: finished jobs as
@@ -163,7 +167,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
         .collect::<Result<_, _>>()
         .ok()?;
     let groups = schedule::group_ids(plans);
-    let (mut report, _) = report(plans, &groups, outcomes, collected.start_ms, fake);
+    let (mut report, _) = report(plans, &groups, outcomes, (collected.start_ms, 1), fake);
     report.disks = if fake { Vec::new() } else { collected.disks };
     Some(report)
 }

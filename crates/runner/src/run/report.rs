@@ -31,7 +31,7 @@ pub(super) fn report(
     plans: &[JobPlan],
     groups: &[u32],
     outcomes: Vec<JobOutcome>,
-    run_start_ms: u64,
+    (run_start_ms, copies): (u64, u32),
     fake: bool,
 ) -> (RunReport, Vec<RawJob>) {
     let mut jobs: Vec<(JobReport, RawJob)> = Vec::new();
@@ -48,7 +48,7 @@ pub(super) fn report(
         if plan.report.group_reporting {
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);
-                m.2.times = add_times(&m.2.times, &outcome.times);
+                m.2.times.merge_group(&outcome.times);
                 if m.2.error == 0 {
                     m.2.error = outcome.error;
                     m.2.error_text = outcome.error_text;
@@ -65,14 +65,14 @@ pub(super) fn report(
             continue;
         }
         let pcts = percentiles(plan);
-        let meta = meta(plan, groups[i], 1, &outcome, run_start_ms, fake);
+        let meta = meta(plan, groups[i], copies, &outcome, run_start_ms, fake);
         let job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
         jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
     for (group, first, outcome, count) in merged {
         let plan = &plans[first];
         let pcts = percentiles(plan);
-        let meta = meta(plan, group, count, &outcome, run_start_ms, fake);
+        let meta = meta(plan, group, count * copies, &outcome, run_start_ms, fake);
         let job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
         jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
@@ -91,24 +91,13 @@ pub(super) fn report(
         jobs,
         groups,
         disks: Vec::new(),
+        ranks: Vec::new(),
     };
     (report, raw)
 }
 
 fn percentiles(plan: &JobPlan) -> PercentileList {
     PercentileList::new(&plan.report.stats.percentile_list).unwrap_or_default()
-}
-
-fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
-    JobTimes {
-        runtime_ms: [0, 1, 2].map(|d| a.runtime_ms[d].max(b.runtime_ms[d])),
-        total_run_ms: a.total_run_ms + b.total_run_ms,
-        usr_ns: a.usr_ns + b.usr_ns,
-        sys_ns: a.sys_ns + b.sys_ns,
-        ctx: a.ctx + b.ctx,
-        majf: a.majf + b.majf,
-        minf: a.minf + b.minf,
-    }
 }
 
 fn meta(

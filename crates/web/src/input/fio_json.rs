@@ -65,6 +65,7 @@ pub fn report(doc: &Value) -> RunReport {
         global_options,
         jobs,
         disks,
+        ranks: Vec::new(),
     }
 }
 
