@@ -19,6 +19,7 @@ mod files;
 mod fio_plot;
 mod job_options;
 mod logs;
+mod multihost;
 mod pacing;
 mod pictures;
 mod replay;

@@ -1,0 +1,3 @@
+//! Many clients at once: the MPI launch (`mpirun -np N iomark`).
+
+mod mpi;
