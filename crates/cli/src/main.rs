@@ -12,6 +12,7 @@ mod loader;
 mod pictures;
 mod ranks;
 mod report_cmd;
+mod serve;
 mod signals;
 mod status;
 mod suite;
@@ -131,6 +132,10 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
             text.ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(arg) = &p.server {
+        drop(out);
+        return serve::main(arg, p).map_err(Failure::Usage);
     }
     let mut jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
     // Under mpirun or srun, `$rank` and `$hostname` give each rank its own files.

@@ -6,7 +6,7 @@
 //! Interim reports, the ETA line, the HTML report and the live page follow one process's
 //! jobs and are not offered across ranks.
 
-use crate::execute::{print_options, write_reports, write_start_lines, Failure, Outcome};
+use crate::execute::{Failure, Outcome};
 use iomark_dist::Launcher;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::JobSpec;
@@ -44,6 +44,7 @@ pub fn execute(
     stop: &std::sync::atomic::AtomicBool,
     out: &mut dyn Write,
 ) -> Result<Outcome, Failure> {
+    use crate::execute::{print_options, write_reports, write_start_lines};
     use iomark_dist::mpi::MpiRanks;
     use iomark_dist::Ranks;
     let ranks = MpiRanks::init().map_err(|e| Failure::Run(e.to_string()))?;

@@ -8,6 +8,7 @@
 pub mod launch;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod proto;
 pub mod ranks;
 
 pub use launch::{hostname, localize, Launcher};

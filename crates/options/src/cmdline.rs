@@ -136,6 +136,10 @@ pub struct ProgramOptions {
     pub html: Option<PathBuf>,
     /// `--web[=ADDR:PORT]`: serve the live page; `Some("")` for the default address.
     pub web: Option<String>,
+    /// `--server[=ARGS]`: serve fio's clients; `Some("")` for the default address.
+    pub server: Option<String>,
+    /// `--daemonize=PIDFILE`: serve in the background.
+    pub daemonize: Option<PathBuf>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -307,6 +311,8 @@ fn program_flag(
         FlagId::Man => p.man = true,
         FlagId::Html => p.html = Some(PathBuf::from(value)),
         FlagId::Web => p.web = Some(value),
+        FlagId::Server => p.server = Some(value),
+        FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

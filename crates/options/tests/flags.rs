@@ -35,6 +35,8 @@ const IDS: &[FlagId] = &[
     FlagId::Help,
     FlagId::Html,
     FlagId::Web,
+    FlagId::Server,
+    FlagId::Daemonize,
     FlagId::NotYet,
 ];
 
@@ -66,6 +68,8 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Help
         | FlagId::Html
         | FlagId::Web
+        | FlagId::Server
+        | FlagId::Daemonize
         | FlagId::NotYet => {}
     }
 }

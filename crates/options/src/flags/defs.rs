@@ -157,6 +157,14 @@ const FLAGS: &[Flag] = &[
             "The script completes these flags, the job options with their fixed values, and job \
              file names; see INSTALLING below.",
         ),
+    flag(F::Server, "server", Optional("ARGS"), "Run as a server, waiting for clients")
+        .long_help(
+            "Speaks fio 3.33's client/server protocol, so that `fio --client=HOST job.fio` and \
+             gfio run jobs here. ARGS is fio's: `ip:ADDR[,PORT]`, `ip6:ADDR[,PORT]` or \
+             `sock:PATH`; by default all IPv4 addresses, port 8765. See docs/multi-host.md.",
+        ),
+    flag(F::Daemonize, "daemonize", Required("PIDFILE"), "Run the server in the background")
+        .long_help("With --server: the server goes on in the background and its process id is written to PIDFILE."),
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
@@ -165,8 +173,6 @@ const FLAGS: &[Flag] = &[
     not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
     not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
-    not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
-    not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),

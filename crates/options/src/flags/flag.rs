@@ -76,6 +76,10 @@ pub enum FlagId {
     Html,
     /// `--web[=ADDR:PORT]`.
     Web,
+    /// `--server[=ARGS]`.
+    Server,
+    /// `--daemonize=PIDFILE`.
+    Daemonize,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }
