@@ -170,6 +170,7 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
     let out: Out<C> = Arc::new(Mutex::new(conn.duplicate()?));
     let mut input = conn;
     let mut sent = Sent { files: Vec::new() };
+    let mut plans: Vec<JobPlan> = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
     let mut running: Option<(std::thread::JoinHandle<()>, Arc<Progress>, Instant)> = None;
     let mut last_eta = (0u64, [0u64; 3], [0u64; 3]);
@@ -192,18 +193,11 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
                     msg::job_text(&payload).ok_or(ProtoError::Short { op, len: payload.len() })?;
                 let name = PathBuf::from(format!("<client job {}>", sent.files.len() + 1));
                 sent.files.push((name, text.into_bytes()));
-            }
-            Op::Run if running.is_none() => {
-                let files = std::mem::take(&mut sent.files);
-                match prepare(&files) {
-                    Ok(plans) => {
-                        let progress = Arc::new(Progress::new(&plans));
-                        let (o, s, p) =
-                            (Arc::clone(&out), Arc::clone(&stop), Arc::clone(&progress));
-                        let handle = std::thread::spawn(move || {
-                            let _ = run(&o, &plans, &s, p);
-                        });
-                        running = Some((handle, progress, Instant::now()));
+                // As fio: the jobs are read at once, their options and start lines sent.
+                match prepare(&sent.files) {
+                    Ok(all) => {
+                        announce(&out, &all, plans.len())?;
+                        plans = all;
                     }
                     Err(e) => {
                         send(&out, Op::Text, 0, &msg::text(&format!("iomark: {e}\n"), now()))?;
@@ -211,6 +205,16 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
                         send(&out, Op::Quit, 0, &[])?;
                     }
                 }
+            }
+            Op::Run if running.is_none() && !plans.is_empty() => {
+                let plans = std::mem::take(&mut plans);
+                sent.files.clear();
+                let progress = Arc::new(Progress::new(&plans));
+                let (o, s, p) = (Arc::clone(&out), Arc::clone(&stop), Arc::clone(&progress));
+                let handle = std::thread::spawn(move || {
+                    let _ = run(&o, &plans, &s, p);
+                });
+                running = Some((handle, progress, Instant::now()));
             }
             Op::SendEta => {
                 let payload = match &running {
@@ -268,17 +272,13 @@ fn eta(progress: &Progress, started: &Instant, last: &mut (u64, [u64; 3], [u64; 
     msg::eta(running, rate, iops, started.elapsed().as_secs(), &run)
 }
 
-/// Runs `plans` for the client at `out`: their options and start lines, the run, then
-/// every job's and group's statistics and the end of the run.
-fn run<C: Conn>(
-    out: &Out<C>,
-    plans: &[JobPlan],
-    stop: &AtomicBool,
-    progress: Arc<Progress>,
-) -> std::io::Result<()> {
+/// Tells the client at `out` of the jobs of `plans` from `from` on: their options and
+/// start lines, and how many jobs there are in all.
+fn announce<C: Conn>(out: &Out<C>, plans: &[JobPlan], from: usize) -> std::io::Result<()> {
     let groups = iomark_runner::group_ids(plans);
     let print = iomark_report::PrintOptions::default();
-    for (i, (plan, &group)) in plans.iter().zip(&groups).enumerate() {
+    let mut lines = String::new();
+    for (i, (plan, &group)) in plans.iter().zip(&groups).enumerate().skip(from) {
         let header = iomark_runner::header(plan);
         let size = plan.files.list.iter().map(|f| f.len).sum();
         send(
@@ -287,20 +287,26 @@ fn run<C: Conn>(
             0,
             &msg::add_job(i as u32 + 1, group, &plan.job.name, size, &header),
         )?;
-    }
-    let mut lines = String::new();
-    for (plan, &group) in plans.iter().zip(&groups) {
         if plan.job.jobnum == 1 {
             lines.push_str("...\n");
         }
         if plan.job.jobnum == 0 {
-            let header = iomark_runner::header(plan);
             lines.push_str(&iomark_report::start_line(&plan.job.name, group, &header, &print));
             lines.push('\n');
         }
     }
     send(out, Op::Text, 0, &msg::text(&lines, now()))?;
-    send(out, Op::Start, 0, &msg::start(plans.len() as u32))?;
+    send(out, Op::Start, 0, &msg::start(plans.len() as u32))
+}
+
+/// Runs `plans` for the client at `out` (told of them by [`announce`]): the run, then
+/// every job's and group's statistics and the end of the run.
+fn run<C: Conn>(
+    out: &Out<C>,
+    plans: &[JobPlan],
+    stop: &AtomicBool,
+    progress: Arc<Progress>,
+) -> std::io::Result<()> {
     let n = plans.len();
     let noun = if n == 1 { "process" } else { "processes" };
     send(out, Op::Text, 0, &msg::text(&format!("Starting {n} {noun}\n"), now()))?;

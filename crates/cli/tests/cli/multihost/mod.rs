@@ -1,6 +1,7 @@
 //! Many clients at once: the MPI launch (`mpirun -np N iomark`) and fio's client/server
 //! protocol (`iomark --server` driven by fio 3.33's client), on loopback only.
 
+mod gfio;
 mod mpi;
 mod server;
 
@@ -18,15 +19,23 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts a server whose standard error goes to `log`, and waits until it accepts
-    /// connections.
+    /// Starts a server under the fake clock whose standard error goes to `log`, and waits
+    /// until it accepts connections.
     pub fn start(log: &Path) -> Server {
+        Server::start_on(log, true)
+    }
+
+    /// [`Server::start`], on the real clock unless `fake`.
+    pub fn start_on(log: &Path, fake: bool) -> Server {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let child = command(IOMARK)
-            .env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS)
+        let mut cmd = command(IOMARK);
+        if fake {
+            cmd.env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS);
+        }
+        let child = cmd
             .arg(format!("--server=ip:127.0.0.1,{port}"))
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).expect("server log"))
@@ -36,6 +45,12 @@ impl Server {
         // Nothing announces that it listens: try to connect, for a bounded time.
         poll_until(|| TcpStream::connect(("127.0.0.1", port)).ok()).expect("server listening");
         server
+    }
+
+    /// Bytes the server has passed to `write(2)` and its kin so far (`/proc/PID/io`).
+    pub fn written(&self) -> Option<u64> {
+        let io = std::fs::read_to_string(format!("/proc/{}/io", self.child.id())).ok()?;
+        io.lines().find_map(|l| l.strip_prefix("wchar: ")).and_then(|v| v.trim().parse().ok())
     }
 
     /// The `--client` argument that names it.
