@@ -6,6 +6,7 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod client;
 mod execute;
 mod genzipf;
 mod loader;
@@ -132,6 +133,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
             text.ok_or_else(|| Failure::Usage(format!("--enghelp: no engine '{engine}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if !p.clients.is_empty() {
+        drop(out);
+        let mut out = std::io::stdout().lock();
+        return client::main(&cmd, &mut out).map_err(|e| match e {
+            client::Failure::Usage(m) => Failure::Usage(m),
+            client::Failure::Output(e) => Failure::Output(e),
+        });
     }
     if let Some(arg) = &p.server {
         drop(out);

@@ -5,6 +5,7 @@
 //! [`launch`] tells whether this process was started by an MPI launcher and which rank
 //! it is, and puts `$rank` and `$hostname` into `filename_format`.
 
+pub mod clients;
 pub mod launch;
 #[cfg(feature = "mpi")]
 pub mod mpi;

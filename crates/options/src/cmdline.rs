@@ -140,6 +140,17 @@ pub struct ProgramOptions {
     pub server: Option<String>,
     /// `--daemonize=PIDFILE`: serve in the background.
     pub daemonize: Option<PathBuf>,
+    /// `--client=HOSTNAME`, each time it is given, in order.
+    pub clients: Vec<ClientArg>,
+}
+
+/// One `--client` and the job files given after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientArg {
+    /// The host (or a file of hosts), as written.
+    pub host: String,
+    /// The index in [`CommandLine::files`] of the first job file given after it.
+    pub first_file: usize,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -214,6 +225,11 @@ where
                 match flags::find(&name) {
                     Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
+                }
+                if let Some(client) =
+                    cmd.program.clients.last_mut().filter(|c| c.first_file == usize::MAX)
+                {
+                    client.first_file = cmd.files.len();
                 }
             }
         }
@@ -313,6 +329,8 @@ fn program_flag(
         FlagId::Web => p.web = Some(value),
         FlagId::Server => p.server = Some(value),
         FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
+        // Its first file is known to the caller, which has the files so far.
+        FlagId::Client => p.clients.push(ClientArg { host: value, first_file: usize::MAX }),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

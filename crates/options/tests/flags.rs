@@ -37,6 +37,7 @@ const IDS: &[FlagId] = &[
     FlagId::Web,
     FlagId::Server,
     FlagId::Daemonize,
+    FlagId::Client,
     FlagId::NotYet,
 ];
 
@@ -70,6 +71,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Web
         | FlagId::Server
         | FlagId::Daemonize
+        | FlagId::Client
         | FlagId::NotYet => {}
     }
 }

@@ -48,6 +48,7 @@ mod tests {
             groups: Vec::new(),
             disks: Vec::new(),
             ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -429,6 +429,7 @@ mod tests {
             }],
             disks: Vec::new(),
             ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

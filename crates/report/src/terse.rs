@@ -257,6 +257,7 @@ mod tests {
             groups,
             disks,
             ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -43,7 +43,7 @@ pub use logs::{inflate, InflateError};
 pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{
-    header, interim_report, plans, reduce, run, run_outcomes, RawJob, RunError, RunOptions,
+    ctime, header, interim_report, plans, reduce, run, run_outcomes, RawJob, RunError, RunOptions,
     RunOutcomes, FIO_COMPAT,
 };
 

@@ -132,6 +132,12 @@ impl RateSampler {
         &self.stats[dir]
     }
 
+    /// Sets what direction `dir` sampled to `stats` (a recording rebuilt from another
+    /// tool's figures).
+    pub fn set_stats(&mut self, dir: usize, stats: Moments) {
+        self.stats[dir] = stats;
+    }
+
     /// Adds another job's samples by fio's `group_reporting` rule ([`Moments::merge_sum`]).
     pub fn merge(&mut self, other: &RateSampler) {
         for (a, b) in self.stats.iter_mut().zip(other.stats.iter()) {

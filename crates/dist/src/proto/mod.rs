@@ -18,6 +18,8 @@
 //! the big one, a job's statistics (fio's `thread_stat`) and its group's; [`server`] is
 //! `iomark --server`.
 
+pub mod client;
+pub mod decode;
 pub mod frame;
 pub mod messages;
 pub mod server;

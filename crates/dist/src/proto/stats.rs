@@ -16,49 +16,49 @@ use iomark_stats::log::fio_hist::{fio_bin, FIO_HIST_BINS};
 use iomark_stats::report::{GroupReport, JobReport, LatStats, SampleStats};
 
 /// Bytes of a job's statistics without its group's.
-const THREAD_STAT: usize = 183_888;
+pub(crate) const THREAD_STAT: usize = 183_888;
 /// Bytes of a group's statistics.
 const GROUP_STAT: usize = 164;
 /// Bytes of a `TS` payload.
 pub const TS_BYTES: usize = THREAD_STAT + GROUP_STAT + 4;
 
 /// Where each block of `thread_stat` starts.
-mod at {
-    pub const NAME: usize = 0;
-    pub const VERROR: usize = 128;
-    pub const ERROR: usize = 256;
-    pub const NUMBER: usize = 260;
-    pub const GROUP: usize = 264;
-    pub const PID: usize = 268;
-    pub const DESCRIPTION: usize = 272;
-    pub const MEMBERS: usize = 528;
-    pub const UNIFIED: usize = 532;
-    pub const NO_PRIO_STAT: usize = 536;
-    pub const SYNC: usize = 544;
-    pub const CLAT: usize = 600;
-    pub const SLAT: usize = 768;
-    pub const LAT: usize = 936;
-    pub const BW: usize = 1104;
-    pub const IOPS: usize = 1272;
-    pub const USR: usize = 1440;
-    pub const CLAT_PCT: usize = 1480;
-    pub const PCT_LIST: usize = 1504;
-    pub const MAP: usize = 1824;
-    pub const LAT_BUCKETS: usize = 1992;
-    pub const PLAT: usize = 2248;
-    pub const SYNC_PLAT: usize = 135_880;
-    pub const TOTAL_IO: usize = 150_728;
-    pub const SHORT: usize = 150_760;
-    pub const DROP: usize = 150_784;
-    pub const TOTAL_SUBMIT: usize = 150_808;
-    pub const IO_BYTES: usize = 150_824;
-    pub const RUNTIME: usize = 150_848;
-    pub const TOTAL_RUN: usize = 150_872;
-    pub const FIRST_ERROR: usize = 150_884;
-    pub const TOTAL_ERR: usize = 150_888;
-    pub const KB_BASE: usize = 183_680;
-    pub const LAT_TARGET: usize = 183_688;
-    pub const SIG_FIGS: usize = 183_728;
+pub(crate) mod at {
+    pub(crate) const NAME: usize = 0;
+    pub(crate) const VERROR: usize = 128;
+    pub(crate) const ERROR: usize = 256;
+    pub(crate) const NUMBER: usize = 260;
+    pub(crate) const GROUP: usize = 264;
+    pub(crate) const PID: usize = 268;
+    pub(crate) const DESCRIPTION: usize = 272;
+    pub(crate) const MEMBERS: usize = 528;
+    pub(crate) const UNIFIED: usize = 532;
+    pub(crate) const NO_PRIO_STAT: usize = 536;
+    pub(crate) const SYNC: usize = 544;
+    pub(crate) const CLAT: usize = 600;
+    pub(crate) const SLAT: usize = 768;
+    pub(crate) const LAT: usize = 936;
+    pub(crate) const BW: usize = 1104;
+    pub(crate) const IOPS: usize = 1272;
+    pub(crate) const USR: usize = 1440;
+    pub(crate) const CLAT_PCT: usize = 1480;
+    pub(crate) const PCT_LIST: usize = 1504;
+    pub(crate) const MAP: usize = 1824;
+    pub(crate) const LAT_BUCKETS: usize = 1992;
+    pub(crate) const PLAT: usize = 2248;
+    pub(crate) const SYNC_PLAT: usize = 135_880;
+    pub(crate) const TOTAL_IO: usize = 150_728;
+    pub(crate) const SHORT: usize = 150_760;
+    pub(crate) const DROP: usize = 150_784;
+    pub(crate) const TOTAL_SUBMIT: usize = 150_808;
+    pub(crate) const IO_BYTES: usize = 150_824;
+    pub(crate) const RUNTIME: usize = 150_848;
+    pub(crate) const TOTAL_RUN: usize = 150_872;
+    pub(crate) const FIRST_ERROR: usize = 150_884;
+    pub(crate) const TOTAL_ERR: usize = 150_888;
+    pub(crate) const KB_BASE: usize = 183_680;
+    pub(crate) const LAT_TARGET: usize = 183_688;
+    pub(crate) const SIG_FIGS: usize = 183_728;
 }
 
 /// An `io_stat`: max, min, samples, mean and the sum of squared deviations, from what

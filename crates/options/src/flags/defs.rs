@@ -165,6 +165,14 @@ const FLAGS: &[Flag] = &[
         ),
     flag(F::Daemonize, "daemonize", Required("PIDFILE"), "Run the server in the background")
         .long_help("With --server: the server goes on in the background and its process id is written to PIDFILE."),
+    flag(F::Client, "client", Required("HOSTNAME"), "Run the jobs on a server (repeat for several)")
+        .long_help(
+            "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
+             one host a line. The job files that follow a --client go to that server; a \
+             server given none runs the job files given before the first --client. fio's \
+             servers and iomark's alike; the report shows each server's jobs, then \
+             \"All clients\" under group_reporting. See docs/multi-host.md.",
+        ),
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
@@ -173,7 +181,6 @@ const FLAGS: &[Flag] = &[
     not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
     not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
-    not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
     not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),

@@ -80,6 +80,8 @@ pub enum FlagId {
     Server,
     /// `--daemonize=PIDFILE`.
     Daemonize,
+    /// `--client=HOSTNAME` (repeated).
+    Client,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

@@ -60,6 +60,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         jobs,
         disks,
         ranks: Vec::new(),
+        clients: Vec::new(),
     };
     (report, opts)
 }

@@ -22,7 +22,7 @@ use iomark_plan::layout::FileKind;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use report::report;
-pub use report::{header, RawJob, FIO_COMPAT};
+pub use report::{ctime, header, RawJob, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use thread::{job_thread, not_started};

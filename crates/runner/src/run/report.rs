@@ -92,6 +92,7 @@ pub(super) fn report(
         groups,
         disks: Vec::new(),
         ranks: Vec::new(),
+        clients: Vec::new(),
     };
     (report, raw)
 }
@@ -156,7 +157,7 @@ pub fn header(plan: &JobPlan) -> JobHeader {
 
 /// Wall-clock milliseconds as `ctime(3)` writes them (UTC), without the newline:
 /// `Sun Nov 22 02:41:06 2026`.
-pub(crate) fn ctime(ms: u64) -> String {
+pub fn ctime(ms: u64) -> String {
     const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
     const MONTHS: [&str; 12] =
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -30,6 +30,7 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         groups: Vec::new(),
         disks: Vec::new(),
         ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

@@ -66,6 +66,7 @@ pub fn report(doc: &Value) -> RunReport {
         jobs,
         disks,
         ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

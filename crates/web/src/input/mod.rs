@@ -56,6 +56,7 @@ pub fn empty_report() -> RunReport {
         groups: Vec::new(),
         disks: Vec::new(),
         ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

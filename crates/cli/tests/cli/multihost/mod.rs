@@ -1,6 +1,7 @@
 //! Many clients at once: the MPI launch (`mpirun -np N iomark`) and fio's client/server
 //! protocol (`iomark --server` driven by fio 3.33's client), on loopback only.
 
+mod client;
 mod gfio;
 mod mpi;
 mod server;
@@ -27,20 +28,31 @@ impl Server {
 
     /// [`Server::start`], on the real clock unless `fake`.
     pub fn start_on(log: &Path, fake: bool) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
         let mut cmd = command(IOMARK);
         if fake {
             cmd.env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS);
         }
+        Server::spawn(cmd, log)
+    }
+
+    /// `fio --server` on a free loopback port.
+    pub fn fio(log: &Path) -> Server {
+        Server::spawn(command("fio"), log)
+    }
+
+    /// Starts `cmd` with `--server` on a free loopback port and waits until it accepts
+    /// connections.
+    fn spawn(mut cmd: std::process::Command, log: &Path) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
         let child = cmd
             .arg(format!("--server=ip:127.0.0.1,{port}"))
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).expect("server log"))
             .spawn()
-            .expect("start iomark --server");
+            .expect("start a server");
         let server = Server { child, port };
         // Nothing announces that it listens: try to connect, for a bounded time.
         poll_until(|| TcpStream::connect(("127.0.0.1", port)).ok()).expect("server listening");
