@@ -7,7 +7,7 @@
 
 use crate::execute::{print_options, write_reports};
 use iomark_dist::clients;
-use iomark_dist::proto::client::{run_host, Host, HostRun};
+use iomark_dist::proto::client::{run_host, Host, HostRun, JobFiles};
 use iomark_options::cmdline::CommandLine;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,7 +29,7 @@ impl From<std::io::Error> for Failure {
 }
 
 /// Each host and the job files it runs, from the command line.
-fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>)>, Failure> {
+fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>, Vec<String>)>, Failure> {
     let clients = &cmd.program.clients;
     let before: Vec<PathBuf> =
         cmd.files[..clients.first().map_or(0, |c| c.first_file.min(cmd.files.len()))].to_vec();
@@ -37,7 +37,7 @@ fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>)>, Failure> {
     for (i, c) in clients.iter().enumerate() {
         let end = clients.get(i + 1).map_or(cmd.files.len(), |n| n.first_file.min(cmd.files.len()));
         let mut files = cmd.files[c.first_file.min(end)..end].to_vec();
-        if files.is_empty() {
+        if files.is_empty() && c.remote.is_empty() {
             files = before.clone();
         }
         let names: Vec<String> = match Path::new(&c.host).is_file() {
@@ -54,10 +54,10 @@ fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>)>, Failure> {
         for name in names {
             let host =
                 Host::parse(&name).map_err(|e| Failure::Usage(format!("--client={name}: {e}")))?;
-            if files.is_empty() {
+            if files.is_empty() && c.remote.is_empty() {
                 return Err(Failure::Usage(format!("--client={name}: no job file to run")));
             }
-            out.push((host, files.clone()));
+            out.push((host, files.clone(), c.remote.clone()));
         }
     }
     Ok(out)
@@ -67,14 +67,14 @@ fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>)>, Failure> {
 pub fn main(cmd: &CommandLine, out: &mut dyn Write) -> Result<ExitCode, Failure> {
     let hosts = hosts(cmd)?;
     let mut work = Vec::new();
-    for (host, files) in hosts {
-        let mut texts = Vec::new();
+    for (host, files, remote) in hosts {
+        let mut local = Vec::new();
         for f in &files {
             let bytes = std::fs::read(f)
                 .map_err(|e| Failure::Usage(format!("job file '{}': {e}", f.display())))?;
-            texts.push((f.display().to_string(), bytes));
+            local.push((f.display().to_string(), bytes));
         }
-        work.push((host, texts));
+        work.push((host, JobFiles { local, remote }));
     }
     let (tx, rx) = mpsc::channel::<String>();
     let results: Vec<(Host, Result<HostRun, String>)> = std::thread::scope(|s| {

@@ -151,6 +151,8 @@ pub struct ClientArg {
     pub host: String,
     /// The index in [`CommandLine::files`] of the first job file given after it.
     pub first_file: usize,
+    /// Job files on the server's side (`--remote-config` after it).
+    pub remote: Vec<String>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -330,7 +332,13 @@ fn program_flag(
         FlagId::Server => p.server = Some(value),
         FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
         // Its first file is known to the caller, which has the files so far.
-        FlagId::Client => p.clients.push(ClientArg { host: value, first_file: usize::MAX }),
+        FlagId::Client => {
+            p.clients.push(ClientArg { host: value, first_file: usize::MAX, remote: Vec::new() })
+        }
+        FlagId::RemoteConfig => match p.clients.last_mut() {
+            Some(client) => client.remote.push(value),
+            None => return Err(usage(at, "--remote-config needs a --client before it".into())),
+        },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

@@ -38,6 +38,7 @@ const IDS: &[FlagId] = &[
     FlagId::Server,
     FlagId::Daemonize,
     FlagId::Client,
+    FlagId::RemoteConfig,
     FlagId::NotYet,
 ];
 
@@ -72,6 +73,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Server
         | FlagId::Daemonize
         | FlagId::Client
+        | FlagId::RemoteConfig
         | FlagId::NotYet => {}
     }
 }

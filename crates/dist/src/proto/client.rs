@@ -78,11 +78,20 @@ pub enum ClientError {
     Closed,
 }
 
-/// Runs `files` (name and text of each job file) on `host`, handing each line of text the
-/// server sends to `text`, and returns what it ran.
+/// The job files a host runs: sent from here, or read on the server's side.
+#[derive(Debug, Clone, Default)]
+pub struct JobFiles {
+    /// Name and text of each job file sent.
+    pub local: Vec<(String, Vec<u8>)>,
+    /// Paths of job files on the server (`--remote-config`).
+    pub remote: Vec<String>,
+}
+
+/// Runs `files` on `host`, handing each line of text the server sends to `text`, and
+/// returns what it ran.
 pub fn run_host(
     host: &Host,
-    files: &[(String, Vec<u8>)],
+    files: &JobFiles,
     text: &mut dyn FnMut(&str, &str),
 ) -> Result<HostRun, ClientError> {
     match &host.addr {
@@ -103,7 +112,7 @@ pub fn run_host(
 fn converse(
     mut conn: impl Read + Write,
     host: &Host,
-    files: &[(String, Vec<u8>)],
+    files: &JobFiles,
     text: &mut dyn FnMut(&str, &str),
 ) -> Result<HostRun, ClientError> {
     let mut probe = msg::Le::zeros(136);
@@ -127,7 +136,11 @@ fn converse(
                 run.server_name = m.payload.get(..64).map(c_str).unwrap_or_default();
                 run.version = m.payload.get(65..97).map(c_str).unwrap_or_default();
                 if !sent {
-                    for (_, bytes) in files {
+                    for path in &files.remote {
+                        write_message(&mut conn, Op::LoadFile, 0, &msg::load_file(path))
+                            .map_err(ProtoError::from)?;
+                    }
+                    for (_, bytes) in &files.local {
                         let mut pdu = (bytes.len() as u32 + 1).to_le_bytes().to_vec();
                         pdu.extend_from_slice(&1u32.to_le_bytes());
                         pdu.extend_from_slice(bytes);

@@ -105,6 +105,22 @@ pub fn job_text(payload: &[u8]) -> Option<String> {
     Some(c_str(text))
 }
 
+/// The path of a `LOAD_FILE` message (`--remote-config`): its length (u16), the client's
+/// kind (u16), then the path.
+pub fn load_file_path(payload: &[u8]) -> Option<String> {
+    let len = u16::from_le_bytes(payload.get(0..2)?.try_into().ok()?) as usize;
+    Some(c_str(payload.get(4..(4 + len).min(payload.len()))?))
+}
+
+/// A `LOAD_FILE` message for `path`.
+pub fn load_file(path: &str) -> Vec<u8> {
+    let mut p = (path.len() as u16).to_le_bytes().to_vec();
+    p.extend_from_slice(&1u16.to_le_bytes());
+    p.extend_from_slice(path.as_bytes());
+    p.push(0);
+    p
+}
+
 /// The number fio gives a `rw` pattern in a job's options.
 fn rw_number(rw: &str) -> u32 {
     match rw {

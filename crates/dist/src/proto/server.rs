@@ -188,11 +188,32 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
                 let version = format!("iomark-{}", env!("CARGO_PKG_VERSION"));
                 send(&out, Op::Probe, tag, &msg::probe_reply(&host, &version, cpus))?;
             }
-            Op::Job => {
-                let text =
-                    msg::job_text(&payload).ok_or(ProtoError::Short { op, len: payload.len() })?;
-                let name = PathBuf::from(format!("<client job {}>", sent.files.len() + 1));
-                sent.files.push((name, text.into_bytes()));
+            Op::Job | Op::LoadFile => {
+                let short = || ProtoError::Short { op, len: payload.len() };
+                let file = match op {
+                    Op::Job => {
+                        let text = msg::job_text(&payload).ok_or_else(short)?;
+                        let name = PathBuf::from(format!("<client job {}>", sent.files.len() + 1));
+                        Ok((name, text.into_bytes()))
+                    }
+                    // A job file of the server's own (`--remote-config`).
+                    _ => {
+                        let path = PathBuf::from(msg::load_file_path(&payload).ok_or_else(short)?);
+                        std::fs::read(&path)
+                            .map(|bytes| (path.clone(), bytes))
+                            .map_err(|e| format!("'{}': {e}", path.display()))
+                    }
+                };
+                let file = match file {
+                    Ok(f) => f,
+                    Err(e) => {
+                        send(&out, Op::Text, 0, &msg::text(&format!("iomark: {e}\n"), now()))?;
+                        send(&out, Op::Stop, 0, &msg::stop(2, 0))?;
+                        send(&out, Op::Quit, 0, &[])?;
+                        continue;
+                    }
+                };
+                sent.files.push(file);
                 // As fio: the jobs are read at once, their options and start lines sent.
                 match prepare(&sent.files) {
                     Ok(all) => {
@@ -225,7 +246,7 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
             }
             Op::Quit => break Ok(false),
             Op::Exit => break Ok(true),
-            Op::JobLine | Op::LoadFile | Op::UpdateJob | Op::VTrigger => {
+            Op::JobLine | Op::UpdateJob | Op::VTrigger => {
                 let text = format!("iomark: {op:?} is not supported by iomark's server\n");
                 send(&out, Op::Text, 0, &msg::text(&text, now()))?;
             }

@@ -173,6 +173,8 @@ const FLAGS: &[Flag] = &[
              servers and iomark's alike; the report shows each server's jobs, then \
              \"All clients\" under group_reporting. See docs/multi-host.md.",
         ),
+    flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
+        .long_help("After a --client: that server runs FILE, a path on the server's side."),
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
@@ -181,7 +183,6 @@ const FLAGS: &[Flag] = &[
     not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
     not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
-    not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
     not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
     not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),

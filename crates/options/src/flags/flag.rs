@@ -82,6 +82,8 @@ pub enum FlagId {
     Daemonize,
     /// `--client=HOSTNAME` (repeated).
     Client,
+    /// `--remote-config=FILE`.
+    RemoteConfig,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

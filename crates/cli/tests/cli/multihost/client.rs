@@ -121,3 +121,34 @@ fn a_server_of_another_protocol_version_is_named_with_both_versions() {
     let err = text(&out.stderr);
     assert!(err.contains("version 96") && err.contains("version 97"), "{err}");
 }
+
+#[test]
+fn remote_config_runs_a_job_file_on_the_servers_side() {
+    if !fio_3_33_installed() {
+        return;
+    }
+    let dir = tempdir();
+    let job = write_job(dir.path(), JOB);
+    let ours = Server::start(&dir.path().join("iomark.log"));
+    let fios = Server::fio(&dir.path().join("fio.log"));
+    // fio's client asks iomark's server, iomark's client asks fio's server.
+    let runs = [
+        command("fio")
+            .arg(ours.client_arg())
+            .arg(format!("--remote-config={}", job.display()))
+            .output(),
+        command(IOMARK)
+            .arg(fios.client_arg())
+            .arg(format!("--remote-config={}", job.display()))
+            .output(),
+    ];
+    for out in runs {
+        let out = out.expect("run a client");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("j: (groupid=0, jobs=2): err= 0"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+}
