@@ -28,8 +28,11 @@ impl From<std::io::Error> for Failure {
     }
 }
 
+/// A host, the job files to send it and the ones it reads itself (`--remote-config`).
+type HostJobs = (Host, Vec<PathBuf>, Vec<String>);
+
 /// Each host and the job files it runs, from the command line.
-fn hosts(cmd: &CommandLine) -> Result<Vec<(Host, Vec<PathBuf>, Vec<String>)>, Failure> {
+fn hosts(cmd: &CommandLine) -> Result<Vec<HostJobs>, Failure> {
     let clients = &cmd.program.clients;
     let before: Vec<PathBuf> =
         cmd.files[..clients.first().map_or(0, |c| c.first_file.min(cmd.files.len()))].to_vec();
