@@ -8,7 +8,7 @@
 use crate::execute::{print_options, write_reports};
 use iomark_dist::clients;
 use iomark_dist::proto::client::{run_host, Host, HostRun, JobFiles};
-use iomark_options::cmdline::CommandLine;
+use iomark_options::cmdline::{CommandLine, OutputFormats, ProgramOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -128,31 +128,18 @@ pub fn main(cmd: &CommandLine, out: &mut dyn Write) -> Result<ExitCode, Failure>
     let program = &cmd.program;
     let print = print_options(&[]);
     let f = &program.formats;
+    let only = |formats: OutputFormats| ProgramOptions { formats, ..program.clone() };
     if f.json || f.json_plus {
-        let only_json = iomark_options::cmdline::ProgramOptions {
-            formats: iomark_options::cmdline::OutputFormats {
-                json: f.json,
-                json_plus: f.json_plus,
-                ..iomark_options::cmdline::OutputFormats::NONE
-            },
-            ..program.clone()
-        };
-        write_reports(out, &report, &only_json, &print)?;
+        let json = OutputFormats { json: f.json, json_plus: f.json_plus, ..OutputFormats::NONE };
+        write_reports(out, &report, &only(json), &print)?;
     }
     if f.normal || f.terse {
-        let text_only = iomark_options::cmdline::ProgramOptions {
-            formats: iomark_options::cmdline::OutputFormats {
-                normal: f.normal,
-                terse: f.terse,
-                ..iomark_options::cmdline::OutputFormats::NONE
-            },
-            ..program.clone()
-        };
+        let text = only(OutputFormats { normal: f.normal, terse: f.terse, ..OutputFormats::NONE });
         for i in 0..report.clients.len() {
-            write_reports(out, &clients::part(&report, Some(i)), &text_only, &print)?;
+            write_reports(out, &clients::part(&report, Some(i)), &text, &print)?;
         }
         if !report.jobs.is_empty() {
-            write_reports(out, &clients::part(&report, None), &text_only, &print)?;
+            write_reports(out, &clients::part(&report, None), &text, &print)?;
         }
     }
     out.flush()?;

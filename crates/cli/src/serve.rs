@@ -13,7 +13,7 @@ pub fn main(arg: &str, program: &ProgramOptions) -> Result<ExitCode, String> {
     if let Some(pidfile) = &program.daemonize {
         return daemonize(pidfile);
     }
-    serve(&listen, || {}, &mut |m| eprintln!("iomark: {m}"))
+    serve(&listen, &crate::loader::FsLoader, || {}, &mut |m| eprintln!("iomark: {m}"))
         .map_err(|e| format!("--server={arg}: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }

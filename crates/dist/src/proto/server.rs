@@ -69,10 +69,13 @@ pub enum ServerError {
     },
 }
 
-/// Serves clients on `listen` until a client sends `EXIT`, calling `ready` once listening.
-/// Each connection's failure is reported to `log` and ends that connection only.
+/// Serves clients on `listen` until a client sends `EXIT`, calling `ready` once listening;
+/// `local` reads what the clients' job files need from this machine (included files,
+/// the environment, keywords) and the job files of `--remote-config`. Each connection's
+/// failure is reported to `log` and ends that connection only.
 pub fn serve(
     listen: &Listen,
+    local: &dyn Loader,
     ready: impl FnOnce(),
     log: &mut dyn FnMut(String),
 ) -> Result<(), ServerError> {
@@ -85,7 +88,7 @@ pub fn serve(
             for conn in listener.incoming() {
                 let Ok(conn) = conn else { continue };
                 let _ = conn.set_nodelay(true);
-                match session(conn) {
+                match session(conn, local) {
                     Ok(true) => return Ok(()),
                     Ok(false) => {}
                     Err(e) => log(format!("client: {e}")),
@@ -99,7 +102,7 @@ pub fn serve(
             ready();
             for conn in listener.incoming() {
                 let Ok(conn) = conn else { continue };
-                match session(conn) {
+                match session(conn, local) {
                     Ok(true) => return Ok(()),
                     Ok(false) => {}
                     Err(e) => log(format!("client: {e}")),
@@ -127,28 +130,25 @@ impl Conn for std::os::unix::net::UnixStream {
     }
 }
 
-/// The job files a client sent, read by the option parser as if from disk.
-struct Sent {
+/// The job files a client sent, read by the option parser as if from disk; anything else
+/// (an `include`, the environment, the machine's keywords) from the server's own `local`.
+struct Sent<'a> {
     files: Vec<(PathBuf, Vec<u8>)>,
+    local: &'a dyn Loader,
 }
 
-impl Loader for Sent {
+impl Loader for Sent<'_> {
     fn load(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         match self.files.iter().find(|f| f.0 == path) {
             Some(f) => Ok(f.1.clone()),
-            None => std::fs::read(path),
+            None => self.local.load(path),
         }
     }
     fn env(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok()
+        self.local.env(name)
     }
     fn keywords(&self) -> Keywords {
-        use iomark_engine::system;
-        Keywords {
-            ncpus: system::online_cpus(),
-            pagesize: system::page_size(),
-            mb_memory: system::mb_memory(),
-        }
+        self.local.keywords()
     }
 }
 
@@ -166,10 +166,10 @@ fn send<C: Conn>(out: &Out<C>, op: Op, tag: u64, payload: &[u8]) -> std::io::Res
 }
 
 /// One client, until it quits or goes away; `Ok(true)` when it asked the server to exit.
-fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
+fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, ProtoError> {
     let out: Out<C> = Arc::new(Mutex::new(conn.duplicate()?));
     let mut input = conn;
-    let mut sent = Sent { files: Vec::new() };
+    let mut sent = Sent { files: Vec::new(), local };
     let mut plans: Vec<JobPlan> = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
     let mut running: Option<(std::thread::JoinHandle<()>, Arc<Progress>, Instant)> = None;
@@ -199,7 +199,8 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
                     // A job file of the server's own (`--remote-config`).
                     _ => {
                         let path = PathBuf::from(msg::load_file_path(&payload).ok_or_else(short)?);
-                        std::fs::read(&path)
+                        sent.local
+                            .load(&path)
                             .map(|bytes| (path.clone(), bytes))
                             .map_err(|e| format!("'{}': {e}", path.display()))
                     }
@@ -215,7 +216,7 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
                 };
                 sent.files.push(file);
                 // As fio: the jobs are read at once, their options and start lines sent.
-                match prepare(&sent.files) {
+                match prepare(&sent) {
                     Ok(all) => {
                         announce(&out, &all, plans.len())?;
                         plans = all;
@@ -262,12 +263,12 @@ fn session<C: Conn>(conn: C) -> Result<bool, ProtoError> {
 }
 
 /// The plans of the job files a client sent.
-fn prepare(files: &[(PathBuf, Vec<u8>)]) -> Result<Vec<JobPlan>, String> {
+fn prepare(sent: &Sent) -> Result<Vec<JobPlan>, String> {
+    let files = &sent.files;
     let args: Vec<std::ffi::OsString> =
         files.iter().map(|f| f.0.clone().into_os_string()).collect();
     let cmd = iomark_options::cmdline::parse(args).map_err(|e| e.to_string())?;
-    let loader = Sent { files: files.to_vec() };
-    let mut jobs = iomark_options::parse_jobs(&cmd, &loader).map_err(|e| e.to_string())?;
+    let mut jobs = iomark_options::parse_jobs(&cmd, sent).map_err(|e| e.to_string())?;
     crate::launch::localize(&mut jobs, 0, &crate::launch::hostname());
     iomark_runner::plans(&jobs).map_err(|e| e.to_string())
 }
