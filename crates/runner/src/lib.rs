@@ -46,6 +46,7 @@ pub use run::{
     ctime, header, interim_report, plans, reduce, run, run_outcomes, RawJob, RunError, RunOptions,
     RunOutcomes, FIO_COMPAT,
 };
+pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.
 pub mod error {
