@@ -138,6 +138,9 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(file) = p.remote_without_client.first() {
+        return Err(Failure::Usage(format!("--remote-config={file} needs a --client before it")));
+    }
     if !p.clients.is_empty() {
         drop(out);
         let mut out = std::io::stdout().lock();

@@ -142,6 +142,8 @@ pub struct ProgramOptions {
     pub daemonize: Option<PathBuf>,
     /// `--client=HOSTNAME`, each time it is given, in order.
     pub clients: Vec<ClientArg>,
+    /// `--remote-config=FILE` given before any `--client` (an error when the jobs run).
+    pub remote_without_client: Vec<String>,
 }
 
 /// One `--client` and the job files given after it.
@@ -337,7 +339,8 @@ fn program_flag(
         }
         FlagId::RemoteConfig => match p.clients.last_mut() {
             Some(client) => client.remote.push(value),
-            None => return Err(usage(at, "--remote-config needs a --client before it".into())),
+            // Refused when the jobs run: it belongs to a --client.
+            None => p.remote_without_client.push(value),
         },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
