@@ -152,3 +152,63 @@ fn remote_config_runs_a_job_file_on_the_servers_side() {
         );
     }
 }
+
+#[test]
+fn a_file_of_hosts_names_the_servers() {
+    let dir = tempdir();
+    let job = write_job(dir.path(), JOB);
+    let servers =
+        [Server::start(&dir.path().join("a.log")), Server::start(&dir.path().join("b.log"))];
+    let list = dir.path().join("hosts.list");
+    let hosts: Vec<String> = servers.iter().map(|s| format!("127.0.0.1,{}\n", s.port)).collect();
+    std::fs::write(&list, format!("# two servers\n{}", hosts.concat())).unwrap();
+    let out = command(IOMARK)
+        .arg("--output-format=json")
+        .arg(format!("--client={}", list.display()))
+        .arg(&job)
+        .output()
+        .expect("run iomark --client");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc = json_of(&out.stdout);
+    let ports: Vec<u64> = doc["client_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["port"].as_u64().unwrap())
+        .collect();
+    let (a, b) = (u64::from(servers[0].port), u64::from(servers[1].port));
+    assert_eq!(ports, [a, b, b], "each server, then All clients");
+}
+
+#[test]
+fn a_daemonized_server_on_a_unix_socket() {
+    let dir = tempdir();
+    let job = write_job(dir.path(), JOB);
+    let (socket, pidfile) = (dir.path().join("iomark.sock"), dir.path().join("iomark.pid"));
+    let out = command(IOMARK)
+        .arg(format!("--server=sock:{}", socket.display()))
+        .arg(format!("--daemonize={}", pidfile.display()))
+        .output()
+        .expect("run iomark --server --daemonize");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let pid = std::fs::read_to_string(&pidfile).expect("pid file").trim().to_string();
+    // The server goes on in the background; stop it whatever happens below.
+    struct Stop(String);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = command("kill").arg(&self.0).status();
+        }
+    }
+    let _stop = Stop(pid);
+    crate::support::process::poll_until(|| {
+        std::os::unix::net::UnixStream::connect(&socket).ok().map(|_| ())
+    })
+    .expect("the server listens");
+    let out = command(IOMARK)
+        .arg(format!("--client=sock:{}", socket.display()))
+        .arg(&job)
+        .output()
+        .expect("run iomark --client");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("j: (groupid=0, jobs=2): err= 0"));
+}
