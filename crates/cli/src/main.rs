@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod client;
+mod compare_cmd;
 mod execute;
 mod fuse_export;
 mod genzipf;
@@ -18,6 +19,7 @@ mod serve;
 mod signals;
 mod status;
 mod suite;
+mod sweep_cmd;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
@@ -37,6 +39,12 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compare") {
+        return compare_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "sweep") {
+        return sweep_cmd::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);

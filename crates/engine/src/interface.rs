@@ -83,6 +83,14 @@ pub trait Engine: Send {
         ThreadUsage::default()
     }
 
+    /// How many system calls the engine has made for I/O so far: reads and writes,
+    /// submissions and reaps, syncs and trims, in whichever thread made them; `None` for an
+    /// engine that does not count them. The runner reads it at the end of `ramp_time` and of
+    /// the job, never in its loop.
+    fn syscalls(&self) -> Option<u64> {
+        None
+    }
+
     /// What the report should say about how the engine behaved, once the job is over (for
     /// example that libaio completed its submissions inline).
     fn notes(&self) -> Vec<String> {

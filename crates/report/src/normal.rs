@@ -404,6 +404,7 @@ mod tests {
             latency_us: [0.0; 10],
             latency_ms: [0.0; 12],
             terse_latency_2us: 0.0,
+            counters: Default::default(),
             percentile_list: Vec::new(),
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
             steadystate: None,

@@ -142,6 +142,8 @@ pub struct JobTimes {
     pub majf: u64,
     /// Minor page faults.
     pub minf: u64,
+    /// The job's own counters after `ramp_time`.
+    pub counters: crate::report::JobCounters,
 }
 
 impl JobTimes {
@@ -175,6 +177,7 @@ impl JobTimes {
         self.ctx += other.ctx;
         self.majf += other.majf;
         self.minf += other.minf;
+        self.counters = self.counters.plus(other.counters);
     }
 }
 
@@ -345,6 +348,7 @@ pub fn job_report(
         ctx: times.ctx,
         majf: times.majf,
         minf: times.minf,
+        counters: times.counters,
         iodepth_level: rec.depth.percentages(ios, MAP_FLOOR),
         iodepth_submit: rec.submit.percentages(rec.submit.total(), MAP_FLOOR),
         iodepth_complete: rec.complete.percentages(rec.complete.total(), MAP_FLOOR),

@@ -160,6 +160,35 @@ pub struct JobReport {
     /// errors (fio then reports `total_err` and `first_error`).
     #[serde(default)]
     pub errors: Option<ErrorReport>,
+    /// The job's own counters over the measured part of the run (after `ramp_time`):
+    /// iomark's addition, which `iomark sweep` reads; fio's formats do not print it.
+    #[serde(default)]
+    pub counters: JobCounters,
+}
+
+/// What a job counted over the measured part of its run (after `ramp_time`), summed over
+/// the jobs of a group under `group_reporting`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct JobCounters {
+    /// User and system CPU time of the job's thread (and of its engine's worker threads,
+    /// whose whole life counts), in nanoseconds; 0 under the fake clock.
+    pub cpu_ns: u64,
+    /// Context switches of the job's thread; 0 under the fake clock.
+    pub ctx: u64,
+    /// System calls the engine made for I/O (see the engine's `syscalls`); `None` when the
+    /// engine does not count them.
+    pub syscalls: Option<u64>,
+}
+
+impl JobCounters {
+    /// The counters of two jobs together.
+    pub fn plus(self, other: JobCounters) -> JobCounters {
+        JobCounters {
+            cpu_ns: self.cpu_ns + other.cpu_ns,
+            ctx: self.ctx + other.ctx,
+            syscalls: self.syscalls.zip(other.syscalls).map(|(a, b)| a + b),
+        }
+    }
 }
 
 /// A job's failed I/Os, reported when it may go on past errors.

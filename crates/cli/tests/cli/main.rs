@@ -28,6 +28,7 @@ mod run;
 mod safety;
 mod sched;
 mod signals;
+mod sweep;
 mod syncs;
 mod terse;
 mod usage;

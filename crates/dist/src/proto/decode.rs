@@ -139,6 +139,7 @@ pub fn thread_stat(
         ctx: r.u64(at::USR + 16),
         minf: r.u64(at::USR + 24),
         majf: r.u64(at::USR + 32),
+        ..JobTimes::default()
     };
     let description = r.str(at::DESCRIPTION, 256);
     let meta = JobMeta {

@@ -1,6 +1,6 @@
-//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
-//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
-//! page and the completions print.
+//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
+//! (`genzipf`, `report`, `sweep`, `compare`, `fuse-export`), and the exit statuses: the data
+//! that the parser reads and that `--help`, the man page and the completions print.
 
 use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
@@ -327,6 +327,45 @@ impl ShortFlag {
     }
 }
 
+/// `iomark sweep`: one job over a grid of options, with the models fitted to the points
+/// (docs/sweep.md).
+pub const SWEEP: Subcommand = Subcommand {
+    name: "sweep",
+    summary: "sweeps a job over a grid of options, fits IOPS against depth",
+    title: "iomark sweep [flags] [job options] [job file]: run one job over a grid of options (lists and\ndoubling ranges A..B), print a line per point as it goes, fit seed 003's queue model over\niodepth and the Universal Scalability Law over numjobs, with confidence intervals",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('d', "iodepth", Some("LIST"), "Depths to sweep, such as 1,2,4..256"),
+        both('j', "numjobs", Some("LIST"), "Numbers of jobs to sweep, such as 1..64"),
+        both('b', "bs", Some("LIST"), "Block sizes to sweep, such as 4k..1m"),
+        both('e', "ioengine", Some("LIST"), "Engines to sweep, such as psync,libaio,io_uring"),
+        both('w', "rw", Some("LIST"), "I/O patterns to sweep, such as randread,randwrite"),
+        both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
+        both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
+        both('r', "repeat", Some("N"), "Rounds over the grid (default 1): each point runs N times,\nand their spread weighs the fit"),
+        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it ('default': 10,50,70,80,90,100)"),
+        both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
+        both('J', "json", Some("FILE"), "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)").file(),
+        both('C', "csv", Some("FILE"), "Write a CSV line per point run to FILE (- for standard\noutput)").file(),
+        both('H', "html", Some("FILE"), "Write the HTML report with the curves and fits to FILE\n(- for standard output)").file(),
+    ],
+    operands: Some("[JOB OPTIONS] [JOB FILE]"),
+};
+
+/// `iomark compare`: two runs, figure by figure, with confidence intervals.
+pub const COMPARE: Subcommand = Subcommand {
+    name: "compare",
+    summary: "compares two runs, each figure with a confidence interval",
+    title: "iomark compare [flags] A B [-- job options]: compare two runs figure by figure, the ratio B/A\nwith a confidence interval and a verdict; A and B are JSON files (fio's or iomark's, one\ndocument per round) or option sets (such as 'ioengine=libaio iodepth=8') run in turn",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('r', "rounds", Some("N"), "Run option sets N times each, alternating (default 5)"),
+        both('p', "confidence", Some("PERCENT"), "The level of the intervals (default 95)"),
+        both('J', "json", Some("FILE"), "Also write the comparison as JSON to FILE (- for\nstandard output)").file(),
+    ],
+    operands: Some("A B [-- JOB OPTIONS]"),
+};
+
 /// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
 /// latency injection (docs/fuse-export.md).
 pub const FUSE_EXPORT: Subcommand = Subcommand {
@@ -359,7 +398,7 @@ pub const FUSE_EXPORT: Subcommand = Subcommand {
 };
 
 /// The subcommands, in the order of the help.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, FUSE_EXPORT];
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

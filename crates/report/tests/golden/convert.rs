@@ -200,6 +200,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
         iodepth_submit: shares("iodepth_submit").try_into().expect("7 batches"),
         iodepth_complete: shares("iodepth_complete").try_into().expect("7 batches"),
         terse_latency_2us: latency_us[0] + latency_ns.iter().sum::<f64>(),
+        counters: Default::default(),
         latency_ns,
         latency_us,
         latency_ms: shares("latency_ms").try_into().expect("12 buckets"),

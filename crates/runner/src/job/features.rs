@@ -48,6 +48,9 @@ pub(super) struct Features<'a, 's> {
     pub(super) deadline: u64,
     /// The thread's CPU usage before the job.
     pub(super) usage_before: ThreadUsage,
+    /// The thread's CPU usage during `ramp_time`, and the engine's system calls by its end
+    /// (both zero until a ramp ends): the job's counters leave them out.
+    pub(super) ramp_used: (ThreadUsage, u64),
     /// Wall-clock start, ms since the epoch.
     pub(super) start_wall_ms: u64,
     /// Where requests for interim reports are answered.

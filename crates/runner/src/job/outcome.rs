@@ -9,6 +9,7 @@ use iomark_engine::thread::ioprio_value;
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::{JobRecorder, RecorderConfig};
 use iomark_stats::reduce::JobTimes;
+use iomark_stats::report::JobCounters;
 
 /// Which statistics the job keeps.
 pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
@@ -52,6 +53,18 @@ impl Loop<'_, '_> {
             ctx: usage.ctx,
             majf: usage.majflt,
             minf: usage.minflt,
+            counters: self.counters(usage),
+        }
+    }
+
+    /// The job's own counters after `ramp_time`, from its whole `usage`.
+    fn counters(&self, usage: ThreadUsage) -> JobCounters {
+        let (ramp, ramp_calls) = self.feat.ramp_used;
+        let measured = usage.since(ramp);
+        JobCounters {
+            cpu_ns: (measured.user_us + measured.system_us) * 1000,
+            ctx: measured.ctx,
+            syscalls: self.io.engine.syscalls().map(|n| n.saturating_sub(ramp_calls)),
         }
     }
 

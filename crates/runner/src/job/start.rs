@@ -160,6 +160,7 @@ pub(super) fn start<'a, 's>(
         ended: false,
         deadline: u64::MAX,
         usage_before,
+        ramp_used: (ThreadUsage::default(), 0),
         start_wall_ms,
         status,
     };

@@ -121,6 +121,7 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
         latency_us: shares(&job["latency_us"]),
         latency_ms: shares(&job["latency_ms"]),
         terse_latency_2us: 0.0,
+        counters: Default::default(),
         percentile_list: Vec::new(),
         latency_target: Default::default(),
         steadystate: None,
