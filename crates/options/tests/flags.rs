@@ -43,6 +43,10 @@ const IDS: &[FlagId] = &[
     FlagId::TriggerTimeout,
     FlagId::Trigger,
     FlagId::AuxPath,
+    FlagId::Server,
+    FlagId::Daemonize,
+    FlagId::Client,
+    FlagId::RemoteConfig,
     FlagId::NotYet,
 ];
 
@@ -82,6 +86,10 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::TriggerTimeout
         | FlagId::Trigger
         | FlagId::AuxPath
+        | FlagId::Server
+        | FlagId::Daemonize
+        | FlagId::Client
+        | FlagId::RemoteConfig
         | FlagId::NotYet => {}
     }
 }

@@ -433,6 +433,8 @@ mod tests {
                 mixed: None,
             }],
             disks: Vec::new(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -22,6 +22,7 @@ mod fuse;
 mod job_options;
 mod logs;
 mod metadata;
+mod multihost;
 mod pacing;
 mod pictures;
 mod replay;

@@ -59,6 +59,8 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         groups,
         jobs,
         disks,
+        ranks: Vec::new(),
+        clients: Vec::new(),
     };
     (report, opts)
 }

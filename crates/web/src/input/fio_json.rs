@@ -65,6 +65,8 @@ pub fn report(doc: &Value) -> RunReport {
         global_options,
         jobs,
         disks,
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 
