@@ -234,7 +234,7 @@ pub fn write_reports(
 }
 
 /// fio's start lines: one per job section, `...` for its further clones.
-fn write_start_lines(
+pub fn write_start_lines(
     out: &mut dyn Write,
     plans: &[JobPlan],
     groups: &[u32],
@@ -255,7 +255,7 @@ fn write_start_lines(
 
 /// The print options of the run: `kb_base`, `unit_base` and `significant_figures` of the
 /// first job.
-fn print_options(jobs: &[JobSpec]) -> PrintOptions {
+pub fn print_options(jobs: &[JobSpec]) -> PrintOptions {
     let mut print = PrintOptions::default();
     if let Some(job) = jobs.first() {
         print.kb_base = job.ctx().kb_base;

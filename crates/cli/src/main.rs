@@ -6,14 +6,17 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod client;
 mod compare_cmd;
 mod execute;
 mod fuse_export;
 mod genzipf;
 mod loader;
 mod pictures;
+mod ranks;
 mod report_cmd;
 mod selftest;
+mod serve;
 mod signals;
 mod status;
 mod suite;
@@ -154,7 +157,25 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
+    if let Some(file) = p.remote_without_client.first() {
+        return Err(Failure::Usage(format!("--remote-config={file} needs a --client before it")));
+    }
+    if !p.clients.is_empty() {
+        drop(out);
+        let mut out = std::io::stdout().lock();
+        return client::main(&cmd, &mut out).map_err(|e| match e {
+            client::Failure::Usage(m) => Failure::Usage(m),
+            client::Failure::Output(e) => Failure::Output(e),
+        });
+    }
+    if let Some(arg) = &p.server {
+        drop(out);
+        return serve::main(arg, p).map_err(Failure::Usage);
+    }
+    let mut jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
+    // Under mpirun or srun, `$rank` and `$hostname` give each rank its own files.
+    let launch = iomark_dist::Launcher::detect().filter(|l| l.size > 1);
+    iomark_dist::localize(&mut jobs, launch.map_or(0, |l| l.rank), &iomark_dist::hostname());
     check_limits(&cmd.program, &jobs)?;
     if p.debug.iter().any(|d| d == "parse" || d == "all") {
         // On standard output, in fio's layout (`parse    PID  message`), as fio prints it.
@@ -174,12 +195,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
     // What the job files hold that iomark read as fio 3.33 does, malformed as it is.
     let mut notes: Notes = iomark_options::notes_of(&jobs).iter().map(|n| n.to_string()).collect();
+    // Only rank 0 of an MPI launch reports.
+    let silent = launch.is_some_and(|l| l.rank != 0);
     if jobs.is_empty() && cmd.files.is_empty() {
         if p.parse_only {
             return Ok(ExitCode::SUCCESS);
         }
         install_signals(&mut notes);
-        let mut out = output(p)?;
+        let mut out = output(p, silent)?;
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
@@ -198,10 +221,21 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(launch) = &launch {
+        ranks::check(launch, p).map_err(|e| match e {
+            execute::Failure::Config(m) | execute::Failure::Run(m) => Failure::Usage(m),
+            execute::Failure::Output(e) => Failure::Output(e),
+        })?;
+    }
     drop(out);
     install_signals(&mut notes);
-    let mut out = output(p)?;
-    let result = execute::execute((&jobs, &plans), p, (&CONTROL, notes), &mut out);
+    let mut out = output(p, silent)?;
+    let result = match launch {
+        Some(_) => ranks::execute(&jobs, p, &CONTROL.stop, &mut out).map(|o| ((), o)),
+        None => {
+            execute::execute((&jobs, &plans), p, (&CONTROL, notes), &mut out).map(|(_, o)| ((), o))
+        }
+    };
     if let (Ok(_), Some(code)) = (&result, stopped()) {
         return Ok(code);
     }
@@ -224,9 +258,11 @@ fn install_signals(notes: &mut Notes) {
     }
 }
 
-/// Where the report goes: `--output`'s file, or standard output.
-fn output(p: &cmdline::ProgramOptions) -> Result<Box<dyn Write>, Failure> {
+/// Where the report goes: nowhere for a `silent` rank (only rank 0 of an MPI launch
+/// reports), `--output`'s file, or standard output.
+fn output(p: &cmdline::ProgramOptions, silent: bool) -> Result<Box<dyn Write>, Failure> {
     Ok(match &p.output {
+        _ if silent => Box::new(std::io::sink()),
         Some(path) => Box::new(
             std::fs::File::create(path)
                 .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,

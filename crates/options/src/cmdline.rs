@@ -154,6 +154,25 @@ pub struct ProgramOptions {
     pub trigger: Option<String>,
     /// `--aux-path=DIR`: where the verify state files go.
     pub aux_path: Option<PathBuf>,
+    /// `--server[=ARGS]`: serve fio's clients; `Some("")` for the default address.
+    pub server: Option<String>,
+    /// `--daemonize=PIDFILE`: serve in the background.
+    pub daemonize: Option<PathBuf>,
+    /// `--client=HOSTNAME`, each time it is given, in order.
+    pub clients: Vec<ClientArg>,
+    /// `--remote-config=FILE` given before any `--client` (an error when the jobs run).
+    pub remote_without_client: Vec<String>,
+}
+
+/// One `--client` and the job files given after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientArg {
+    /// The host (or a file of hosts), as written.
+    pub host: String,
+    /// The index in [`CommandLine::files`] of the first job file given after it.
+    pub first_file: usize,
+    /// Job files on the server's side (`--remote-config` after it).
+    pub remote: Vec<String>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -228,6 +247,11 @@ where
                 match flags::find(&name) {
                     Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
+                }
+                if let Some(client) =
+                    cmd.program.clients.last_mut().filter(|c| c.first_file == usize::MAX)
+                {
+                    client.first_file = cmd.files.len();
                 }
             }
         }
@@ -346,6 +370,17 @@ fn program_flag(
         }
         FlagId::Trigger => p.trigger = Some(value),
         FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
+        FlagId::Server => p.server = Some(value),
+        FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
+        // Its first file is known to the caller, which has the files so far.
+        FlagId::Client => {
+            p.clients.push(ClientArg { host: value, first_file: usize::MAX, remote: Vec::new() })
+        }
+        FlagId::RemoteConfig => match p.clients.last_mut() {
+            Some(client) => client.remote.push(value),
+            // Refused when the jobs run: it belongs to a --client.
+            None => p.remote_without_client.push(value),
+        },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

@@ -44,6 +44,10 @@ const IDS: &[FlagId] = &[
     FlagId::TriggerTimeout,
     FlagId::Trigger,
     FlagId::AuxPath,
+    FlagId::Server,
+    FlagId::Daemonize,
+    FlagId::Client,
+    FlagId::RemoteConfig,
     FlagId::NotYet,
 ];
 
@@ -84,6 +88,10 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::TriggerTimeout
         | FlagId::Trigger
         | FlagId::AuxPath
+        | FlagId::Server
+        | FlagId::Daemonize
+        | FlagId::Client
+        | FlagId::RemoteConfig
         | FlagId::NotYet => {}
     }
 }

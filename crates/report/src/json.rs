@@ -111,11 +111,48 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     if !report.global_options.is_empty() {
         top.push(("global options".into(), options(&report.global_options)));
     }
-    top.push(("jobs".into(), Value::Array(report.jobs.iter().map(|j| job(j, bins)).collect())));
+    if report.clients.is_empty() {
+        top.push(("jobs".into(), Value::Array(report.jobs.iter().map(|j| job(j, bins)).collect())));
+    } else {
+        top.push(("client_stats".into(), client_stats(report, bins)));
+    }
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
+    // iomark's: under MPI, each rank's own jobs beside the merged ones.
+    if !report.ranks.is_empty() {
+        let rank = |r: &iomark_stats::report::RankReport| {
+            object([
+                ("rank", int(r.rank)),
+                ("hostname", string(&r.hostname)),
+                ("jobs", Value::Array(r.jobs.iter().map(|j| job(j, bins)).collect())),
+            ])
+        };
+        top.push(("ranks".into(), Value::Array(report.ranks.iter().map(rank).collect())));
+    }
     Value::Object(top)
+}
+
+/// fio's `client_stats` (under `--client`): each server's jobs, then the merge of all of
+/// them ("All clients"), each with the host and port it came from (the last server's for
+/// the merge, as fio).
+fn client_stats(report: &RunReport, bins: Bins) -> Value {
+    let with_host = |j: &JobReport, host: &str, port: u16| match job(j, bins) {
+        Value::Object(mut entries) => {
+            entries.push(("hostname".into(), string(host)));
+            entries.push(("port".into(), int(port)));
+            Value::Object(entries)
+        }
+        other => other,
+    };
+    let mut all = Vec::new();
+    for c in &report.clients {
+        all.extend(c.jobs.iter().map(|j| with_host(j, &c.hostname, c.port)));
+    }
+    if let Some(last) = report.clients.last() {
+        all.extend(report.jobs.iter().map(|j| with_host(j, &last.hostname, last.port)));
+    }
+    Value::Array(all)
 }
 
 fn options(list: &[(String, String)]) -> Value {

@@ -48,6 +48,8 @@ mod tests {
             groups: Vec::new(),
             disks: Vec::new(),
             notes: Default::default(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -434,6 +434,8 @@ mod tests {
             }],
             disks: Vec::new(),
             notes: Default::default(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

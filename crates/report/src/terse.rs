@@ -257,6 +257,8 @@ mod tests {
             groups,
             disks,
             notes: Default::default(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -41,9 +41,11 @@ pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
 pub use logs::{inflate, InflateError};
+pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{
-    check, header, interim_report, plans, run, Checks, RunError, RunOptions, FIO_COMPAT,
+    check, ctime, header, interim_report, plans, reduce, run, run_outcomes, Checks, RawJob,
+    RunError, RunOptions, RunOutcomes, FIO_COMPAT,
 };
 pub use system::safety::device_in_use;
 

@@ -163,6 +163,22 @@ impl<const N: usize> Buckets<N> {
     }
 }
 
+impl<const N: usize> serde::Serialize for Buckets<N> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.counts.as_slice().serialize(s)
+    }
+}
+
+impl<'de, const N: usize> serde::Deserialize<'de> for Buckets<N> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let counts = Vec::<u64>::deserialize(d)?;
+        let counts = <[u64; N]>::try_from(counts).map_err(|v| {
+            serde::de::Error::custom(format!("{} buckets where {N} were expected", v.len()))
+        })?;
+        Ok(Buckets { counts })
+    }
+}
+
 /// Display floor of the depth, submit and complete percentages.
 pub const MAP_FLOOR: f64 = 0.1;
 /// Display floor of the latency bucket percentages.

@@ -41,6 +41,39 @@ pub struct RunReport {
     /// printed as `note: …` lines before a text report, and as `"iomark notes"` in JSON.
     #[serde(default)]
     pub notes: crate::Notes,
+    /// Under MPI, each rank's own jobs (the per-rank breakdown of the merged `jobs`), in
+    /// rank order; empty otherwise.
+    #[serde(default)]
+    pub ranks: Vec<RankReport>,
+    /// Under `--client`, each server's own jobs and groups, in the order of the hosts;
+    /// `jobs` and `groups` then hold the merge of all of them ("All clients"). Empty
+    /// otherwise.
+    #[serde(default)]
+    pub clients: Vec<ClientReport>,
+}
+
+/// One server's part of a run driven by `--client`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientReport {
+    /// The host as `--client` named it.
+    pub hostname: String,
+    /// Its port (0 for a Unix socket).
+    pub port: u16,
+    /// Its jobs (or groups).
+    pub jobs: Vec<JobReport>,
+    /// Its reporting groups.
+    pub groups: Vec<GroupReport>,
+}
+
+/// One MPI rank's part of a merged run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankReport {
+    /// The rank, from 0.
+    pub rank: u32,
+    /// The host it ran on.
+    pub hostname: String,
+    /// Its jobs (or groups), reduced from its own recordings alone.
+    pub jobs: Vec<JobReport>,
 }
 
 /// Reads, writes, trims: the order of every per-direction array.

@@ -23,6 +23,7 @@ mod fuse;
 mod job_options;
 mod logs;
 mod metadata;
+mod multihost;
 mod notes;
 mod pacing;
 mod pictures;

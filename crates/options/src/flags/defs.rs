@@ -184,6 +184,24 @@ const FLAGS: &[Flag] = &[
             "The script completes these flags, the job options with their fixed values, and job \
              file names; see INSTALLING below.",
         ),
+    flag(F::Server, "server", Optional("ARGS"), "Run as a server, waiting for clients")
+        .long_help(
+            "Speaks fio 3.33's client/server protocol, so that `fio --client=HOST job.fio` and \
+             gfio run jobs here. ARGS is fio's: `ip:ADDR[,PORT]`, `ip6:ADDR[,PORT]` or \
+             `sock:PATH`; by default all IPv4 addresses, port 8765. See docs/multi-host.md.",
+        ),
+    flag(F::Daemonize, "daemonize", Required("PIDFILE"), "Run the server in the background")
+        .long_help("With --server: the server goes on in the background and its process id is written to PIDFILE."),
+    flag(F::Client, "client", Required("HOSTNAME"), "Run the jobs on a server (repeat for several)")
+        .long_help(
+            "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
+             one host a line. The job files that follow a --client go to that server; a \
+             server given none runs the job files given before the first --client. fio's \
+             servers and iomark's alike; the report shows each server's jobs, then \
+             \"All clients\" under group_reporting. See docs/multi-host.md.",
+        ),
+    flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
+        .long_help("After a --client: that server runs FILE, a path on the server's side."),
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
@@ -223,10 +241,6 @@ const FLAGS: &[Flag] = &[
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
         .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
-    not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
-    not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
-    not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
 ];

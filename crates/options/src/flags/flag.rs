@@ -94,6 +94,14 @@ pub enum FlagId {
     Trigger,
     /// `--aux-path=DIR`.
     AuxPath,
+    /// `--server[=ARGS]`.
+    Server,
+    /// `--daemonize=PIDFILE`.
+    Daemonize,
+    /// `--client=HOSTNAME` (repeated).
+    Client,
+    /// `--remote-config=FILE`.
+    RemoteConfig,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

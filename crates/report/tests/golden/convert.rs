@@ -60,6 +60,8 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         jobs,
         disks,
         notes: Default::default(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     };
     (report, opts)
 }

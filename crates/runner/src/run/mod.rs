@@ -18,6 +18,7 @@ use crate::clock::{self, JobClock};
 use crate::links::progress::Progress;
 use crate::links::status::StatusBoard;
 use crate::links::RunLinks;
+use crate::outcome::JobOutcome;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
 use iomark_plan::timing::ClockSource;
@@ -25,7 +26,7 @@ use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use iomark_stats::Notes;
 use report::report;
-pub use report::{header, FIO_COMPAT};
+pub use report::{ctime, header, RawJob, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use thread::{job_thread, not_started};
@@ -88,8 +89,51 @@ pub fn run(
     plans: &[JobPlan],
     options: &RunOptions,
     stop: &AtomicBool,
-    mut starting: impl FnMut(&[JobPlan]),
+    starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
+    let outcomes = run_outcomes(plans, options, stop, starting)?;
+    let mut report = reduce(plans, outcomes, options.fake_clock_step_ns.is_some()).0;
+    // The notes of the stages before the run, then the plans', then the jobs' own.
+    let mut notes = options.notes.clone();
+    notes.extend(iomark_plan::notes(plans).iter());
+    notes.extend(report.notes.iter());
+    report.notes = notes;
+    Ok(report)
+}
+
+/// What a run leaves before its reduction: every job's outcome in the order of the plans,
+/// when the run started, and the disks under the jobs. The MPI launch gathers these from
+/// every rank and merges them job by job before reducing once.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RunOutcomes {
+    /// One per plan, in order.
+    pub outcomes: Vec<JobOutcome>,
+    /// When the run started, in milliseconds since the epoch (0 under the fake clock).
+    pub start_ms: u64,
+    /// The disks' statistics.
+    pub disks: Vec<iomark_stats::report::DiskReport>,
+    /// How many runs these outcomes merge (MPI ranks), each job standing for that many;
+    /// 1 for one run.
+    pub copies: u32,
+}
+
+/// Reduces a run's outcomes into its report ([`run`] is [`run_outcomes`] then this), with
+/// what each of the report's jobs was reduced from, in the same order.
+pub fn reduce(plans: &[JobPlan], outcomes: RunOutcomes, fake: bool) -> (RunReport, Vec<RawJob>) {
+    let groups = schedule::group_ids(plans);
+    let (start, copies) = (outcomes.start_ms, outcomes.copies);
+    let (mut report, raw) = report(plans, &groups, outcomes.outcomes, (start, copies), fake);
+    report.disks = outcomes.disks;
+    (report, raw)
+}
+
+/// Runs `plans` as [`run`] does, and returns their outcomes unreduced.
+pub fn run_outcomes(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    mut starting: impl FnMut(&[JobPlan]),
+) -> Result<RunOutcomes, RunError> {
     let groups = schedule::group_ids(plans);
     check(plans, options.readonly, Checks::BeforeLayout)?;
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
@@ -129,13 +173,7 @@ pub fn run(
         .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
         .collect::<Result<_, _>>()?;
     let disks = disks.map(crate::system::disk::DiskWatch::finish).unwrap_or_default();
-    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
-    report.disks = disks;
-    let mut notes = options.notes.clone();
-    notes.extend(iomark_plan::notes(plans).iter());
-    notes.extend(report.notes.iter());
-    report.notes = notes;
-    Ok(report)
+    Ok(RunOutcomes { outcomes, start_ms: run_start_ms, disks, copies: 1 })
 }
 
 /// The report so far of the run under way whose jobs answer on `board`: finished jobs as
@@ -150,7 +188,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
         .collect::<Result<_, _>>()
         .ok()?;
     let groups = schedule::group_ids(plans);
-    let mut report = report(plans, &groups, outcomes, collected.start_ms, fake);
+    let (mut report, _) = report(plans, &groups, outcomes, (collected.start_ms, 1), fake);
     report.disks = if fake { Vec::new() } else { collected.disks };
     Some(report)
 }

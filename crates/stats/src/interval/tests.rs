@@ -30,6 +30,8 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         groups: Vec::new(),
         disks: Vec::new(),
         notes: Default::default(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

@@ -21,7 +21,7 @@ use crate::sampler::{RateSampler, RateUnit, SamplerError};
 use iomark_core::Ddir;
 
 /// Failed I/Os: fio's `total_err` and `first_error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ErrorCounts {
     /// How many I/Os failed.
     pub total: u64,
@@ -30,7 +30,7 @@ pub struct ErrorCounts {
 }
 
 /// Everything one job records. See the module doc.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JobRecorder {
     config: RecorderConfig,
     /// Reads, writes, trims.

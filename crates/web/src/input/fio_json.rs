@@ -69,6 +69,8 @@ pub fn report(doc: &Value) -> RunReport {
             .as_array()
             .map(|n| n.iter().filter_map(|n| n.as_str()).map(String::from).collect())
             .unwrap_or_default(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

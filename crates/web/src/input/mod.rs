@@ -56,6 +56,8 @@ pub fn empty_report() -> RunReport {
         groups: Vec::new(),
         disks: Vec::new(),
         notes: Default::default(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 
