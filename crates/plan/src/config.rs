@@ -46,6 +46,7 @@ impl JobPlan {
             time_based: limits.time_based,
             random_map: w.random_map(),
             seed: self.seeds.workload,
+            fio_seeds: self.seeds.fio,
             percentage_random: PerDir { read: r, write: wr, trim: t },
             buffers: self.buffers.options(io_limit_default, w.bsrange[1].map_or(w.bs[1], |r| r.0)),
             distribution: PerDir { read: dr, write: dw, trim: dt },

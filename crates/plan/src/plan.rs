@@ -69,6 +69,9 @@ pub struct Seeds {
     pub verify: u64,
     /// The draws of per-I/O priorities (`cmdprio_*`).
     pub cmdprio: u64,
+    /// The seeds of the streams whose draws are fio 3.33's (offsets, block sizes, the
+    /// read/write mix, `percentage_random`, the random file service).
+    pub fio: iomark_workload::FioSeeds,
 }
 
 impl JobPlan {

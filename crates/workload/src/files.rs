@@ -20,6 +20,8 @@ use crate::distribution::{Distribution, RankSampler};
 use crate::error::ConfigError;
 use crate::offsets::FileCursor;
 use crate::rng::{Rng, Stream};
+use crate::seeds::{FioSeeds, FioStream};
+use crate::taus::FioRng;
 
 /// fio's `file_service_type`: which file serves the next I/O.
 ///
@@ -54,6 +56,9 @@ impl FileService {
         matches!(self, FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_))
     }
 }
+
+/// How many files `random` draws at most before it takes the next that can serve.
+const RANDOM_FILE_DRAWS: u32 = 10_000;
 
 /// Values of the file law per file.
 const VALUES_PER_FILE: u64 = 1024;
@@ -160,17 +165,22 @@ pub(crate) struct FilePicker {
     skewed: Option<SkewedFiles>,
     /// Which files are open, when `openfiles` limits them.
     open: Option<OpenFiles>,
+    /// The draws of a skewed service.
     rng: Rng,
+    /// The draws of `random`: fio's file stream, a file `⌊files × f⌋` for the fraction `f`.
+    random: FioRng,
+    random_start: FioRng,
 }
 
 impl FilePicker {
     /// The service of `files` files by `service`, with at most `open_files` open at once,
-    /// drawing from the job's file stream of `seed`.
+    /// drawing from the job's file streams (`seed` for the skewed kinds, fio's for `random`).
     pub(crate) fn new(
         service: FileService,
         files: usize,
         open_files: Option<usize>,
         seed: u64,
+        seeds: &FioSeeds,
     ) -> FilePicker {
         let mut rng = Rng::for_stream(seed, Stream::Files);
         let skewed = SkewedFiles::new(service, files, &mut rng);
@@ -182,6 +192,8 @@ impl FilePicker {
             skewed,
             open: OpenFiles::new(open_files, files),
             rng,
+            random: seeds.rng(FioStream::Files),
+            random_start: seeds.rng(FioStream::Files),
         }
     }
 
@@ -199,8 +211,12 @@ impl FilePicker {
         }
     }
 
-    /// A new pass over the files starts.
-    pub(crate) fn new_pass(&mut self) {
+    /// A new pass over the files starts; with `reseed` (the files were closed and opened
+    /// again) the draws of `random` start over, as fio's do.
+    pub(crate) fn new_pass(&mut self, reseed: bool) {
+        if reseed {
+            self.random = self.random_start.clone();
+        }
         if let FileService::RoundRobin(_) = self.service {
             // fio 3.33 goes on from the file after the one whose end it found last, with a
             // fresh quota (`filename=a:b`, a of 3 blocks and b of 2: a b a b a, then b a b a
@@ -225,6 +241,21 @@ impl FilePicker {
         (0..n).map(|i| (from + i) % n).find(|&i| serves(i)).unwrap_or(0)
     }
 
+    /// A file drawn for `random`: fio 3.33 draws again while the file drawn cannot serve
+    /// (its pass known to be over, or closed under `openfiles`). After many draws, the
+    /// first file that can serve from the last one drawn, so that this always ends.
+    fn random_file(&mut self, files: &[FileCursor]) -> usize {
+        let n = files.len();
+        let mut pick = 0;
+        for _ in 0..RANDOM_FILE_DRAWS {
+            pick = self.random.below(n as u64) as usize;
+            if !files[pick].done && self.open.as_ref().is_none_or(|o| o.may_serve(pick)) {
+                return pick;
+            }
+        }
+        self.next_open_file(files, pick)
+    }
+
     /// The file of the next I/O among `files` (more than one).
     #[inline(never)]
     pub(crate) fn pick(&mut self, files: &[FileCursor]) -> usize {
@@ -244,8 +275,7 @@ impl FilePicker {
             }
             FileService::Random(n) => {
                 if switch {
-                    let pick = self.rng.below(files.len() as u64) as usize;
-                    self.current = self.next_open_file(files, pick);
+                    self.current = self.random_file(files);
                     self.left_on_file = n.max(1);
                 }
                 self.left_on_file -= 1;

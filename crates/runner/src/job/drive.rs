@@ -221,6 +221,9 @@ impl Loop<'_, '_> {
         };
         io.stamps[index as usize] = (start, issue);
         if let Some(logs) = feat.logs.as_mut().filter(|_| RICH) {
+            if io.workload.has_file_events() {
+                logs.file_events(start, io.workload.file_events());
+            }
             logs.issue(start, req);
         }
         io.queue::<RICH>(feat, index, file, (start, issue));

@@ -52,6 +52,9 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
     if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
     }
+    if plan.logs.iolog.is_some() {
+        workload.log_file_events();
+    }
     let mut units =
         units(plan, &mut workload).map_err(JobFailure::Buffers).map_err(JobError::of(name))?;
     let fds: Vec<i32> = if files.is_empty() {

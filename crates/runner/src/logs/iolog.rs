@@ -8,12 +8,15 @@
 //! end. `TIME` is in microseconds since the job started; `FILE` is the file's name as the
 //! job gives it. The file is opened for appending, as fio does: jobs that share it add
 //! their blocks to it (fio warns that they may be interleaved; iomark writes whole chunks
-//! of `log_entries` lines at a time). fio 3.33 also closes and reopens the files between
-//! `loops`; iomark keeps them open and logs one `open` and one `close` per file.
+//! of `log_entries` lines at a time). `add` names every file at the start; `open` and
+//! `close` come where fio 3.33 opens and closes a file: before its first I/O, when its
+//! pass is found over, at the end (the workload says when, see
+//! [`iomark_workload::FileEvent`]).
 
 use super::file::{LogError, LogFile};
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
+use iomark_workload::FileEvent;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -33,6 +36,8 @@ pub(crate) struct IoLog {
     names: Vec<String>,
     /// The offset of each file's last data I/O (a sync's offset).
     last_offset: Vec<u64>,
+    /// The files open (logged `open` and not yet `close`).
+    open: Vec<bool>,
     lines: Vec<Line>,
     chunk: usize,
     /// Text not yet written: the opening lines until the first chunk, then each chunk.
@@ -54,19 +59,31 @@ impl IoLog {
         let mut text = String::with_capacity(chunk * (longest + 48) + 64 * (names.len() + 1));
         text.push_str("fio version 3 iolog\n");
         let t = now_ns / 1000;
-        for action in ["add", "open"] {
-            for name in &names {
-                let _ = writeln!(text, "{t} {name} {action}");
-            }
+        for name in &names {
+            let _ = writeln!(text, "{t} {name} add");
         }
         Ok(IoLog {
             file,
             last_offset: vec![0; names.len()],
+            open: vec![false; names.len()],
             names,
             lines: Vec::with_capacity(chunk),
             chunk,
             text,
         })
+    }
+
+    /// Logs a file opened or closed at `now_ns`, after the I/Os recorded so far (written
+    /// with them at the next [`drain`](Self::drain)).
+    #[cold]
+    pub(crate) fn file_event(&mut self, now_ns: u64, event: FileEvent) {
+        let (file, action, open) = match event {
+            FileEvent::Open(f) => (f, "open", true),
+            FileEvent::Close(f) => (f, "close", false),
+        };
+        self.lines_to_text();
+        self.open[file] = open;
+        let _ = writeln!(self.text, "{} {} {action}", now_ns / 1000, self.names[file]);
     }
 
     /// Records one I/O issued at `now_ns`; true when a chunk is full and must be written
@@ -98,6 +115,14 @@ impl IoLog {
 
     /// Writes the text held and the lines recorded so far.
     pub(crate) fn drain(&mut self) -> Result<(), LogError> {
+        self.lines_to_text();
+        let r = self.file.write(&self.text);
+        self.text.clear();
+        r
+    }
+
+    /// Turns the lines recorded so far into text.
+    fn lines_to_text(&mut self) {
         for l in &self.lines {
             let action = match l.ddir {
                 Ddir::Read => "read",
@@ -111,16 +136,13 @@ impl IoLog {
             let _ = writeln!(self.text, "{} {name} {action} {} {}", l.time_us, l.offset, l.len);
         }
         self.lines.clear();
-        let r = self.file.write(&self.text);
-        self.text.clear();
-        r
     }
 
     /// The closing lines, stamped `end_ns`, and everything not yet written.
     pub(crate) fn finish(&mut self, end_ns: u64) -> Result<(), LogError> {
         let r = self.drain();
         let t = end_ns / 1000;
-        for name in &self.names {
+        for (name, _) in self.names.iter().zip(&self.open).filter(|(_, &open)| open) {
             let _ = writeln!(self.text, "{t} {name} close");
         }
         let r2 = self.file.write(&self.text);

@@ -31,6 +31,7 @@ use iomark_plan::files::FilesPlan;
 use iomark_plan::logs::LogPlan;
 use iomark_plan::timing::Timing;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
+use iomark_workload::FileEvent;
 
 /// One job's logs while it runs; see the module doc.
 pub struct JobLogs {
@@ -150,6 +151,16 @@ impl JobLogs {
         self.ramping = false;
         self.log.restart();
         self.set_origin(now_ns);
+    }
+
+    /// Files opened or closed at `now_ns`, before the I/O issued then (the iolog's lines).
+    #[cold]
+    pub(crate) fn file_events(&mut self, now_ns: u64, events: impl Iterator<Item = FileEvent>) {
+        if let Some(iolog) = &mut self.iolog {
+            for e in events {
+                iolog.file_event(now_ns, e);
+            }
+        }
     }
 
     /// An I/O issued at `now_ns` (the iolog's line).

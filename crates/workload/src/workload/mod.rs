@@ -2,7 +2,7 @@
 //! [`WorkloadConfig`]; the runner's hot loop calls [`Workload::next`] (see the crate note
 //! for how a job ends).
 
-use crate::bs::BsChooser;
+use crate::bs::{BsChooser, Sizes};
 use crate::buffers::BufferFiller;
 use crate::config::{Sequencer, WorkloadConfig};
 use crate::distribution::{Picker, Placement};
@@ -13,8 +13,15 @@ use crate::mix::Mix;
 use crate::offsets::{Extent, FileCursor, RandomMap};
 use crate::region::FileRegion;
 use crate::rng::{Rng, Stream};
+use crate::seeds::FioStream;
+use crate::taus::FioRng;
 use crate::zones::{StridedZones, ZoneState};
 use iomark_core::{Ddir, RwMode};
+
+mod opens;
+
+pub use opens::FileEvent;
+use opens::FileOpens;
 
 /// The cursor of each file; with a skewed distribution, each with the pickers of the
 /// directions the job issues (over the positions a job without the map draws from); with
@@ -54,12 +61,15 @@ fn cursors(
         }
         cursors.push(cursor);
     }
-    for c in &mut cursors {
+    for (file, c) in cursors.iter_mut().enumerate() {
         let place = Placement::draw(&mut placement);
-        let lfsr_seed = placement.next_u64();
         let len = c.region.len;
         if lfsr {
-            c.lfsr = Some(Lfsr::new(len / cfg.min_bs(), lfsr_seed));
+            let blocks = len / cfg.min_bs();
+            c.lfsr = Some(
+                Lfsr::new(blocks, cfg.fio_seeds.offsets)
+                    .ok_or(ConfigError::LfsrSeed { file, blocks })?,
+            );
         }
         if skewed {
             let pick = |d: Ddir| {
@@ -122,9 +132,20 @@ pub struct Workload {
     picker: FilePicker,
     files_done: usize,
     mix: Mix,
-    offsets_rng: Rng,
-    offsets_rng_start: Rng,
-    bs_rng: Rng,
+    /// The offsets' stream, shared by the files.
+    offsets_rng: FioRng,
+    offsets_rng_start: FioRng,
+    /// Passes close and reopen the files, which restarts the offsets and block sizes:
+    /// every pass is the same order. Not with `time_based`, nor for random jobs without
+    /// the random map (fio 3.33 runs their passes on without closing the files).
+    reopens: bool,
+    /// The files open, for the iolog.
+    opens: FileOpens,
+    /// The draws of skewed distributions (iomark's own).
+    skew_rng: Rng,
+    /// The block size stream of each direction, restarted with every pass as fio does.
+    bs_rngs: [FioRng; 3],
+    bs_rngs_start: [FioRng; 3],
     pending: Option<IoRequest>,
     pass: u64,
     counted_bytes: u64,
@@ -146,22 +167,23 @@ impl Workload {
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
         let lfsr = cfg.lfsr && cfg.rw.is_random();
         let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
+        let reopens = !cfg.time_based && (!cfg.rw.is_random() || use_map || lfsr);
         let bs = Ddir::DATA.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
-        // Random I/Os are aligned to their size's minimum: the write sizes' with
-        // `bs_is_seq_rand`.
-        let random_sizes = |d: Ddir| {
-            if cfg.bs_is_seq_rand {
-                &cfg.bs.write
-            } else {
-                cfg.bs.get(d)
-            }
-        };
-        let align = Ddir::DATA
-            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| random_sizes(d).min()).max(1));
-        let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        // Random I/Os are aligned to their direction's smallest size (with `bs_is_seq_rand`
+        // too, whose random sizes are the write sizes: fio 3.33 draws `bs=4k,16k` reads of
+        // 16k at 4k offsets).
+        let align =
+            Ddir::DATA.map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
+        let offsets_rng = cfg.fio_seeds.offsets_rng();
+        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.rng(FioStream::bs(d)));
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
-        let mix =
-            Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
+        let mix = Mix::new(
+            cfg.rw,
+            cfg.rwmixread,
+            &cfg.percentage_random,
+            cfg.rw_modifier,
+            &cfg.fio_seeds,
+        );
         let files = cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
         // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
         // map on every file, sizes by direction, and in every direction the job issues,
@@ -197,12 +219,22 @@ impl Workload {
             files,
             zones: cfg.zones,
             zone_bytes: 0,
-            picker: FilePicker::new(cfg.file_service, cfg.files.len(), cfg.open_files, cfg.seed),
+            picker: FilePicker::new(
+                cfg.file_service,
+                cfg.files.len(),
+                cfg.open_files,
+                cfg.seed,
+                &cfg.fio_seeds,
+            ),
             files_done: 0,
             mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
-            bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
+            reopens,
+            opens: FileOpens::new(cfg.files.len(), reopens),
+            skew_rng: Rng::for_stream(cfg.seed, Stream::Offsets),
+            bs_rngs_start: bs_rngs.clone(),
+            bs_rngs,
             pending: None,
             pass: 1,
             counted_bytes: 0,
@@ -212,6 +244,24 @@ impl Workload {
             pause_between_passes: false,
             buffers: BufferFiller::new(cfg.buffers, cfg.seed),
         })
+    }
+
+    /// Records the files' opens and closes for the iolog (see [`FileEvent`]); off until
+    /// called.
+    pub fn log_file_events(&mut self) {
+        self.opens.enable();
+    }
+
+    /// Whether files were opened or closed since the last [`Workload::file_events`].
+    #[inline]
+    pub fn has_file_events(&self) -> bool {
+        self.opens.pending()
+    }
+
+    /// The files opened and closed since the last call, in order: an `Open` comes before
+    /// the first I/O [`Workload::next`] gave on its file.
+    pub fn file_events(&mut self) -> impl Iterator<Item = FileEvent> + '_ {
+        self.opens.take()
     }
 
     /// Which pass over the files the job is in (1 for the first).
@@ -277,6 +327,7 @@ impl Workload {
     }
 
     fn account(&mut self, req: &IoRequest, counts: bool) {
+        self.mix.issued(req.dir);
         self.total_bytes += req.len;
         if counts {
             self.counted_bytes += req.len;
@@ -309,10 +360,12 @@ impl Workload {
         }
         self.files_done = 0;
         self.zone_bytes = 0;
-        self.picker.new_pass();
-        self.mix.reset();
-        // fio restarts the offset sequence with each pass: every pass is the same order.
-        self.offsets_rng = self.offsets_rng_start.clone();
+        self.picker.new_pass(self.reopens);
+        self.mix.reset(self.reopens);
+        if self.reopens {
+            self.offsets_rng = self.offsets_rng_start.clone();
+            self.bs_rngs = self.bs_rngs_start.clone();
+        }
         true
     }
 
@@ -331,6 +384,7 @@ impl Workload {
     #[cold]
     #[inline(never)]
     fn file_done(&mut self, file: usize) {
+        self.opens.done(file);
         if self.picker.is_skewed() {
             self.files[file].reset();
             return;
@@ -374,29 +428,26 @@ impl Workload {
         let ext: Extent = if self.seq_rand_bs {
             self.seq_rand_extent(file, dir)?
         } else {
-            let bs = &self.bs[d];
-            let want = bs.choose(&mut self.bs_rng);
+            let mut sizes = Sizes { bs: &self.bs[d], rng: &mut self.bs_rngs[d] };
             let cursor = &mut self.files[file];
             if !self.random {
-                cursor.sequential(d, self.skip, want, bs)?
+                cursor.sequential(d, self.skip, &mut sizes)?
             } else {
-                if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
-                    return None;
-                }
-                let follow = if self.mix.new_random_offset(dir) {
-                    None
+                let (follow, mark) = if self.mix.new_random_offset(dir) {
+                    (None, true)
                 } else {
                     let from = match self.sequencer {
                         Sequencer::Sequential => cursor.pos[d],
                         Sequencer::Identical => cursor.last[d],
                     };
-                    cursor.follow(from, want, bs)
+                    (cursor.follow(from, &mut sizes), false)
                 };
                 match follow {
                     Some(ext) => ext,
                     None => {
-                        let (unit, align) = (self.map_unit, self.align[d]);
-                        cursor.random(d, &mut self.offsets_rng, want, bs, unit, align)?
+                        let units = (self.map_unit, self.align[d]);
+                        let rngs = (&mut self.offsets_rng, &mut self.skew_rng);
+                        cursor.random(d, rngs, &mut sizes, units, mark)?
                     }
                 }
             }
@@ -416,27 +467,26 @@ impl Workload {
     #[inline(never)]
     fn seq_rand_extent(&mut self, file: usize, dir: Ddir) -> Option<Extent> {
         let d = dir.index();
-        let (seq, rand) = (&self.bs[0], &self.bs[1]);
+        let [seq_rng, rand_rng, _] = &mut self.bs_rngs;
+        let mut seq = Sizes { bs: &self.bs[0], rng: seq_rng };
         let cursor = &mut self.files[file];
         if !self.random {
-            let want = seq.choose(&mut self.bs_rng);
-            return cursor.sequential(d, self.skip, want, seq);
+            return cursor.sequential(d, self.skip, &mut seq);
         }
-        if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
-            return None;
-        }
-        if !self.mix.new_random_offset(dir) {
-            let want = seq.choose(&mut self.bs_rng);
+        let new = self.mix.new_random_offset(dir);
+        if !new {
             let from = match self.sequencer {
                 Sequencer::Sequential => cursor.pos[d],
                 Sequencer::Identical => cursor.last[d],
             };
-            if let Some(ext) = cursor.follow(from, want, seq) {
+            if let Some(ext) = cursor.follow(from, &mut seq) {
                 return Some(ext);
             }
         }
-        let want = rand.choose(&mut self.bs_rng);
-        cursor.random(d, &mut self.offsets_rng, want, rand, self.map_unit, self.align[d])
+        // A follow-up that did not fit keeps the sequential sizes (fio 3.33).
+        let mut rand = if new { Sizes { bs: &self.bs[1], rng: rand_rng } } else { seq };
+        let rngs = (&mut self.offsets_rng, &mut self.skew_rng);
+        cursor.random(d, rngs, &mut rand, (self.map_unit, self.align[d]), new)
     }
 
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
@@ -446,11 +496,10 @@ impl Workload {
     /// here:
     ///
     /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
-    ///   `bs.choose()` is the map block, drawing nothing; `mix.new_random_offset()` is
-    ///   true, changing nothing;
-    /// - a full map answers `None` before any draw, as `generate` does; otherwise
-    ///   `cursor.random()` draws the same block, takes the next free one and marks it
-    ///   (its `want == unit` case);
+    ///   the size is the map block, drawing nothing; `mix.new_random_offset()` is true,
+    ///   changing nothing;
+    /// - `cursor.random()` draws the same block, takes the next free one and marks it (its
+    ///   one-block case), or answers `None` after the draw when the map is full;
     /// - the cursor advances the same way, and there is no trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
@@ -460,10 +509,8 @@ impl Workload {
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
         let map = cursor.map.as_mut()?;
-        if map.is_full() {
-            // Before the draw: a full map draws nothing (other files share the stream).
-            return None;
-        }
+        // A full map is found after the draw, as fio finds it (other files share the
+        // stream).
         let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
         map.mark_one(b);
         let offset = b * unit;
@@ -501,6 +548,7 @@ impl Iterator for Workload {
             let file = self.pick_file();
             match self.generate(file) {
                 Some(req) => {
+                    self.opens.used(file);
                     // trimwrite: only the write of the pair counts toward the budgets.
                     let counts = !self.trimwrite;
                     if !counts {
