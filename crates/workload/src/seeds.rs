@@ -37,6 +37,8 @@ pub enum FioStream {
     Files = 5,
     /// `percentage_random`, whatever the direction.
     SeqRand = 10,
+    /// The zone of `random_distribution=zoned` and `zoned_abs`.
+    Zone = 16,
 }
 
 impl FioStream {
@@ -90,10 +92,12 @@ impl FioSeeds {
     }
 
     /// A fresh state of `stream`. `random_generator=tausworthe64` makes the offsets, the
-    /// block sizes and the file choice draw 64 bits; the read/write mix and
-    /// `percentage_random` keep drawing 32 (fio 3.33's choices do not change with it).
+    /// block sizes and the file choice draw 64 bits; the read/write mix,
+    /// `percentage_random` and the zones keep drawing 32 (fio 3.33's choices of these do not
+    /// change with it).
     pub fn rng(&self, stream: FioStream) -> FioRng {
-        let use64 = self.use64 && !matches!(stream, FioStream::RwMix | FioStream::SeqRand);
+        let use64 = self.use64
+            && !matches!(stream, FioStream::RwMix | FioStream::SeqRand | FioStream::Zone);
         FioRng::new(self.seed(stream), use64)
     }
 

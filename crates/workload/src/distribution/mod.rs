@@ -39,6 +39,7 @@ mod zipf;
 
 use crate::region::FileRegion;
 use crate::rng::Rng;
+use crate::taus::FioRng;
 use scramble::Scramble;
 use zipf::Zipf;
 
@@ -215,6 +216,16 @@ impl RankSampler {
     }
 }
 
+/// The streams a random offset draws from.
+pub(crate) struct Draws<'a> {
+    /// The offsets' stream.
+    pub(crate) offsets: &'a mut FioRng,
+    /// The zone stream of `zoned` and `zoned_abs`.
+    pub(crate) zone: &'a mut FioRng,
+    /// iomark's own draws (zipf, pareto, normal).
+    pub(crate) own: &'a mut Rng,
+}
+
 /// Turns random draws into positions of one file region for one direction.
 #[derive(Debug, Clone)]
 pub(crate) struct Picker {
@@ -226,8 +237,8 @@ pub(crate) struct Picker {
 enum How {
     /// A ranked law, scrambled, then shifted by `base`.
     Ranked { sampler: RankSampler, scramble: Scramble, base: u64 },
-    /// Zones: `zone_of[r]` is the zone of a draw `r` in 0..100; zone `i` covers positions
-    /// `bounds[i].0..bounds[i].1`.
+    /// Zones: `zone_of[v - 1]` is the zone of a percentage draw `v`; zone `i` has
+    /// `bounds[i].1` positions from position `bounds[i].0`.
     Zoned { zone_of: Box<[u16]>, bounds: Box<[(u64, u64)]> },
 }
 
@@ -255,7 +266,6 @@ impl Picker {
         dist: &Distribution,
         positions: u64,
         align: u64,
-        len: u64,
         place: &Placement,
     ) -> Option<Picker> {
         let positions = positions.max(1);
@@ -263,23 +273,26 @@ impl Picker {
         let how = match dist {
             Distribution::Random => return None,
             Distribution::Zoned(zones) => {
-                let mut ends = Vec::with_capacity(zones.len());
-                let mut sum = 0.0;
-                for z in zones {
-                    sum += z.percent;
-                    ends.push((sum / 100.0 * len as f64) as u64);
-                }
-                zoned(zones.iter().map(|z| z.access), &ends, align, positions)
+                // fio 3.33: a zone starts at ⌊(the shares before it) × positions / 100⌋ and
+                // has ⌊share × positions / 100⌋ positions (`zoned:60/10:30/20:10/70` over
+                // 1024 blocks: 102 from 0, 204 from 102, 716 from 307).
+                let part = |percent: f64| (percent * positions as f64 / 100.0) as u64;
+                let mut before = 0.0;
+                let bounds = zones.iter().map(|z| {
+                    let lo = part(before);
+                    before += z.percent;
+                    (lo, part(z.percent))
+                });
+                zoned(zones.iter().map(|z| z.access), bounds, positions)
             }
             Distribution::ZonedAbs(zones) => {
-                let ends: Vec<u64> = zones
-                    .iter()
-                    .scan(0u64, |end, z| {
-                        *end = end.saturating_add(z.bytes);
-                        Some(*end)
-                    })
-                    .collect();
-                zoned(zones.iter().map(|z| z.access), &ends, align, positions)
+                let mut before = 0u64;
+                let bounds = zones.iter().map(|z| {
+                    let lo = before / align;
+                    before = before.saturating_add(z.bytes);
+                    (lo, z.bytes / align)
+                });
+                zoned(zones.iter().map(|z| z.access), bounds, positions)
             }
             Distribution::Zipf { center, .. } | Distribution::Pareto { center, .. } => {
                 How::Ranked {
@@ -297,12 +310,14 @@ impl Picker {
         Some(Picker { positions, how })
     }
 
-    /// The next position, in `0..positions`.
+    /// The next position, in `0..positions`: zoned as fio 3.33 draws it (the zone from a
+    /// percentage draw of the job's zone stream, `draws.zone`, then `⌊size × f⌋` into it
+    /// from the offsets' stream), ranked from iomark's own generator (`draws.own`).
     #[inline]
-    pub(crate) fn position(&self, rng: &mut Rng) -> u64 {
+    pub(crate) fn position(&self, draws: &mut Draws) -> u64 {
         match &self.how {
             How::Ranked { sampler, scramble, base } => {
-                let p = base + scramble.apply(sampler.rank(rng));
+                let p = base + scramble.apply(sampler.rank(draws.own));
                 if p >= self.positions {
                     p - self.positions
                 } else {
@@ -310,8 +325,9 @@ impl Picker {
                 }
             }
             How::Zoned { zone_of, bounds } => {
-                let (lo, hi) = bounds[usize::from(zone_of[rng.below(100) as usize])];
-                lo + rng.below(hi - lo)
+                let v = draws.zone.percent() as usize;
+                let (lo, size) = bounds[usize::from(zone_of[v - 1])];
+                (lo + draws.offsets.below(size)).min(self.positions - 1)
             }
         }
     }
@@ -334,22 +350,22 @@ pub(crate) fn check(dist: &Distribution, regions: &[FileRegion]) -> Result<(), S
     Ok(())
 }
 
-/// The zone table of zones with these access shares whose byte ranges end at `ends`
-/// (cumulative, from the region start).
-fn zoned(access: impl Iterator<Item = u32>, ends: &[u64], align: u64, positions: u64) -> How {
+/// The zone table of zones with these access shares and (first position, positions),
+/// cut at the region's end.
+fn zoned(
+    access: impl Iterator<Item = u32>,
+    bounds: impl Iterator<Item = (u64, u64)>,
+    positions: u64,
+) -> How {
     let mut zone_of = Vec::with_capacity(100);
     for (i, a) in access.enumerate() {
         zone_of.extend(std::iter::repeat_n(i as u16, a as usize));
     }
     zone_of.resize(100, zone_of.last().copied().unwrap_or(0));
-    let bound = |bytes: u64| (bytes / align).min(positions);
-    let bounds = (0..ends.len())
-        .map(|i| {
-            let lo = bound(if i == 0 { 0 } else { ends[i - 1] });
-            let hi = bound(ends[i]);
-            // An empty zone sends its I/Os to its first position (see the module note).
-            let lo = lo.min(positions - 1);
-            (lo, hi.max(lo + 1))
+    let bounds = bounds
+        .map(|(lo, size)| {
+            let lo = lo.min(positions);
+            (lo, size.min(positions - lo))
         })
         .collect();
     How::Zoned { zone_of: zone_of.into_boxed_slice(), bounds }

@@ -97,10 +97,12 @@ fn placement(seed: u64) -> Placement {
 
 /// How often each position was picked in `draws` draws.
 fn picks(p: &Picker, draws: u64) -> Vec<u64> {
-    let mut rng = Rng::from_seed(5);
+    let (mut own, mut offsets, mut zone) =
+        (Rng::from_seed(5), crate::FioRng::new(5, false), crate::FioRng::new(6, false));
+    let mut d = Draws { offsets: &mut offsets, zone: &mut zone, own: &mut own };
     let mut hits = vec![0u64; p.positions as usize];
     for _ in 0..draws {
-        hits[p.position(&mut rng) as usize] += 1;
+        hits[p.position(&mut d) as usize] += 1;
     }
     hits
 }
@@ -113,7 +115,7 @@ fn center_places_the_hottest_position_and_the_rest_spread() {
         Distribution::Pareto { power: 0.3, center: Some(0.25) },
         Distribution::Normal { deviation: 0.0, center: Some(0.25) },
     ] {
-        let p = Picker::new(&dist, n, 4096, n * 4096, &placement(1)).unwrap();
+        let p = Picker::new(&dist, n, 4096, &placement(1)).unwrap();
         let hits = picks(&p, 1_000_000);
         let max = *hits.iter().max().unwrap();
         if matches!(dist, Distribution::Normal { .. }) {
@@ -135,7 +137,7 @@ fn center_places_the_hottest_position_and_the_rest_spread() {
     // Without a center, zipf's hottest position moves with the placement (the seed).
     let dist = Distribution::Zipf { theta: 1.2, center: None };
     let hottest = |seed| {
-        let hits = picks(&Picker::new(&dist, n, 4096, n * 4096, &placement(seed)).unwrap(), 20_000);
+        let hits = picks(&Picker::new(&dist, n, 4096, &placement(seed)).unwrap(), 20_000);
         (0..n as usize).max_by_key(|&i| hits[i]).unwrap()
     };
     assert_ne!(hottest(1), hottest(2));
@@ -152,7 +154,7 @@ fn zoned_shares_land_in_their_zones() {
         Zone { access: 30, percent: 20.0 },
         Zone { access: 10, percent: 70.0 },
     ];
-    let p = Picker::new(&Distribution::Zoned(zones), n, 4096, n * 4096, &placement(1)).unwrap();
+    let p = Picker::new(&Distribution::Zoned(zones), n, 4096, &placement(1)).unwrap();
     let hits = picks(&p, 300_000);
     let share = |lo: usize, hi: usize| hits[lo..hi].iter().sum::<u64>() as f64 / 300_000.0;
     for (lo, hi, want) in [(0, 1000, 0.6), (1000, 3000, 0.3), (3000, 10_000, 0.1)] {
@@ -168,7 +170,7 @@ fn zoned_abs_zones_are_bytes_and_may_leave_the_tail_alone() {
     let n = 8192u64; // 32 MiB of 4 KiB positions
     let zones =
         vec![AbsZone { access: 50, bytes: 1 << 20 }, AbsZone { access: 50, bytes: 3 << 20 }];
-    let p = Picker::new(&Distribution::ZonedAbs(zones), n, 4096, n * 4096, &placement(1)).unwrap();
+    let p = Picker::new(&Distribution::ZonedAbs(zones), n, 4096, &placement(1)).unwrap();
     let hits = picks(&p, 100_000);
     let first = hits[..256].iter().sum::<u64>() as f64 / 100_000.0;
     assert!((first - 0.5).abs() < 0.01, "{first}");
@@ -179,7 +181,7 @@ fn zoned_abs_zones_are_bytes_and_may_leave_the_tail_alone() {
 fn an_empty_zone_with_a_share_hits_one_position() {
     // fio 3.33: zoned:100/0:0/100 issues every I/O at one block.
     let zones = vec![Zone { access: 100, percent: 0.0 }, Zone { access: 0, percent: 100.0 }];
-    let p = Picker::new(&Distribution::Zoned(zones), 100, 4096, 409_600, &placement(1)).unwrap();
+    let p = Picker::new(&Distribution::Zoned(zones), 100, 4096, &placement(1)).unwrap();
     let hits = picks(&p, 1000);
     assert_eq!(hits[0], 1000);
 }

@@ -33,10 +33,9 @@ mod map;
 pub(crate) use map::RandomMap;
 
 use crate::bs::Sizes;
-use crate::distribution::Picker;
+use crate::distribution::{Draws, Picker};
 use crate::lfsr::Lfsr;
 use crate::region::FileRegion;
-use crate::rng::Rng;
 use crate::taus::FioRng;
 use crate::zones::ZoneState;
 
@@ -147,8 +146,8 @@ impl FileCursor {
         sizes.within(self.region.len - off).map(|l| (off, l))
     }
 
-    /// A random I/O of direction `dir`, from the offsets' stream (`rngs.0`) or with a
-    /// skewed distribution from its own (`rngs.1`). With the map: a free block and the free
+    /// A random I/O of direction `dir`, from the offsets' stream (and a skewed
+    /// distribution's). With the map: a free block and the free
     /// run after it, marked done; `None` when the map is full. Without: an `align`-aligned
     /// offset where the direction's smallest block fits, uniform or from the direction's
     /// picker. `mark` is false for the random I/O that stands in for a follow-up that did
@@ -158,12 +157,12 @@ impl FileCursor {
     pub(crate) fn random(
         &mut self,
         dir: usize,
-        rngs: (&mut FioRng, &mut Rng),
+        draws: &mut Draws,
         sizes: &mut Sizes,
         (unit, align): (u64, u64),
         mark: bool,
     ) -> Option<Extent> {
-        let (rng, skew) = rngs;
+        let rng = &mut *draws.offsets;
         if self.zone.is_some() {
             return self.zoned_random(rng, sizes, unit, align);
         }
@@ -190,7 +189,7 @@ impl FileCursor {
                 let positions = (len - sizes.bs.min()) / align + 1;
                 let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
                 let pos = match (picker, &mut self.lfsr) {
-                    (Some(p), _) => p.position(skew),
+                    (Some(p), _) => p.position(draws),
                     (None, Some(lfsr)) => return lfsr_extent(lfsr, len, sizes, unit),
                     (None, None) => rng.below(positions),
                 };
@@ -316,6 +315,7 @@ fn blocks_of(len: u64, unit: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::bs::{BlockSizes, BsChooser};
+    use crate::rng::Rng;
 
     fn fixed(bs: u64) -> BsChooser {
         BsChooser::new(&BlockSizes::Fixed(bs), false)
@@ -344,10 +344,11 @@ mod tests {
             let mut general = c.map.clone().unwrap();
             let mut rng = FioRng::new(blocks, false);
             let mut from_rng = rng.clone();
-            let (mut skew, mut r) = (Rng::from_seed(0), bs_rng());
+            let (mut own, mut zone, mut r) = (Rng::from_seed(0), bs_rng(), bs_rng());
             loop {
                 let mut sizes = Sizes { bs: &bs, rng: &mut r };
-                let got = c.random(0, (&mut rng, &mut skew), &mut sizes, (4096, 4096), true);
+                let mut draws = Draws { offsets: &mut rng, zone: &mut zone, own: &mut own };
+                let got = c.random(0, &mut draws, &mut sizes, (4096, 4096), true);
                 let b = general.next_free(from_rng.below(general.blocks()));
                 let Some((off, l)) = got else {
                     assert_eq!(b, None);
@@ -421,12 +422,13 @@ mod tests {
     fn random_with_map_shrinks_to_the_free_run() {
         let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
         let mut c = FileCursor::new(FileRegion::new(0, 65536), Some(4096));
-        let (mut rng, mut skew, mut r) = (FioRng::new(3, false), Rng::from_seed(0), bs_rng());
+        let (mut rng, mut own, mut r) = (FioRng::new(3, false), Rng::from_seed(0), bs_rng());
+        let mut zone = bs_rng();
         let mut total = 0;
         loop {
             let mut sizes = Sizes { bs: &bs, rng: &mut r };
-            let rngs = (&mut rng, &mut skew);
-            let Some((off, len)) = c.random(0, rngs, &mut sizes, (4096, 4096), true) else {
+            let mut draws = Draws { offsets: &mut rng, zone: &mut zone, own: &mut own };
+            let Some((off, len)) = c.random(0, &mut draws, &mut sizes, (4096, 4096), true) else {
                 break;
             };
             assert!(off + len <= 65536 && len % 4096 == 0);

@@ -5,7 +5,7 @@
 use crate::bs::{BsChooser, Sizes};
 use crate::buffers::BufferFiller;
 use crate::config::{Sequencer, WorkloadConfig};
-use crate::distribution::{Picker, Placement};
+use crate::distribution::{Draws, Picker, Placement};
 use crate::error::ConfigError;
 use crate::files::FilePicker;
 use crate::lfsr::Lfsr;
@@ -76,8 +76,7 @@ fn cursors(
                 let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
                 let positions = (len - sizes.min()) / align[d.index()] + 1;
                 let dist = cfg.distribution.get(d);
-                Picker::new(dist, positions, align[d.index()], len, &place)
-                    .filter(|_| cfg.rw.issues(d))
+                Picker::new(dist, positions, align[d.index()], &place).filter(|_| cfg.rw.issues(d))
             };
             c.pickers = Some(Box::new(Ddir::DATA.map(pick)));
         }
@@ -141,7 +140,9 @@ pub struct Workload {
     reopens: bool,
     /// The files open, for the iolog.
     opens: FileOpens,
-    /// The draws of skewed distributions (iomark's own).
+    /// The zone stream of `zoned` distributions.
+    zone_rng: FioRng,
+    /// The draws of zipf, pareto and normal distributions (iomark's own).
     skew_rng: Rng,
     /// The block size stream of each direction, restarted with every pass as fio does.
     bs_rngs: [FioRng; 3],
@@ -232,6 +233,7 @@ impl Workload {
             offsets_rng,
             reopens,
             opens: FileOpens::new(cfg.files.len(), reopens),
+            zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
             skew_rng: Rng::for_stream(cfg.seed, Stream::Offsets),
             bs_rngs_start: bs_rngs.clone(),
             bs_rngs,
@@ -446,8 +448,12 @@ impl Workload {
                     Some(ext) => ext,
                     None => {
                         let units = (self.map_unit, self.align[d]);
-                        let rngs = (&mut self.offsets_rng, &mut self.skew_rng);
-                        cursor.random(d, rngs, &mut sizes, units, mark)?
+                        let mut draws = Draws {
+                            offsets: &mut self.offsets_rng,
+                            zone: &mut self.zone_rng,
+                            own: &mut self.skew_rng,
+                        };
+                        cursor.random(d, &mut draws, &mut sizes, units, mark)?
                     }
                 }
             }
@@ -485,8 +491,12 @@ impl Workload {
         }
         // A follow-up that did not fit keeps the sequential sizes (fio 3.33).
         let mut rand = if new { Sizes { bs: &self.bs[1], rng: rand_rng } } else { seq };
-        let rngs = (&mut self.offsets_rng, &mut self.skew_rng);
-        cursor.random(d, rngs, &mut rand, (self.map_unit, self.align[d]), new)
+        let mut draws = Draws {
+            offsets: &mut self.offsets_rng,
+            zone: &mut self.zone_rng,
+            own: &mut self.skew_rng,
+        };
+        cursor.random(d, &mut draws, &mut rand, (self.map_unit, self.align[d]), new)
     }
 
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
