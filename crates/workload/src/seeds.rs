@@ -35,6 +35,8 @@ pub enum FioStream {
     RwMix = 4,
     /// `file_service_type=random`.
     Files = 5,
+    /// Random buffer contents.
+    Buffers = 9,
     /// `percentage_random`, whatever the direction.
     SeqRand = 10,
     /// The zone of `random_distribution=zoned` and `zoned_abs`.

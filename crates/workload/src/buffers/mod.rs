@@ -16,11 +16,17 @@
 //! 3. `zero_buffers`: zeros.
 //! 4. Otherwise random data.
 //!
-//! When the contents are made: with `refill_buffers` (resolved, see
-//! [`BufferOptions::refill_buffers`]) before every write; otherwise once, when the I/O
-//! unit pool is made and again whenever a unit that served a read is to serve a write (the
-//! read left the file's data in it). Buffers filled once are the same for every unit: they
-//! come from a fixed per-job seed, so the same job writes the same bytes on every engine.
+//! Random data is fio 3.33's, byte for byte (checked by writing files with both): each
+//! buffer's data comes from one seed (see [`fio_fill`]), the wrapping product of the next
+//! two draws of fio's buffer stream (see [`crate::FioSeeds`]); compressible data takes one
+//! seed per chunk for its random part, the chunk being `buffer_compress_chunk` but no
+//! larger than the smallest write. Deduplicated data (`dedupe_percentage`) is iomark's own.
+//!
+//! When the contents are made: when the I/O unit pool is made, unit by unit (each unit
+//! takes its seeds, as fio's do); then, with `refill_buffers` (resolved, see
+//! [`BufferOptions::refill_buffers`]), before every write. A unit that served a read holds
+//! the file's data and writes it as it is, as fio 3.33 does (`rw=rw` writes back what it
+//! read), but for a `buffer_pattern`, which is laid down again.
 //!
 //! Deduplication: each generated write is either *unique* (new random data, from a new
 //! seed) or, with probability `dedupe_percentage`, a *duplicate*: in mode `repeat` the
@@ -35,8 +41,9 @@
 //! off or overruled, see [`BufferOptions::scramble_buffers`]) stamps the first 16 bytes of
 //! every 512-byte sector with the sector's file offset and a per-write random value:
 //! cheap (1/32 of the buffer), and enough that no two written sectors are equal, which
-//! defeats naive deduplication as fio's scramble intends. fio scrambles other bytes; only
-//! the effect (every block unique) is the same.
+//! defeats naive deduplication as fio's scramble intends. fio scrambles other bytes, with
+//! values taken from the clock (two fio runs write different bytes there); only the effect
+//! (every block unique) is the same.
 //!
 //! Nothing here allocates, opens or reads anything; the buffers belong to the caller.
 
@@ -45,6 +52,8 @@ mod pattern;
 pub use pattern::{Pattern, PatternError, MAX_PATTERN};
 
 use crate::rng::{Rng, Stream};
+use crate::seeds::{FioSeeds, FioStream};
+use crate::taus::FioRng;
 
 /// Buffer content options for writes, as the runner resolved them from the job (see
 /// the module note for what each combination writes, as measured on fio 3.33).
@@ -135,8 +144,6 @@ enum Content {
     Random,
 }
 
-/// A fixed salt: the seed of the data that buffers filled once hold.
-const BASE_SALT: u64 = 0x6261_7365_2d62_7566;
 /// A fixed salt: the seeds of the dedupe working set.
 const WORKING_SET_SALT: u64 = 0x776f_726b_2d73_6574;
 /// The working set base of jobs with `dedupe_global`: one value for all of them.
@@ -147,10 +154,10 @@ const GLOBAL_WORKING_SET: u64 = 0x676c_6f62_616c_2d77;
 pub struct BufferFiller {
     opts: BufferOptions,
     content: Content,
-    /// Per-write draws: refills, scramble stamps, dedupe decisions and new seeds.
+    /// Per-write draws of iomark's own: scramble stamps, dedupe decisions and new seeds.
     rng: Rng,
-    /// The seed of the contents of buffers filled once.
-    base_seed: u64,
+    /// fio's buffer stream: the seeds of random data (see [`fio_fill`]).
+    fio: FioRng,
     /// The seed of the last unique generated write (dedupe mode `repeat`).
     last_unique: u64,
     /// How many unique generated writes there were.
@@ -160,8 +167,9 @@ pub struct BufferFiller {
 }
 
 impl BufferFiller {
-    /// A filler with the job's buffer options, drawing from the job's buffer stream.
-    pub fn new(opts: BufferOptions, seed: u64) -> BufferFiller {
+    /// A filler with the job's buffer options, drawing from the job's buffer streams:
+    /// fio's (`seeds`) for random data, iomark's own (`seed`) for the rest.
+    pub fn new(opts: BufferOptions, seed: u64, seeds: &FioSeeds) -> BufferFiller {
         let content = if opts.compress_percentage.is_some() || opts.dedupe.is_some() {
             Content::Generated
         } else if opts.pattern.is_some() {
@@ -171,32 +179,43 @@ impl BufferFiller {
         } else {
             Content::Random
         };
-        let mut rng = Rng::for_stream(seed, Stream::Buffers);
-        let base_seed = rng.next_u64() ^ BASE_SALT;
+        let rng = Rng::for_stream(seed, Stream::Buffers);
         let global = opts.dedupe.is_some_and(|d| d.global);
         let working_set_base = if global { GLOBAL_WORKING_SET } else { seed ^ WORKING_SET_SALT };
-        BufferFiller { opts, content, rng, base_seed, last_unique: 0, uniques: 0, working_set_base }
+        BufferFiller {
+            opts,
+            content,
+            rng,
+            fio: seeds.rng(FioStream::Buffers),
+            last_unique: 0,
+            uniques: 0,
+            working_set_base,
+        }
     }
 
-    /// Whether every write gets new contents (then [`BufferFiller::initial_fill`] has
-    /// nothing to do).
+    /// Whether every write gets new contents.
     pub fn refills(&self) -> bool {
         self.opts.refill_buffers
     }
 
-    /// Fills a buffer that is to hold write data: when the I/O unit pool is made, and
-    /// again when a buffer that last served a read is to serve a write (the read left the
-    /// file's data in it). Draws nothing from the job's random stream: every call gives
-    /// the same bytes. Does nothing when every write refills its buffer anyway.
+    /// Fills a buffer of the I/O unit pool when the pool is made, unit by unit, as fio
+    /// 3.33 fills its units (random data takes the next seeds of fio's buffer stream, with
+    /// `refill_buffers` too: the first write's data is the seed after the units').
     pub fn initial_fill(&mut self, buf: &mut [u8]) {
-        if self.opts.refill_buffers {
-            return;
-        }
         match self.content {
-            Content::Generated => self.generate(buf, self.base_seed),
+            Content::Generated => self.generate_next(buf),
             Content::Pattern => self.fill_fixed(buf),
             Content::Zeros => buf.fill(0),
-            Content::Random => Rng::from_seed(self.base_seed).fill_bytes(buf),
+            Content::Random => fio_fill(buf, next_seed(&mut self.fio)),
+        }
+    }
+
+    /// A buffer that served a read is to serve a write: it holds the file's data. fio
+    /// 3.33 writes that data as it is (random, zero and compressible buffers are not filled
+    /// again), but for a `buffer_pattern`, which it lays down again.
+    pub fn after_read(&mut self, buf: &mut [u8]) {
+        if self.content == Content::Pattern && !self.opts.refill_buffers {
+            self.fill_fixed(buf);
         }
     }
 
@@ -206,13 +225,10 @@ impl BufferFiller {
     pub fn prepare_write(&mut self, buf: &mut [u8], offset: u64) {
         if self.opts.refill_buffers {
             match self.content {
-                Content::Generated => {
-                    let seed = self.next_seed();
-                    self.generate(buf, seed);
-                }
+                Content::Generated => self.generate_next(buf),
                 Content::Pattern => self.fill_fixed(buf),
                 Content::Zeros => buf.fill(0),
-                Content::Random => self.rng.fill_bytes(buf),
+                Content::Random => fio_fill(buf, next_seed(&mut self.fio)),
             }
         } else if self.opts.scramble_buffers && self.content != Content::Generated {
             let stamp = self.rng.next_u64().to_le_bytes();
@@ -262,7 +278,43 @@ impl BufferFiller {
         z ^ (z >> 31)
     }
 
-    /// Fills `buf` with generated data from `seed` (rule 1 of the module note).
+    /// Fills `buf` with the next generated data (rule 1 of the module note): without
+    /// `dedupe_percentage`, fio 3.33's own (each chunk's random part from the next seed of
+    /// fio's buffer stream); with it, iomark's.
+    fn generate_next(&mut self, buf: &mut [u8]) {
+        if self.opts.dedupe.is_some() {
+            let seed = self.next_seed();
+            self.generate(buf, seed);
+            return;
+        }
+        let percent = self.opts.compress_percentage.map_or(0, |p| p.min(100));
+        if percent == 0 {
+            // Nothing to compress: random data from one seed, as without the option.
+            fio_fill(buf, next_seed(&mut self.fio));
+            return;
+        }
+        if percent == 100 {
+            self.fill_fixed(buf);
+            return;
+        }
+        for piece in buf.chunks_mut(self.chunk(buf.len())) {
+            let random = piece.len() * (100 - percent as usize) / 100;
+            let (head, tail) = piece.split_at_mut(random);
+            fio_fill(head, next_seed(&mut self.fio));
+            self.fill_fixed(tail);
+        }
+    }
+
+    /// The length of a compressible chunk of a buffer of `len` bytes.
+    fn chunk(&self, len: usize) -> usize {
+        match self.opts.compress_chunk as usize {
+            0 => len,
+            n => n.min(len),
+        }
+        .max(1)
+    }
+
+    /// Fills `buf` with deduplicable data from `seed` (iomark's own, see the module note).
     fn generate(&self, buf: &mut [u8], seed: u64) {
         let mut rng = Rng::from_seed(seed);
         let Some(percent) = self.opts.compress_percentage.map(|p| p.min(100)) else {
@@ -273,11 +325,7 @@ impl BufferFiller {
             self.fill_fixed(buf);
             return;
         }
-        let chunk = match self.opts.compress_chunk as usize {
-            0 => buf.len(),
-            n => n.min(buf.len()),
-        };
-        for piece in buf.chunks_mut(chunk.max(1)) {
+        for piece in buf.chunks_mut(self.chunk(buf.len())) {
             let random = piece.len() * (100 - percent as usize) / 100;
             let (head, tail) = piece.split_at_mut(random);
             rng.fill_bytes(head);
@@ -291,6 +339,38 @@ impl BufferFiller {
             Some(p) => p.fill(buf),
             None => buf.fill(0),
         }
+    }
+}
+
+/// The seed of the next random data: the wrapping product of the next two draws of fio's
+/// buffer stream (fitted to the bytes fio 3.33 writes with `refill_buffers`).
+#[inline]
+fn next_seed(fio: &mut FioRng) -> u64 {
+    let a = fio.next_raw();
+    a.wrapping_mul(fio.next_raw())
+}
+
+/// The multiplier between the 32-byte groups of fio's random data.
+const FILL_STEP: u64 = 0x61c8_8646_80b5_83eb;
+
+/// Fills `buf` with fio 3.33's random data from `seed`, as its files show it: 32-byte
+/// groups of four little-endian 64-bit words `b`, `2b`, `3b`, `5b`, where `b` starts at the
+/// seed and is multiplied by 0x61c8864680b583eb (wrapping) from one group to the next;
+/// then, in a tail shorter than a group, words `b` one by one with the same step between
+/// them, and the bytes left the first bytes of the next `b`.
+pub fn fio_fill(buf: &mut [u8], seed: u64) {
+    let mut b = seed;
+    let mut groups = buf.chunks_exact_mut(32);
+    for group in &mut groups {
+        for (word, m) in group.chunks_exact_mut(8).zip([1u64, 2, 3, 5]) {
+            word.copy_from_slice(&b.wrapping_mul(m).to_le_bytes());
+        }
+        b = b.wrapping_mul(FILL_STEP);
+    }
+    let mut words = groups.into_remainder().chunks_mut(8);
+    for word in &mut words {
+        word.copy_from_slice(&b.to_le_bytes()[..word.len()]);
+        b = b.wrapping_mul(FILL_STEP);
     }
 }
 

@@ -5,84 +5,22 @@
 use crate::bs::{BsChooser, Sizes};
 use crate::buffers::BufferFiller;
 use crate::config::{Sequencer, WorkloadConfig};
-use crate::distribution::{Draws, Picker, Placement};
+use crate::distribution::Draws;
 use crate::error::ConfigError;
 use crate::files::FilePicker;
-use crate::lfsr::Lfsr;
 use crate::mix::Mix;
-use crate::offsets::{Extent, FileCursor, RandomMap};
-use crate::region::FileRegion;
+use crate::offsets::{Extent, FileCursor};
 use crate::rng::{Rng, Stream};
 use crate::seeds::FioStream;
 use crate::taus::FioRng;
-use crate::zones::{StridedZones, ZoneState};
+use crate::zones::StridedZones;
 use iomark_core::{Ddir, RwMode};
 
 mod opens;
+mod setup;
 
 pub use opens::FileEvent;
 use opens::FileOpens;
-
-/// The cursor of each file; with a skewed distribution, each with the pickers of the
-/// directions the job issues (over the positions a job without the map draws from); with
-/// `lfsr`, each with its register over the region's blocks of the job's smallest size.
-/// A map that cannot be allocated refuses the job, or with `softrandommap` leaves its file
-/// without a map.
-fn cursors(
-    cfg: &WorkloadConfig,
-    map_unit: Option<u64>,
-    skewed: bool,
-    lfsr: bool,
-    align: &[u64; 3],
-) -> Result<Vec<FileCursor>, ConfigError> {
-    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
-    let mut cursors = Vec::with_capacity(cfg.files.len());
-    for (file, region) in cfg.files.iter().enumerate() {
-        // Strided zones cover the file as far as it goes, `size` being only the budget
-        // (see `StridedZones`).
-        let region = match cfg.zones {
-            Some(_) => FileRegion { len: region.reach, ..*region },
-            None => *region,
-        };
-        let mut cursor = FileCursor::new(region, None);
-        if let Some(unit) = map_unit {
-            let blocks = match &cfg.zones {
-                Some(z) => crate::zones::map_blocks(z, region.len, unit),
-                None => region.len / unit,
-            };
-            cursor.map = RandomMap::try_new(blocks);
-            if cursor.map.is_none() && !cfg.soft_random_map {
-                return Err(ConfigError::MapAllocation { file, blocks });
-            }
-        }
-        if let Some(z) = &cfg.zones {
-            cursor.zone = Some(ZoneState::first(z, cfg.min_bs()));
-            cursor.enter_zone(0);
-        }
-        cursors.push(cursor);
-    }
-    for (file, c) in cursors.iter_mut().enumerate() {
-        let place = Placement::draw(&mut placement);
-        let len = c.region.len;
-        if lfsr {
-            let blocks = len / cfg.min_bs();
-            c.lfsr = Some(
-                Lfsr::new(blocks, cfg.fio_seeds.offsets)
-                    .ok_or(ConfigError::LfsrSeed { file, blocks })?,
-            );
-        }
-        if skewed {
-            let pick = |d: Ddir| {
-                let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
-                let positions = (len - sizes.min()) / align[d.index()] + 1;
-                let dist = cfg.distribution.get(d);
-                Picker::new(dist, positions, align[d.index()], &place).filter(|_| cfg.rw.issues(d))
-            };
-            c.pickers = Some(Box::new(Ddir::DATA.map(pick)));
-        }
-    }
-    Ok(cursors)
-}
 
 /// One I/O to issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,7 +123,7 @@ impl Workload {
             cfg.rw_modifier,
             &cfg.fio_seeds,
         );
-        let files = cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
+        let files = setup::cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
         // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
         // map on every file, sizes by direction, and in every direction the job issues,
         // every I/O at a new random offset and one map block per I/O.
@@ -244,7 +182,7 @@ impl Workload {
             total_bytes: 0,
             finished: false,
             pause_between_passes: false,
-            buffers: BufferFiller::new(cfg.buffers, cfg.seed),
+            buffers: BufferFiller::new(setup::compress_chunk(cfg), cfg.seed, &cfg.fio_seeds),
         })
     }
 
@@ -306,6 +244,11 @@ impl Workload {
     /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).
     pub fn initial_fill(&mut self, buf: &mut [u8]) {
         self.buffers.initial_fill(buf);
+    }
+
+    /// A buffer that served a read is to serve a write (see [`BufferFiller::after_read`]).
+    pub fn after_read(&mut self, buf: &mut [u8]) {
+        self.buffers.after_read(buf);
     }
 
     /// Prepares a buffer for a write at `offset` (see [`BufferFiller::prepare_write`]).
