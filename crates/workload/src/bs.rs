@@ -70,6 +70,13 @@ const MAX_REDRAWS: u32 = 10_000;
 
 /// One direction's sizes with their stream: what an I/O's size is drawn from, once its
 /// place is known.
+///
+/// A size must fit before the region's end. fio 3.33 draws a range's size again until it
+/// fits; a split's draw takes the first entry (in share order) whose running share it
+/// reaches and that fits, else the last entry, and is drawn again when that does not fit
+/// either (`bssplit=64k/10:4k/30:16k/60`
+/// with 12k left: a draw of 98 reaches only 16k, which does not fit; the next, 85, neither;
+/// the next, 4, reaches 64k, which does not fit, then 4k, which does).
 pub(crate) struct Sizes<'a> {
     /// The direction's sizes.
     pub(crate) bs: &'a BsChooser,
@@ -78,8 +85,8 @@ pub(crate) struct Sizes<'a> {
 }
 
 impl Sizes<'_> {
-    /// A size that fits in `avail` bytes, as fio 3.33 chooses it: a fixed size if it
-    /// fits; a size of a range or split drawn again and again until one fits (`bsrange=1k-16k`
+    /// A size that fits in `avail` bytes, as fio 3.33 chooses it (see [`Sizes`]): a fixed
+    /// size if it fits; a size of a range or split drawn until one fits (`bsrange=1k-16k`
     /// over 1 MiB ends with 2k and 2k where the draws gave 5k first). `None` when not even
     /// the smallest fits.
     #[inline]
@@ -193,7 +200,19 @@ impl BsChooser {
         // fio 3.33 draws again until a size fits; a bounded number of times here, then
         // the smallest (which fits), so that no split can make this spin for ever.
         for _ in 0..MAX_REDRAWS {
-            let size = self.choose(rng);
+            let size = match &self.kind {
+                // A split takes the first entry the draw reaches that fits.
+                Kind::Split { sizes, cumulative } => {
+                    let v = rng.percent();
+                    let fits = |(&size, &cum): (&u64, &u32)| v <= cum && size <= avail;
+                    match sizes.iter().zip(cumulative.iter()).find(|e| fits(*e)) {
+                        Some((&size, _)) => size,
+                        // Past every share: the last entry, if it fits.
+                        None => sizes[sizes.len() - 1],
+                    }
+                }
+                _ => self.choose(rng),
+            };
             if size <= avail {
                 return Some(size);
             }

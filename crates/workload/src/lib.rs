@@ -59,5 +59,5 @@ pub use region::FileRegion;
 pub use rng::{Rng, Stream};
 pub use seeds::{FioSeeds, FioStream};
 pub use taus::FioRng;
-pub use workload::{FileEvent, IoRequest, Workload};
+pub use workload::{IoRequest, Workload};
 pub use zones::StridedZones;

@@ -221,8 +221,8 @@ impl Loop<'_, '_> {
         };
         io.stamps[index as usize] = (start, issue);
         if let Some(logs) = feat.logs.as_mut().filter(|_| RICH) {
-            if io.workload.has_file_events() {
-                logs.file_events(start, io.workload.file_events());
+            if io.workload.has_closed_files() {
+                logs.closed_files(start, io.workload.closed_files());
             }
             logs.issue(start, req);
         }

@@ -80,7 +80,7 @@ fn end(
     let end = l.io.last_now;
     if let Some(logs) = l.feat.logs.as_mut() {
         // The files found over at the end are closed before the rest.
-        logs.file_events(end, l.io.workload.file_events());
+        logs.closed_files(end, l.io.workload.closed_files());
     }
     if let Some(Err(e)) = l.feat.logs.as_mut().map(|logs| logs.finish(end)) {
         l.io.set_error_text(libc::EIO, e.to_string());

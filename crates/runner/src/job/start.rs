@@ -53,7 +53,7 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
         workload.pause_between_passes();
     }
     if plan.logs.iolog.is_some() {
-        workload.log_file_events();
+        workload.log_closed_files();
     }
     let mut units =
         units(plan, &mut workload).map_err(JobFailure::Buffers).map_err(JobError::of(name))?;

@@ -9,14 +9,13 @@
 //! job gives it. The file is opened for appending, as fio does: jobs that share it add
 //! their blocks to it (fio warns that they may be interleaved; iomark writes whole chunks
 //! of `log_entries` lines at a time). `add` names every file at the start; `open` and
-//! `close` come where fio 3.33 opens and closes a file: before its first I/O, when its
-//! pass is found over, at the end (the workload says when, see
-//! [`iomark_workload::FileEvent`]).
+//! `close` come where fio 3.33 opens and closes a file: `open` before the first I/O of a
+//! file not open, `close` when its pass is found over (the workload says when, see
+//! [`iomark_workload::Workload::closed_files`]) and at the end.
 
 use super::file::{LogError, LogFile};
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
-use iomark_workload::FileEvent;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -73,17 +72,24 @@ impl IoLog {
         })
     }
 
-    /// Logs a file opened or closed at `now_ns`, after the I/Os recorded so far (written
-    /// with them at the next [`drain`](Self::drain)).
+    /// Logs `file` closed at `now_ns`, after the I/Os recorded so far (written with them at
+    /// the next [`drain`](Self::drain)); nothing if it is not open.
     #[cold]
-    pub(crate) fn file_event(&mut self, now_ns: u64, event: FileEvent) {
-        let (file, action, open) = match event {
-            FileEvent::Open(f) => (f, "open", true),
-            FileEvent::Close(f) => (f, "close", false),
-        };
+    pub(crate) fn closed(&mut self, now_ns: u64, file: usize) {
+        if !self.open[file] {
+            return;
+        }
         self.lines_to_text();
-        self.open[file] = open;
-        let _ = writeln!(self.text, "{} {} {action}", now_ns / 1000, self.names[file]);
+        self.open[file] = false;
+        let _ = writeln!(self.text, "{} {} close", now_ns / 1000, self.names[file]);
+    }
+
+    /// Logs `file` opened at `now_ns`, before its I/O.
+    #[cold]
+    fn opened(&mut self, now_ns: u64, file: usize) {
+        self.lines_to_text();
+        self.open[file] = true;
+        let _ = writeln!(self.text, "{} {} open", now_ns / 1000, self.names[file]);
     }
 
     /// Records one I/O issued at `now_ns`; true when a chunk is full and must be written
@@ -97,6 +103,9 @@ impl IoLog {
         offset: u64,
         len: u64,
     ) -> bool {
+        if !self.open[file] {
+            self.opened(now_ns, file);
+        }
         let (offset, len) = match ddir {
             Ddir::Sync | Ddir::Datasync | Ddir::SyncFileRange => (self.last_offset[file], 0),
             _ => (offset, len),

@@ -31,7 +31,6 @@ use iomark_plan::files::FilesPlan;
 use iomark_plan::logs::LogPlan;
 use iomark_plan::timing::Timing;
 use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
-use iomark_workload::FileEvent;
 
 /// One job's logs while it runs; see the module doc.
 pub struct JobLogs {
@@ -153,12 +152,12 @@ impl JobLogs {
         self.set_origin(now_ns);
     }
 
-    /// Files opened or closed at `now_ns`, before the I/O issued then (the iolog's lines).
+    /// Files closed at `now_ns`, before the I/O issued then (the iolog's lines).
     #[cold]
-    pub(crate) fn file_events(&mut self, now_ns: u64, events: impl Iterator<Item = FileEvent>) {
+    pub(crate) fn closed_files(&mut self, now_ns: u64, files: impl Iterator<Item = usize>) {
         if let Some(iolog) = &mut self.iolog {
-            for e in events {
-                iolog.file_event(now_ns, e);
+            for f in files {
+                iolog.closed(now_ns, f);
             }
         }
     }

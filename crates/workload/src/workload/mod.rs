@@ -19,8 +19,7 @@ use iomark_core::{Ddir, RwMode};
 mod opens;
 mod setup;
 
-pub use opens::FileEvent;
-use opens::FileOpens;
+use opens::FileCloses;
 
 /// One I/O to issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,8 +75,8 @@ pub struct Workload {
     /// every pass is the same order. Not with `time_based`, nor for random jobs without
     /// the random map (fio 3.33 runs their passes on without closing the files).
     reopens: bool,
-    /// The files open, for the iolog.
-    opens: FileOpens,
+    /// The files closed, for the iolog.
+    closes: FileCloses,
     /// The zone stream of `zoned` distributions.
     zone_rng: FioRng,
     /// The draws of zipf, pareto and normal distributions (iomark's own).
@@ -170,7 +169,7 @@ impl Workload {
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             reopens,
-            opens: FileOpens::new(cfg.files.len(), reopens),
+            closes: FileCloses::new(reopens),
             zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
             skew_rng: Rng::for_stream(cfg.seed, Stream::Offsets),
             bs_rngs_start: bs_rngs.clone(),
@@ -186,22 +185,24 @@ impl Workload {
         })
     }
 
-    /// Records the files' opens and closes for the iolog (see [`FileEvent`]); off until
-    /// called.
-    pub fn log_file_events(&mut self) {
-        self.opens.enable();
+    /// Records the files closed for the iolog (see [`Workload::closed_files`]); off
+    /// until called.
+    pub fn log_closed_files(&mut self) {
+        self.closes.enable(self.files.len());
     }
 
-    /// Whether files were opened or closed since the last [`Workload::file_events`].
+    /// Whether files were closed since the last [`Workload::closed_files`].
     #[inline]
-    pub fn has_file_events(&self) -> bool {
-        self.opens.pending()
+    pub fn has_closed_files(&self) -> bool {
+        self.closes.pending()
     }
 
-    /// The files opened and closed since the last call, in order: an `Open` comes before
-    /// the first I/O [`Workload::next`] gave on its file.
-    pub fn file_events(&mut self) -> impl Iterator<Item = FileEvent> + '_ {
-        self.opens.take()
+    /// The files (indices into the job's files) closed since the last call, in order, as
+    /// fio 3.33 closes them: when a file's pass is found over, unless the job's passes run
+    /// on without closing (`time_based`, random I/O without the random map). A file closed
+    /// is opened again before its next I/O.
+    pub fn closed_files(&mut self) -> impl Iterator<Item = usize> + '_ {
+        self.closes.take()
     }
 
     /// Which pass over the files the job is in (1 for the first).
@@ -329,7 +330,7 @@ impl Workload {
     #[cold]
     #[inline(never)]
     fn file_done(&mut self, file: usize) {
-        self.opens.done(file);
+        self.closes.done(file);
         if self.picker.is_skewed() {
             self.files[file].reset();
             return;
@@ -501,7 +502,6 @@ impl Iterator for Workload {
             let file = self.pick_file();
             match self.generate(file) {
                 Some(req) => {
-                    self.opens.used(file);
                     // trimwrite: only the write of the pair counts toward the budgets.
                     let counts = !self.trimwrite;
                     if !counts {
