@@ -1,7 +1,9 @@
 //! Running parsed jobs and printing what fio prints: the start lines, then the reports in
 //! the formats asked for.
 
+use crate::pictures::{Pictures, DEFAULT_INTERVAL};
 use crate::signals::Control;
+use crate::status::Tick;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_options::{keys, JobSpec};
@@ -64,6 +66,9 @@ pub fn execute(
         }
     }
     let print = print_options(jobs);
+    // The live page's address comes first, before fio's start lines.
+    let progress = Arc::new(Progress::new(&plans));
+    let mut pictures = Pictures::start(&plans, program, &progress, out)?;
     let normal = program.formats.normal;
     let groups = iomark_runner::group_ids(&plans);
     if normal {
@@ -79,7 +84,10 @@ pub fn execute(
         writeln!(out, "Starting {n} {noun}")?;
         out.flush()?;
     }
-    let progress = Arc::new(Progress::new(&plans));
+    // Interim reports in fio's formats; the pictures' figures every interval.
+    let f = &program.formats;
+    let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
+    let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
     let options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
@@ -92,9 +100,15 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result = crate::status::run_reporting(&plans, options, control, status_interval, |r| {
-        write_reports(out, r, program, &print)
-    })?;
+    let result =
+        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| match (
+            tick,
+            &mut pictures,
+        ) {
+            (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+            (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+            (Tick::Interval(..), None) => Ok(()),
+        })?;
     if let Some(eta) = eta {
         let _ = eta.stop();
     }
@@ -106,6 +120,9 @@ pub fn execute(
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
+    if let Some(p) = pictures {
+        p.finish(out, &report, &plans, progress.sample().now_ms)?;
+    }
     for job in &report.jobs {
         for note in &job.notes {
             eprintln!("iomark: job '{}': {note}", job.name);
@@ -174,9 +191,9 @@ fn start_eta(
     })))
 }
 
-/// The reports in the formats asked for, each once, in fio 3.33's order whatever the order
+/// The reports in fio's formats asked for, each once, in fio 3.33's order whatever the order
 /// of `--output-format`'s list: the terse lines, then the JSON document, then an empty line
-/// and the normal report.
+/// and the normal report. (iomark's html and json-stream are [`Pictures`]'.)
 pub fn write_reports(
     out: &mut dyn Write,
     report: &RunReport,

@@ -9,6 +9,8 @@
 mod execute;
 mod genzipf;
 mod loader;
+mod pictures;
+mod report_cmd;
 mod signals;
 mod status;
 mod suite;
@@ -29,6 +31,9 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "genzipf") {
         return genzipf::main(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "report") {
+        return report_cmd::main(&args[1..]);
+    }
     match run(args.into_iter()) {
         Ok(code) => code,
         Err(Failure::Usage(message)) => {
@@ -39,6 +44,29 @@ fn main() -> ExitCode {
         Err(Failure::Output(e)) => {
             eprintln!("iomark: cannot write output: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// `--inflate-log=LOG`: the compressed log's rows as text on standard output. A file that
+/// cannot be read or is no compressed log is bad input (exit code 2), after the rows that
+/// could be read.
+fn inflate_log(path: &std::path::Path, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let bad = |e: &dyn std::fmt::Display| {
+        Failure::Usage(format!("--inflate-log '{}': {e}", path.display()))
+    };
+    let file = std::fs::File::open(path).map_err(|e| bad(&e))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut text = std::io::BufWriter::new(out);
+    match iomark_runner::inflate(&mut input, &mut text) {
+        Ok(()) => {
+            text.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(iomark_runner::InflateError::Write(e)) => Err(Failure::Output(e)),
+        Err(e) => {
+            text.flush()?;
+            Err(bad(&e))
         }
     }
 }
@@ -91,6 +119,9 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(path) = &p.inflate_log {
+        return inflate_log(path, &mut out);
     }
     if let Some(engine) = &p.enghelp {
         let text =

@@ -141,8 +141,13 @@ fn run_rows(
             &plans,
             RunOptions::default(),
             control,
-            status_interval,
-            |r| if table { Ok(()) } else { write_reports(&mut *out, r, program, &print) },
+            (status_interval, None),
+            |tick| match tick {
+                crate::status::Tick::Interim(r) if !table => {
+                    write_reports(&mut *out, r, program, &print)
+                }
+                _ => Ok(()),
+            },
         )?
         .map_err(|e| Failure::Usage(e.to_string()))?;
         if table {

@@ -3,7 +3,7 @@
 //! The prose around the list of flags lives here too, as constants that the man page
 //! ([`crate::man`]) prints as well.
 
-use iomark_options::flags::{self, Subcommand, EXIT_CODES, GENZIPF};
+use iomark_options::flags::{self, Subcommand, EXIT_CODES, SUBCOMMANDS};
 use std::fmt::Write as _;
 
 /// What iomark is, in a phrase (the man page's NAME line).
@@ -31,7 +31,9 @@ const WIDTH: usize = 90;
 pub fn text() -> String {
     let mut out = String::new();
     let _ = write!(out, "iomark: {ABOUT}\n\nusage: iomark {SYNOPSIS}\n\n{DEFAULT_SUITE}\n");
-    let _ = writeln!(out, "`iomark {} -h` {}.", GENZIPF.name, GENZIPF.summary);
+    for sub in SUBCOMMANDS {
+        let _ = writeln!(out, "`iomark {} -h` {}.", sub.name, sub.summary);
+    }
     out.push_str("\nOptions:\n");
     for flag in flags::supported() {
         let _ = writeln!(out, "  {:<COLUMN$} {}", flag.usage(), flag.help);
@@ -56,11 +58,16 @@ pub fn text() -> String {
     out
 }
 
-/// What `iomark NAME -h` prints for a subcommand, in fio's layout for its small tools.
+/// What `iomark NAME -h` prints for a subcommand, in fio's layout for its small tools
+/// (`-t\tHELP`; a flag with a long name shows both, `-f, --format=FORMAT\tHELP`).
 pub fn subcommand(sub: &Subcommand) -> String {
     let mut out = format!("{}\n", sub.title);
     for flag in sub.flags {
-        let _ = writeln!(out, "\t-{}\t{}", flag.short, flag.help.replace('\n', "\n\t\t"));
+        let name = match flag.long {
+            Some(_) => flag.usage(),
+            None => format!("-{}", flag.short),
+        };
+        let _ = writeln!(out, "\t{name}\t{}", flag.help.replace('\n', "\n\t\t"));
     }
     out
 }

@@ -1,5 +1,5 @@
 //! What the option table and the program-flag table print for people and shells: fio's
-//! `--cmdhelp` and `--enghelp` ([`cmdhelp`]), `iomark --help` and `genzipf -h` ([`help`]), the
+//! `--cmdhelp` and `--enghelp` ([`cmdhelp`]), `iomark --help` and a subcommand's `-h` ([`help`]), the
 //! man page `iomark.1` ([`man`]), the bash, zsh and fish completion scripts ([`complete`]),
 //! and the generated pages `docs/options.md` and `docs/compatibility.md` ([`docs`]).
 //!

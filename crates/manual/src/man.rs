@@ -5,7 +5,7 @@
 //! and `iomark --man` prints it.
 
 use crate::help::{ABOUT, DEFAULT_SUITE, JOB_OPTIONS};
-use iomark_options::flags::{self, Arg, Flag, Status, Subcommand, Values, EXIT_CODES, GENZIPF};
+use iomark_options::flags::{self, Arg, Flag, Status, Subcommand, Values, EXIT_CODES, SUBCOMMANDS};
 use iomark_options::table::{self, Category, OptionDef, Support};
 use std::fmt::Write as _;
 
@@ -22,7 +22,7 @@ pub fn page() -> String {
     synopsis(&mut out);
     description(&mut out);
     options(&mut out);
-    subcommands(&mut out, &[GENZIPF]);
+    subcommands(&mut out, SUBCOMMANDS);
     job_options(&mut out);
     out.push_str(".SH EXIT STATUS\n");
     for status in EXIT_CODES {
@@ -50,16 +50,18 @@ pub fn page() -> String {
 fn synopsis(out: &mut String) {
     out.push_str(".SH SYNOPSIS\n.B iomark\n");
     out.push_str("[\\fIoptions\\fR] [\\fIjob options\\fR] [\\fIjob file\\fR ...]\n");
-    let _ = write!(out, ".br\n.B iomark {}\n", GENZIPF.name);
-    let words: Vec<String> = GENZIPF
-        .flags
-        .iter()
-        .map(|f| match f.arg {
-            Some(v) => format!("[\\fB\\-{}\\fR \\fI{}\\fR]", f.short, roff(v)),
-            None => format!("[\\fB\\-{}\\fR]", f.short),
-        })
-        .collect();
-    let _ = writeln!(out, "{}", words.join(" "));
+    for sub in SUBCOMMANDS {
+        let _ = write!(out, ".br\n.B iomark {}\n", sub.name);
+        let words: Vec<String> = sub
+            .flags
+            .iter()
+            .map(|f| match f.arg {
+                Some(v) => format!("[\\fB\\-{}\\fR \\fI{}\\fR]", f.short, roff(v)),
+                None => format!("[\\fB\\-{}\\fR]", f.short),
+            })
+            .collect();
+        let _ = writeln!(out, "{}", words.join(" "));
+    }
 }
 
 fn description(out: &mut String) {
@@ -121,6 +123,12 @@ fn subcommands(out: &mut String, subs: &[Subcommand]) {
             let _ = write!(out, ".TP\n\\fB\\-{}\\fR", flag.short);
             if let Some(v) = flag.arg {
                 let _ = write!(out, " \\fI{}\\fR", roff(v));
+            }
+            if let Some(long) = flag.long {
+                let _ = write!(out, ", \\fB\\-\\-{}\\fR", roff(long));
+                if let Some(v) = flag.arg {
+                    let _ = write!(out, "=\\fI{}\\fR", roff(v));
+                }
             }
             let _ = write!(out, "\n{}.\n", roff(&flag.help.replace('\n', " ")));
         }

@@ -98,7 +98,14 @@ fn bash_completes_fixed_values_whether_or_not_equals_splits_the_word() {
 #[test]
 fn bash_completes_lists_after_the_last_comma() {
     let Some(offers) = bash_offers(&["iomark", "--output-format=normal,js"]) else { return };
-    assert_eq!(offers, ["--output-format=normal,json", "--output-format=normal,json+"]);
+    assert_eq!(
+        offers,
+        [
+            "--output-format=normal,json",
+            "--output-format=normal,json+",
+            "--output-format=normal,json-stream"
+        ]
+    );
 }
 
 #[test]
@@ -116,6 +123,12 @@ fn bash_completes_files_and_the_subcommand() {
     assert_eq!(offers, ["genzipf"]);
     let offers = bash_offers(&["iomark", "genzipf", "-t", "p"]).unwrap();
     assert_eq!(offers, ["pareto"]);
+    let offers = bash_offers(&["iomark", "rep"]).unwrap();
+    assert_eq!(offers, ["report"]);
+    let offers = bash_offers(&["iomark", "report", "--format", "s"]).unwrap();
+    assert_eq!(offers, ["svg"]);
+    let offers = bash_offers(&["iomark", "report", "--f"]).unwrap();
+    assert_eq!(offers, ["--format"]);
 }
 
 /// What fish offers for `line`, one candidate a line, without descriptions.
@@ -140,6 +153,8 @@ fn fish_completes_job_options_and_their_values() {
     assert_eq!(offers, ["always", "auto", "never"]);
     let offers = fish_offers("iomark genzipf -").unwrap();
     assert!(offers.contains(&"-t".to_string()) && !offers.contains(&"--rw".to_string()));
+    let offers = fish_offers("iomark report --format=").unwrap();
+    assert!(offers.contains(&"--format=png".to_string()), "{offers:?}");
 }
 
 #[test]

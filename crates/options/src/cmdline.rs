@@ -29,27 +29,44 @@ pub struct OutputFormats {
     pub json: bool,
     /// The JSON document with latency histogram bins.
     pub json_plus: bool,
+    /// The self-contained HTML report (iomark's).
+    pub html: bool,
+    /// One JSON object per line: events while the jobs run, then the report (iomark's).
+    pub json_stream: bool,
 }
 
 impl Default for OutputFormats {
     fn default() -> Self {
-        OutputFormats { normal: true, terse: false, json: false, json_plus: false }
+        OutputFormats { normal: true, ..OutputFormats::NONE }
     }
 }
 
 impl OutputFormats {
+    /// No format at all.
+    pub const NONE: OutputFormats = OutputFormats {
+        normal: false,
+        terse: false,
+        json: false,
+        json_plus: false,
+        html: false,
+        json_stream: false,
+    };
+
     /// Parses fio's comma-separated list; each format counts once.
     pub fn parse(list: &str) -> Result<Self, String> {
-        let mut f = OutputFormats { normal: false, terse: false, json: false, json_plus: false };
+        let mut f = OutputFormats::NONE;
         for name in list.split(',') {
             match name.trim() {
                 "normal" => f.normal = true,
                 "terse" => f.terse = true,
                 "json" => f.json = true,
                 "json+" => f.json_plus = true,
+                "html" => f.html = true,
+                "json-stream" => f.json_stream = true,
                 other => {
                     return Err(format!(
-                        "invalid output format '{other}' (valid: normal, terse, json, json+)"
+                        "invalid output format '{other}' (valid: normal, terse, json, json+, \
+                         html, json-stream)"
                     ))
                 }
             }
@@ -109,10 +126,16 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--inflate-log=LOG`: print this compressed log as text and run nothing.
+    pub inflate_log: Option<PathBuf>,
     /// `--completions=SHELL`: print the completion script for that shell.
     pub completions: Option<Shell>,
     /// `--man`: print the man page.
     pub man: bool,
+    /// `--html=FILE`: write the HTML report there, beside the other formats.
+    pub html: Option<PathBuf>,
+    /// `--web[=ADDR:PORT]`: serve the live page; `Some("")` for the default address.
+    pub web: Option<String>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -223,7 +246,7 @@ fn program_flag(
             p.formats = OutputFormats::parse(&value).map_err(|m| usage(at, m))?
         }
         FlagId::Minimal => {
-            p.formats = OutputFormats { normal: false, terse: true, json: false, json_plus: false };
+            p.formats = OutputFormats { terse: true, ..OutputFormats::NONE };
         }
         // Deprecated in fio 3.33 but honoured: adds terse to the formats chosen so far.
         FlagId::AppendTerse => p.formats.terse = true,
@@ -243,6 +266,7 @@ fn program_flag(
         FlagId::Section => p.sections.push(value),
         FlagId::Readonly => p.readonly = true,
         FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::InflateLog => p.inflate_log = Some(PathBuf::from(value)),
         FlagId::MaxJobs => {
             let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);
             p.max_jobs = Some(n.ok_or_else(|| usage(at, format!("invalid --max-jobs '{value}'")))?);
@@ -281,6 +305,8 @@ fn program_flag(
             p.completions = Some(shell);
         }
         FlagId::Man => p.man = true,
+        FlagId::Html => p.html = Some(PathBuf::from(value)),
+        FlagId::Web => p.web = Some(value),
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

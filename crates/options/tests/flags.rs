@@ -27,11 +27,14 @@ const IDS: &[FlagId] = &[
     FlagId::EtaInterval,
     FlagId::StatusInterval,
     FlagId::BandwidthLog,
+    FlagId::InflateLog,
     FlagId::Debug,
     FlagId::Completions,
     FlagId::Man,
     FlagId::Version,
     FlagId::Help,
+    FlagId::Html,
+    FlagId::Web,
     FlagId::NotYet,
 ];
 
@@ -55,11 +58,14 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::EtaInterval
         | FlagId::StatusInterval
         | FlagId::BandwidthLog
+        | FlagId::InflateLog
         | FlagId::Debug
         | FlagId::Completions
         | FlagId::Man
         | FlagId::Version
         | FlagId::Help
+        | FlagId::Html
+        | FlagId::Web
         | FlagId::NotYet => {}
     }
 }

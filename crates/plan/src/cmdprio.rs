@@ -115,19 +115,39 @@ impl CmdPrio {
         }
         let own = job_prio.map_or(0, |(c, l)| ioprio_value(c, l));
         let mut values = vec![own];
-        for rule in &rules {
-            let given: Vec<u16> = match rule {
-                Rule::None => Vec::new(),
-                Rule::Percent { value, .. } => vec![*value],
-                Rule::Split(entries) => entries.iter().map(|e| e.2).collect(),
-            };
-            for v in given {
-                if !values.contains(&v) {
-                    values.push(v);
-                }
+        for v in rules.iter().flat_map(Rule::values) {
+            if !values.contains(&v) {
+                values.push(v);
             }
         }
         Ok(Some(CmdPrio { rules, values, total_latency: spec.flag(keys::LAT_PERCENTILES) }))
+    }
+
+    /// The priorities the I/Os of each direction (reads, writes, trims) may have, as fio
+    /// 3.33 lists them in its report: the job's own first, then those the direction's rule
+    /// gives, in the order written, without repeats. Trims have only the job's own.
+    pub fn listed(&self) -> [Vec<u16>; 3] {
+        let own = self.values.first().copied().unwrap_or(0);
+        let mut out = [vec![own], vec![own], vec![own]];
+        for (list, rule) in out.iter_mut().zip(&self.rules) {
+            for v in rule.values() {
+                if !list.contains(&v) {
+                    list.push(v);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Rule {
+    /// The priorities this rule gives, in the order written.
+    fn values(&self) -> Vec<u16> {
+        match self {
+            Rule::None => Vec::new(),
+            Rule::Percent { value, .. } => vec![*value],
+            Rule::Split(entries) => entries.iter().map(|e| e.2).collect(),
+        }
     }
 }
 
@@ -199,6 +219,8 @@ mod tests {
     fn bssplit_lists_its_priorities_and_refuses_bad_entries() {
         let p = of("cmdprio_bssplit=4k/100:64k/0/2/5,8k/100/3/0").unwrap().unwrap();
         assert_eq!(p.values, [0, ioprio_value(1, 0), ioprio_value(2, 5), ioprio_value(3, 0)]);
+        let listed = [vec![0, ioprio_value(1, 0), ioprio_value(2, 5)], vec![0, ioprio_value(3, 0)]];
+        assert_eq!(p.listed(), [listed[0].clone(), listed[1].clone(), vec![0]]);
         assert!(of("cmdprio_bssplit=4k/50 cmdprio_percentage=10").is_err());
         assert!(of("cmdprio_bssplit=4k/50/0/1").unwrap_err().contains("class 0"));
     }

@@ -1,8 +1,10 @@
 //! The log files a job asks for, resolved: `write_lat_log`, `write_bw_log`,
-//! `write_iops_log`, `write_hist_log`, `write_iolog` and the options of their layout. The
+//! `write_iops_log`, `write_hist_log`, `write_iolog` and the options of their layout and
+//! storage (`log_store_compressed`, `log_compression`, `log_compression_cpus`). The
 //! runner's `logs` opens and writes them.
 
 use crate::error::OptionError;
+use crate::placement::check_cpus;
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use std::path::PathBuf;
@@ -40,6 +42,13 @@ pub struct LogPlan {
     pub epoch_clock: Option<i32>,
     /// `log_entries`: rows held before a log is written out.
     pub entries: usize,
+    /// `log_store_compressed`: the logs are stored as fio 3.33 stores them compressed,
+    /// `PREFIX_SUFFIX.N.log.fz`.
+    pub store_compressed: bool,
+    /// `log_compression`: bytes of records per compressed chunk (zlib stream), if given.
+    pub compression: Option<usize>,
+    /// `log_compression_cpus`: the CPUs the job's log thread may run on, if given.
+    pub compression_cpus: Option<Vec<u32>>,
     /// The job's number among all the jobs of the run, from 1, clones included (the `N`
     /// of the file names).
     pub number: u64,
@@ -71,6 +80,14 @@ impl LogPlan {
                     i32::try_from(id).unwrap_or(i32::MAX)
                 }),
             entries: spec.get(keys::LOG_ENTRIES).unwrap_or(1024).clamp(1, 1 << 20) as usize,
+            store_compressed: spec.flag(keys::LOG_STORE_COMPRESSED),
+            compression: spec
+                .given(keys::LOG_COMPRESSION)
+                .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+            compression_cpus: match spec.given(keys::LOG_COMPRESSION_CPUS) {
+                Some(cpus) => Some(check_cpus(keys::LOG_COMPRESSION_CPUS, cpus)?),
+                None => None,
+            },
             number,
         };
         if let Some(id) = plan.epoch_clock {
@@ -91,12 +108,13 @@ impl LogPlan {
     }
 
     /// The path of one of the job's logs: `PREFIX_SUFFIX.N.log`, or `PREFIX_SUFFIX.log`
-    /// without `per_job_logs`.
+    /// without `per_job_logs`; `.fz` follows with `log_store_compressed`.
     pub fn path(&self, prefix: &str, suffix: &str) -> PathBuf {
+        let fz = if self.store_compressed { ".fz" } else { "" };
         if self.per_job {
-            PathBuf::from(format!("{prefix}_{suffix}.{}.log", self.number))
+            PathBuf::from(format!("{prefix}_{suffix}.{}.log{fz}", self.number))
         } else {
-            PathBuf::from(format!("{prefix}_{suffix}.log"))
+            PathBuf::from(format!("{prefix}_{suffix}.log{fz}"))
         }
     }
 }
@@ -117,6 +135,8 @@ mod tests {
             PathBuf::from("dir/j_clat_hist.1.log")
         );
         assert_eq!(plan(false, 3).path("foo", "bw"), PathBuf::from("foo_bw.log"));
+        let fz = LogPlan { store_compressed: true, ..plan(true, 2) };
+        assert_eq!(fz.path("foo", "clat"), PathBuf::from("foo_clat.2.log.fz"));
     }
 
     #[test]

@@ -196,17 +196,23 @@ impl EtaLine {
 
     /// The run's eta in seconds: the largest job eta, `None` while a running job's is unknown.
     fn eta_s(&self, sample: &Sample) -> Option<u64> {
-        let mut eta = 0u64;
-        for (job, shape) in sample.jobs.iter().zip(&self.shapes) {
-            let job_eta = match (job.state, job.started_ms) {
-                (JobState::Done, _) => 0,
-                (JobState::Pending, _) | (_, None) => shape.time_limit_s.unwrap_or(0),
-                (_, Some(start)) => job_eta(job, shape, sample.now_ms.saturating_sub(start))?,
-            };
-            eta = eta.max(job_eta);
-        }
-        Some(eta)
+        run_eta_s(sample, &self.shapes)
     }
+}
+
+/// The run's eta in seconds for `sample` of jobs of these `shapes`, as the ETA line shows
+/// it: the largest job eta, `None` while a running job's is unknown.
+pub fn run_eta_s(sample: &Sample, shapes: &[JobShape]) -> Option<u64> {
+    let mut eta = 0u64;
+    for (job, shape) in sample.jobs.iter().zip(shapes) {
+        let job_eta = match (job.state, job.started_ms) {
+            (JobState::Done, _) => 0,
+            (JobState::Pending, _) | (_, None) => shape.time_limit_s.unwrap_or(0),
+            (_, Some(start)) => job_eta(job, shape, sample.now_ms.saturating_sub(start))?,
+        };
+        eta = eta.max(job_eta);
+    }
+    Some(eta)
 }
 
 /// A started job's eta in seconds after `elapsed_ms` of running.

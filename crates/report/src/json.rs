@@ -69,7 +69,25 @@ enum Bins {
     Show,
 }
 
+/// The same document on one line, in strict JSON (control characters escaped, a float that
+/// is not finite written `null`), for `--output-format=json-stream`; ends with a newline.
+pub fn json_line(report: &RunReport, plus: bool) -> String {
+    let bins = if plus { Bins::Show } else { Bins::Leave };
+    let mut out = String::new();
+    write_laid_out(&mut out, &tree(report, bins), 0, Layout::Line);
+    out.push('\n');
+    out
+}
+
 fn document(report: &RunReport, bins: Bins) -> String {
+    let mut out = String::new();
+    write_value(&mut out, &tree(report, bins), 0);
+    out.push('\n');
+    out
+}
+
+/// The document as a tree.
+fn tree(report: &RunReport, bins: Bins) -> Value {
     let mut top: Vec<(String, Value)> = vec![
         (
             "fio version".into(),
@@ -87,10 +105,7 @@ fn document(report: &RunReport, bins: Bins) -> String {
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
-    let mut out = String::new();
-    write_value(&mut out, &Value::Object(top), 0);
-    out.push('\n');
-    out
+    Value::Object(top)
 }
 
 fn options(list: &[(String, String)]) -> Value {
@@ -304,40 +319,88 @@ fn disk(disk: &DiskReport) -> Value {
 
 /// Writes `value` as fio does: a container opens on the current line, its members go one
 /// per line two spaces further in, separated by commas, and it closes on a line of its own.
+/// How a document is laid out: fio's indented layout, or all on one line (json-stream).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Fio,
+    Line,
+}
+
 fn write_value(out: &mut String, value: &Value, indent: usize) {
+    write_laid_out(out, value, indent, Layout::Fio);
+}
+
+fn write_laid_out(out: &mut String, value: &Value, indent: usize, layout: Layout) {
+    // Between members: fio's newline and indentation, or nothing on one line.
+    let next = |out: &mut String, first: bool, indent: usize| match layout {
+        Layout::Fio => {
+            out.push_str(if first { "\n" } else { ",\n" });
+            push_indent(out, indent);
+        }
+        Layout::Line if !first => out.push(','),
+        Layout::Line => {}
+    };
     match value {
         Value::Int(v) => {
             let _ = write!(out, "{v}");
         }
+        Value::Float(v) if layout == Layout::Line && !v.is_finite() => out.push_str("null"),
         Value::Float(v) => {
             let _ = write!(out, "{v:.6}");
         }
+        Value::Str(s) if layout == Layout::Line => write_escaped(out, s),
         Value::Str(s) => write_string(out, s),
         Value::Object(entries) => {
             out.push('{');
             for (i, (key, member)) in entries.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                push_indent(out, indent + 2);
-                write_string(out, key);
-                out.push_str(" : ");
-                write_value(out, member, indent + 2);
+                next(out, i == 0, indent + 2);
+                if layout == Layout::Line {
+                    write_escaped(out, key);
+                    out.push(':');
+                } else {
+                    write_string(out, key);
+                    out.push_str(" : ");
+                }
+                write_laid_out(out, member, indent + 2, layout);
             }
-            out.push('\n');
-            push_indent(out, indent);
+            if layout == Layout::Fio {
+                out.push('\n');
+                push_indent(out, indent);
+            }
             out.push('}');
         }
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                push_indent(out, indent + 2);
-                write_value(out, item, indent + 2);
+                next(out, i == 0, indent + 2);
+                write_laid_out(out, item, indent + 2, layout);
             }
-            out.push('\n');
-            push_indent(out, indent);
+            if layout == Layout::Fio {
+                out.push('\n');
+                push_indent(out, indent);
+            }
             out.push(']');
         }
     }
+}
+
+/// A string as strict JSON writes it (control characters escaped too), for one-line
+/// documents that must parse on their own.
+fn write_escaped(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 fn push_indent(out: &mut String, n: usize) {

@@ -4,14 +4,15 @@
 //! only format them, in fio's layouts, so that people and tools that read fio's reports read
 //! iomark's unchanged. [`normal`] prints the human report, [`terse`] the `;`-separated
 //! lines (versions 2 to 5), [`json`] the JSON document, [`json_plus`] the same with
-//! histogram bins, and [`job_header_line`] the line fio shows for each job before the run
-//! starts. [`eta`] builds fio's ETA line from snapshots of the running jobs. Number and
+//! histogram bins, [`json_stream`] one JSON object per line (events, then the final
+//! report), and [`job_header_line`] the line fio shows for each job before the run starts. [`eta`] builds fio's ETA line from snapshots of the running jobs. Number and
 //! unit formatting (fio's scaled numbers, `kb_base`, `unit_base`, latency units) lives in
 //! [`units`].
 #![forbid(unsafe_code)]
 
 pub mod eta;
 mod json;
+pub mod json_stream;
 mod normal;
 mod terse;
 pub mod units;

@@ -12,7 +12,8 @@
 //! - `run`: a whole run: the plans checked, the files laid out, the waves of job threads,
 //!   the one report at the end ([`run()`], [`interim_report`]);
 //! - `job`: one job thread and its submit/reap loop;
-//! - `logs`: the log files a job writes, and `--bandwidth-log` ([`AggBandwidthLog`]);
+//! - `logs`: the log files a job writes (on a log thread of its own), `--bandwidth-log`
+//!   ([`AggBandwidthLog`]) and `--inflate-log` ([`inflate`]);
 //! - `links`: what the jobs of a run share while they run: `exitall`, flows, file locks,
 //!   the status board ([`StatusBoard`]) and the progress counters ([`Progress`]);
 //! - `features`: each feature's run-time (rates, think time, latency targets, steady
@@ -38,6 +39,7 @@ pub use files::write_out;
 pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
+pub use logs::{inflate, InflateError};
 pub use run::schedule::group_ids;
 pub use run::{header, interim_report, plans, run, RunError, RunOptions, FIO_COMPAT};
 

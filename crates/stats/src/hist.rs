@@ -48,10 +48,12 @@ const OVERFLOW: usize = IN_RANGE;
 /// # Error bound
 ///
 /// Every value this histogram reports (a percentile or a bin value) lies in the same bucket
-/// as the value it stands for: the bucket's midpoint `low + width/2`, except that the
-/// bucket holding the smallest (largest) recorded value reports that exact value (given as
-/// `recorded` to the reading methods), so the 0th and 100th percentiles are exact. Below 1024 ns buckets have width 1 and the error is 0. In `[2^e, 2^(e+1))`
-/// a bucket is `[low, low + 2^(e-9))` with `low >= 2^e`, so for a true value `v` in it
+/// as the value it stands for: the bucket's midpoint `low + width/2`, except that a
+/// percentile falling in the bucket of the smallest (largest) recorded value reports that
+/// exact value (given as `recorded` to [`percentiles`](Self::percentiles)), so the 0th and
+/// 100th percentiles are exact. Below 1024 ns buckets have width 1 and the error is 0. In
+/// `[2^e, 2^(e+1))` a bucket is `[low, low + 2^(e-9))` with `low >= 2^e`, so for a true
+/// value `v` in it
 ///
 /// ```text
 /// |reported - v| <= width / 2 = 2^(e-10)    and    v >= 2^e
@@ -61,6 +63,15 @@ const OVERFLOW: usize = IN_RANGE;
 /// which is below the 0.1 % iomark promises (fio: 1/128 ≈ 0.78 %, with 64 sub-buckets and
 /// its own midpoints). The test `percentiles_are_within_the_bound` checks it against exact
 /// sorted values.
+///
+/// # Bins, and why they merge exactly
+///
+/// A bin's value ([`bins`](Self::bins), json+ `bins`) is a function of its bucket alone:
+/// the midpoint, or [`OVERFLOW_VALUE`](Self::OVERFLOW_VALUE) for the overflow bucket. It
+/// never depends on what else was recorded, so any two histograms name a bucket alike, and
+/// the bins of a sum of histograms (a group, a priority class's share of a direction, the
+/// `mixed` direction) are the bins of the parts added key by key. fio 3.33's bin values
+/// are its buckets' own values too.
 ///
 /// # Percentiles
 ///
@@ -88,6 +99,9 @@ impl LatHistogram {
     pub const MAX_TRACKABLE: u64 = (1 << RANGE_BITS) - 1;
     /// Heap bytes one histogram holds.
     pub const HEAP_BYTES: usize = Self::BUCKETS * std::mem::size_of::<u64>();
+    /// The value of the overflow bucket's bin: 2^42 ns, the smallest value it holds
+    /// (values past [`MAX_TRACKABLE`](Self::MAX_TRACKABLE) have no error bound).
+    pub const OVERFLOW_VALUE: u64 = Self::MAX_TRACKABLE + 1;
 
     /// An empty histogram; the only allocation it ever makes.
     pub fn new() -> Self {
@@ -111,6 +125,31 @@ impl LatHistogram {
     pub fn merge(&mut self, other: &LatHistogram) {
         for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
             *mine += *theirs;
+        }
+    }
+
+    /// Makes this histogram `whole` less every histogram of `parts`, bucket by bucket, in
+    /// the memory it already holds: what is left of `whole` once the parts are taken out,
+    /// so that the parts and this histogram add up to `whole` exactly. Each part must be
+    /// a share of `whole` (its values recorded there too); a bucket a part would take below
+    /// zero is left at zero and [`Err`] says the parts were no shares.
+    pub fn set_remainder<'a>(
+        &mut self,
+        whole: &LatHistogram,
+        parts: impl IntoIterator<Item = &'a LatHistogram>,
+    ) -> Result<(), NotAShare> {
+        self.counts.copy_from_slice(&whole.counts);
+        let mut fits = true;
+        for part in parts {
+            for (left, taken) in self.counts.iter_mut().zip(part.counts.iter()) {
+                fits &= *taken <= *left;
+                *left = left.saturating_sub(*taken);
+            }
+        }
+        if fits {
+            Ok(())
+        } else {
+            Err(NotAShare)
         }
     }
 
@@ -161,11 +200,18 @@ impl LatHistogram {
         out
     }
 
-    /// The non-empty buckets as `(representative value, count)`, in increasing value
-    /// (json+ `bins`); `recorded` is the smallest and largest value recorded.
-    /// The representative value obeys the same 0.1 % bound as percentiles.
-    pub fn bins(&self, recorded: RangeInclusive<u64>) -> Bins<'_> {
-        Bins { hist: self, recorded, next: 0 }
+    /// The non-empty buckets as `(bin value, count)`, in increasing value (json+
+    /// `bins`). A bin's value is its bucket's alone (see "Bins" in the type's doc) and
+    /// obeys the same 0.1 % bound as percentiles, the overflow bucket's excepted.
+    pub fn bins(&self) -> Bins<'_> {
+        Bins { hist: self, next: 0 }
+    }
+
+    /// The index of the bucket that holds `ns`: two values with the same index are
+    /// indistinguishable to the histogram (a bin's value from [`bins`](Self::bins) falls in
+    /// the bucket it stands for, so this maps a json+ bin back to its bucket).
+    pub fn bucket_of(ns: u64) -> usize {
+        index_of(ns)
     }
 
     /// Forgets every value; keeps the allocation.
@@ -174,15 +220,30 @@ impl LatHistogram {
     }
 }
 
-/// The value reported for bucket `idx`: the exact maximum in the bucket holding the
-/// largest value (and the overflow bucket), the exact minimum in the bucket holding the
-/// smallest, the midpoint elsewhere. All three lie in the bucket, so the bound holds.
+/// A part given to [`LatHistogram::set_remainder`] held more in some bucket than the whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a histogram taken out of another held values the other did not")]
+pub struct NotAShare;
+
+/// The value a percentile reports for bucket `idx`: the exact maximum in the bucket
+/// holding the largest value (and the overflow bucket), the exact minimum in the bucket
+/// holding the smallest, the bin value elsewhere. All three lie in the bucket, so the
+/// bound holds.
 fn representative(idx: usize, recorded: &RangeInclusive<u64>) -> u64 {
     if idx == index_of(*recorded.end()) {
         return *recorded.end();
     }
     if idx == index_of(*recorded.start()) {
         return *recorded.start();
+    }
+    bin_value(idx)
+}
+
+/// The value of bucket `idx`'s bin: its midpoint (the value itself below 1024 ns), or
+/// [`LatHistogram::OVERFLOW_VALUE`]. A function of the bucket alone.
+fn bin_value(idx: usize) -> u64 {
+    if idx == OVERFLOW {
+        return LatHistogram::OVERFLOW_VALUE;
     }
     let (low, width) = bucket_bounds(idx);
     low + width / 2
@@ -192,7 +253,6 @@ fn representative(idx: usize, recorded: &RangeInclusive<u64>) -> u64 {
 #[derive(Debug, Clone)]
 pub struct Bins<'a> {
     hist: &'a LatHistogram,
-    recorded: RangeInclusive<u64>,
     next: usize,
 }
 
@@ -205,7 +265,7 @@ impl Iterator for Bins<'_> {
             self.next += 1;
             let c = self.hist.counts[idx];
             if c > 0 {
-                return Some((representative(idx, &self.recorded), c));
+                return Some((bin_value(idx), c));
             }
         }
         None
@@ -405,13 +465,41 @@ mod tests {
         for v in [5, 5, 1_000_000, 1_010_000, 2_000] {
             h.record(v);
         }
-        let bins: Vec<_> = h.bins(5..=1_010_000).collect();
-        assert_eq!(bins.len(), 4, "{bins:?}");
+        h.record(LatHistogram::MAX_TRACKABLE + 7);
+        let bins: Vec<_> = h.bins().collect();
+        assert_eq!(bins.len(), 5, "{bins:?}");
         assert_eq!(bins[0], (5, 2));
         assert!(bins.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(bins.iter().map(|b| b.1).sum::<u64>(), 5);
-        // The bucket holding the largest value reports it exactly; others their midpoint.
-        assert_eq!((bins[1].0, bins[3].0), (2_001, 1_010_000));
+        assert_eq!(bins.iter().map(|b| b.1).sum::<u64>(), 6);
+        // Every bin is named by its bucket's midpoint, the overflow bucket by its floor,
+        // whatever the smallest and largest values recorded.
+        assert_eq!((bins[1].0, bins[3].0), (2_001, 1_010_176));
+        assert_eq!(bins[4], (LatHistogram::OVERFLOW_VALUE, 1));
+        // The percentiles at the ends still report the exact extremes.
+        assert_eq!(h.percentile(0.0, 5..=1_010_000), 5);
+    }
+
+    #[test]
+    fn bins_of_a_sum_are_the_sums_of_the_bins() {
+        let dists = distributions();
+        let mut whole = LatHistogram::new();
+        let mut parts = [LatHistogram::new(), LatHistogram::new(), LatHistogram::new()];
+        for (i, &v) in dists[5].1.iter().enumerate() {
+            whole.record(v);
+            parts[i % 3].record(v);
+        }
+        let mut added = std::collections::BTreeMap::new();
+        for part in &parts {
+            for (value, count) in part.bins() {
+                *added.entry(value).or_insert(0) += count;
+            }
+        }
+        assert_eq!(whole.bins().collect::<Vec<_>>(), added.into_iter().collect::<Vec<_>>());
+        // What is left of the whole once two parts are taken out is the third.
+        let mut rest = LatHistogram::new();
+        assert_eq!(rest.set_remainder(&whole, &parts[..2]), Ok(()));
+        assert_eq!(rest, parts[2]);
+        assert_eq!(rest.set_remainder(&parts[0], [&whole]), Err(NotAShare));
     }
 
     #[test]
@@ -421,7 +509,7 @@ mod tests {
         assert_eq!(h.count(), 0);
         h.record(77);
         h.clear();
-        assert_eq!((h.count(), h.percentile(99.0, 77..=77), h.bins(77..=77).count()), (0, 0, 0));
+        assert_eq!((h.count(), h.percentile(99.0, 77..=77), h.bins().count()), (0, 0, 0));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 pub mod dist;
 pub mod hist;
+pub mod interval;
 pub mod log;
 pub mod moments;
 pub mod progress;

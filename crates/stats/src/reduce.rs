@@ -35,12 +35,18 @@
 //!   fio's does, each job's reported directions: a `mixed` job's mixed figures, any other
 //!   job's reads, writes and trims one by one (so under `both` its min and max bandwidth
 //!   are those of single directions). A job's mixed `per=` is its share of that line.
+//!   The `mixed` direction has its latency per I/O priority too (fio 3.33's `prios`
+//!   under `mixed`), each priority's three directions merged.
+//! - Latency per I/O priority (`cmdprio_*`): the priorities' histograms are shares of
+//!   their direction's ([`PrioRecorder`]), so in json+ the priorities' bins add up, bin
+//!   for bin and under the same keys, to the direction's bins, in every merge: a group,
+//!   `mixed`, an interim report.
 
 use std::collections::BTreeMap;
 
 use crate::dist::{LAT_FLOOR, MAP_FLOOR};
 use crate::moments::Moments;
-use crate::recorder::{DirRecorder, JobRecorder, LatRecorder};
+use crate::recorder::{DirRecorder, JobRecorder, LatRecorder, PrioRecorder};
 use crate::report::{
     DirReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats, LatencyTarget,
     PrioStats, SampleStats, SteadyReport, SyncReport, UnifiedRw,
@@ -190,7 +196,7 @@ pub fn lat_stats(rec: &LatRecorder, pcts: &PercentileList) -> LatStats {
             let values = h.percentiles(pcts.values(), recorded.clone());
             pcts.values().iter().copied().zip(values).collect()
         }),
-        bins: hist.map(|(h, recorded)| h.bins(recorded).collect()),
+        bins: hist.map(|(h, _)| h.bins().collect()),
     }
 }
 
@@ -250,10 +256,18 @@ pub fn job_report(
     let dirs = [0, 1, 2].map(|d| {
         let mut dir =
             dir_report(&rec.dirs[d], rec.bw.stats(d), rec.iops.stats(d), times.runtime_ms[d], pcts);
-        dir.prios = prio_stats(rec, d, pcts);
+        if let Some(p) = &rec.prios {
+            dir.prios = prio_stats(p, &p.dirs[d], pcts);
+        }
         dir
     });
-    let mixed = meta.unified_rw.mixed().then(|| mixed_report(rec, times, pcts));
+    let mixed = meta.unified_rw.mixed().then(|| {
+        let mut mixed = mixed_report(rec, times, pcts);
+        if let Some(p) = &rec.prios {
+            mixed.prios = prio_stats(p, &p.mixed(), pcts);
+        }
+        mixed
+    });
     let ios: u64 = rec.dirs.iter().map(|d| d.ios).sum();
     let lat = rec.latency.percentages(ios, LAT_FLOOR);
     let ns_row = rec.latency.counts()[..10].iter().map(|&c| c as f64 / ios as f64 * 100.0);
@@ -311,16 +325,19 @@ pub fn job_report(
     }
 }
 
-/// The latency per I/O priority of direction `d`, when its I/Os had more than one priority
-/// (as fio 3.33 reports them); the priorities in the order the recorder keeps them.
-fn prio_stats(rec: &JobRecorder, d: usize, pcts: &PercentileList) -> Vec<PrioStats> {
-    let Some(p) = &rec.prios else { return Vec::new() };
-    let used: Vec<(u16, &LatRecorder)> = p
-        .values
+/// The latency per I/O priority of one direction, `listed` as one of
+/// [`PrioRecorder::dirs`] (or [`PrioRecorder::mixed`]), when its I/Os had more than one
+/// priority (as fio 3.33 reports them). The priorities' histograms add up to the
+/// direction's ([`PrioRecorder`]), and so do their bins.
+fn prio_stats<R: std::borrow::Borrow<LatRecorder>>(
+    p: &PrioRecorder,
+    listed: &[(u16, R)],
+    pcts: &PercentileList,
+) -> Vec<PrioStats> {
+    let used: Vec<(u16, &LatRecorder)> = listed
         .iter()
-        .zip(&p.dirs[d])
+        .map(|(v, r)| (*v, r.borrow()))
         .filter(|(_, r)| r.moments.count() > 0)
-        .map(|(v, r)| (*v, r))
         .collect();
     if used.len() < 2 {
         return Vec::new();
@@ -431,5 +448,7 @@ fn terse_share_of_group(bw: &SampleStats, group: &GroupDir) -> f64 {
     (bw.mean * 100.0 / kib as f64).min(100.0)
 }
 
+#[cfg(test)]
+mod prio_tests;
 #[cfg(test)]
 mod tests;

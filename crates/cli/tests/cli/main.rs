@@ -20,6 +20,7 @@ mod fio_plot;
 mod job_options;
 mod logs;
 mod pacing;
+mod pictures;
 mod replay;
 mod run;
 mod safety;

@@ -8,6 +8,7 @@
 //! timeout only keeps a broken build from hanging the test run.
 
 use crate::support::process::{fifo, poll_until, Gate, Running};
+use crate::support::report::documents;
 use crate::support::run::{run_in, tempdir, text, IOMARK};
 use serde_json::Value;
 use std::path::Path;
@@ -71,11 +72,6 @@ fn stop_running(dir: &Path, args: &[String], block: usize, signal: &str) -> (Run
     assert!(run.signal(signal));
     let status = run.wait();
     (run, status)
-}
-
-/// Every whole JSON document in `bytes`, in order.
-fn documents(bytes: &[u8]) -> Vec<Value> {
-    serde_json::Deserializer::from_slice(bytes).into_iter::<Value>().map_while(Result::ok).collect()
 }
 
 /// The writes of every job of a report.

@@ -5,8 +5,8 @@
 //! both, and also the value as the next word (`--output FILE`). Values with fixed choices
 //! complete from them (after the last `,` for lists), file names where a file is expected.
 
-use super::entries::{genzipf_entries, Complete, Entry, Takes};
-use iomark_options::flags::GENZIPF;
+use super::entries::{sub_entries, Complete, Entry, Takes};
+use iomark_options::flags::SUBCOMMANDS;
 use std::fmt::Write as _;
 
 /// The script for `entries`.
@@ -27,34 +27,49 @@ pub(super) fn script(entries: &[Entry]) -> String {
         })
         .collect();
     let _ = write!(out, "_iomark_flags='{}'\n\n", flags.join(" "));
-    let genzipf = genzipf_entries();
-    let valued: Vec<String> =
-        genzipf.iter().filter(|e| e.takes == Takes::Value).map(short).collect();
-    let all: Vec<String> = genzipf.iter().map(short).collect();
-    let mut arms = String::new();
-    for e in genzipf.iter().filter(|e| !e.value.words().is_empty()) {
-        let _ = writeln!(
-            arms,
-            "            {}) COMPREPLY=($(compgen -W '{}' -- \"$cur\")); return ;;",
-            short(e),
-            e.value.words().join(" ")
+    let mut subs = String::new();
+    for sub in SUBCOMMANDS {
+        let entries = sub_entries(sub);
+        let valued: Vec<String> =
+            entries.iter().filter(|e| e.takes == Takes::Value).flat_map(names).collect();
+        let all: Vec<String> = entries.iter().flat_map(names).collect();
+        let mut arms = String::new();
+        for e in entries.iter().filter(|e| e.takes == Takes::Value) {
+            let reply = match &e.value {
+                Complete::Files => {
+                    "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+                        .to_string()
+                }
+                v if !v.words().is_empty() => {
+                    format!("COMPREPLY=($(compgen -W '{}' -- \"$cur\"))", v.words().join(" "))
+                }
+                _ => continue,
+            };
+            let _ = writeln!(arms, "            {}) {reply}; return ;;", names(e).join("|"));
+        }
+        // Operands (file names) complete where no flag is being written.
+        let rest = match sub.operands {
+            Some(_) => "        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W '@FLAGS@' -- \"$cur\"))\n        else\n            compopt -o filenames 2>/dev/null\n            COMPREPLY=($(compgen -f -- \"$cur\"))\n        fi\n",
+            None => "        COMPREPLY=($(compgen -W '@FLAGS@' -- \"$cur\"))\n",
+        };
+        let _ = write!(
+            subs,
+            "    if [[ ${{COMP_WORDS[1]}} == {} ]] && (( COMP_CWORD > 1 )); then\n        case $prev in\n{arms}            {}) return ;;\n        esac\n{}        return\n    fi\n",
+            sub.name,
+            valued.join("|"),
+            rest.replace("@FLAGS@", &all.join(" "))
         );
     }
-    let _ = writeln!(
-        out,
-        "{}",
-        MAIN.replace("@SUB@", GENZIPF.name)
-            .replace("@SUB_ARMS@\n", &arms)
-            .replace("@SUB_VALUED@", &valued.join("|"))
-            .replace("@SUB_FLAGS@", &all.join(" "))
-    );
+    let names: Vec<&str> = SUBCOMMANDS.iter().map(|s| s.name).collect();
+    let _ = writeln!(out, "{}", MAIN.replace("@SUBS@", &subs).replace("@SUB@", &names.join(" ")));
     out.push_str("complete -F _iomark iomark\n");
     out
 }
 
-/// `-c` for a short entry.
-fn short(e: &Entry) -> String {
-    format!("-{}", e.short.unwrap_or('?'))
+/// `-c` and `--long` for a subcommand's entry.
+fn names(e: &Entry) -> Vec<String> {
+    let short = e.short.map(|c| format!("-{c}"));
+    short.into_iter().chain(e.names.iter().map(|n| format!("--{n}"))).collect()
 }
 
 /// `_iomark_value NAME INLINE`: sets `_iomark_kind` (`words`, `list` or `files`) and
@@ -95,20 +110,12 @@ fn value_function(out: &mut String, entries: &[Entry]) {
     out.push_str("        *) return 1 ;;\n    esac\n}\n\n");
 }
 
-/// The completion function; `@…@` are filled in from the subcommand's flags.
+/// The completion function; `@…@` are filled in from the subcommands' flags.
 const MAIN: &str = r#"_iomark() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev= name= value= inline=0 prefix= head=
     (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
-    if [[ ${COMP_WORDS[1]} == @SUB@ ]] && (( COMP_CWORD > 1 )); then
-        case $prev in
-@SUB_ARMS@
-            @SUB_VALUED@) return ;;
-        esac
-        COMPREPLY=($(compgen -W '@SUB_FLAGS@' -- "$cur"))
-        return
-    fi
-    if [[ $cur == --*=* ]]; then
+@SUBS@    if [[ $cur == --*=* ]]; then
         name=${cur%%=*} value=${cur#*=} inline=1 prefix=${cur%%=*}=
     elif [[ $cur == = && $prev == --* ]]; then
         name=$prev inline=1

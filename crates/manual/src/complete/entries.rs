@@ -1,9 +1,9 @@
 //! What the completion scripts offer, gathered once for the three shells: one entry per
 //! program flag iomark acts on and per job option it supports (names, how the value is
-//! written, what completes it, one line of help), and the `genzipf` subcommand's flags.
+//! written, what completes it, one line of help), and the subcommands' flags.
 
 use iomark_options::assemble::SUPPORTED_ENGINES;
-use iomark_options::flags::{self, Arg, Values, GENZIPF};
+use iomark_options::flags::{self, Arg, Subcommand, Values};
 use iomark_options::kind::{Choice, Kind};
 use iomark_options::table::{self, Support};
 
@@ -105,17 +105,17 @@ pub(super) fn one_line(text: &str) -> String {
     text.replace('\n', " ")
 }
 
-/// `genzipf`'s flags as entries (short names only).
-pub(super) fn genzipf_entries() -> Vec<Entry> {
-    GENZIPF
-        .flags
+/// A subcommand's flags as entries.
+pub(super) fn sub_entries(sub: &Subcommand) -> Vec<Entry> {
+    sub.flags
         .iter()
         .map(|f| Entry {
-            names: Vec::new(),
+            names: f.long.into_iter().collect(),
             short: Some(f.short),
             takes: if f.arg.is_some() { Takes::Value } else { Takes::Nothing },
             value: match f.values {
                 Values::Fixed(w) => Complete::Words(w.to_vec()),
+                Values::File => Complete::Files,
                 _ => Complete::Nothing,
             },
             help: f.help,
@@ -129,7 +129,8 @@ mod tests {
 
     #[test]
     fn words_are_plain_so_that_no_shell_needs_them_quoted() {
-        for entry in entries().iter().chain(&genzipf_entries()) {
+        let subs: Vec<Entry> = flags::SUBCOMMANDS.iter().flat_map(sub_entries).collect();
+        for entry in entries().iter().chain(&subs) {
             for word in entry.names.iter().chain(entry.value.words()) {
                 assert!(
                     !word.is_empty()

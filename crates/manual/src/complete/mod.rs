@@ -3,7 +3,7 @@
 //! The three scripts offer the same things, gathered once (`entries.rs`): the program
 //! flags iomark acts on, with their fixed values; the job options iomark supports, as
 //! `--NAME=`, with the values of the ones that have fixed choices (`--rw=` lists the modes,
-//! `--ioengine=` the engines iomark runs); the `genzipf` subcommand and its flags; and file
+//! `--ioengine=` the engines iomark runs); the subcommands and their flags; and file
 //! names for job files. Each shell's file only writes them in its own syntax.
 
 mod bash;

@@ -75,12 +75,16 @@ const FLAGS: &[Flag] = &[
     flag(F::Output, "output", Required("FILE"), "Write the report to FILE")
         .values(Values::File)
         .long_help("Instead of standard output; messages still go to standard error."),
-    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats, comma separated: normal, terse, json, json+")
-        .values(Values::List(&["normal", "terse", "json", "json+"]))
+    flag(F::OutputFormat, "output-format", Required("LIST"), "Report formats: normal, terse, json, json+, html, json-stream")
+        .values(Values::List(&["normal", "terse", "json", "json+", "html", "json-stream"]))
         .long_help(
             "Each format is printed once, in fio 3.33's order whatever the order of the list: the \
              terse lines, then the JSON document, then the normal report. json+ adds the latency \
-             histogram bins to the JSON document.",
+             histogram bins to the JSON document. html (iomark's) is one self-contained HTML \
+             report with charts (docs/report.md); alone it goes to standard output or --output, \
+             beside other formats to --html=FILE. json-stream (iomark's) writes one JSON object per \
+             line: the jobs' start and end, every interval's figures (that interval's alone), and \
+             the final report as the last line; it stands alone on its output.",
         ),
     flag(F::Minimal, "minimal", Arg::None, "Terse output (same as --output-format=terse)"),
     flag(F::AppendTerse, "append-terse", Ignored, "Add terse to the formats (deprecated in fio; use --output-format)")
@@ -117,12 +121,29 @@ const FLAGS: &[Flag] = &[
     flag(F::StatusInterval, "status-interval", Required("TIME"), "Print a full report every TIME")
         .long_help(
             "A bare number is in seconds; at least 1 ms. Each report is cumulative since the start \
-             of the run, in the output formats asked for. SIGUSR1 prints one at any time.",
+             of the run, in the output formats asked for. SIGUSR1 prints one at any time. With \
+             json-stream, html or --web it is also the interval of the figures over time (500 ms \
+             when not given).",
+        ),
+    flag(F::Html, "html", Required("FILE"), "Also write the HTML report to FILE")
+        .values(Values::File)
+        .long_help("Whatever the other formats; the charts over time come from the run's intervals (see --status-interval)."),
+    flag(F::Web, "web", Optional("ADDR:PORT"), "Serve a live page of the run (default 127.0.0.1, a free port)")
+        .long_help(
+            "Read-only, on loopback unless told another address. Its address is printed on \
+             standard output when the run starts; at the end the page becomes the final HTML \
+             report.",
         ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(
             "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \
              as in fio, they stay empty when the ETA line does not run.",
+        ),
+    flag(F::InflateLog, "inflate-log", Required("LOG"), "Print a compressed log as text")
+        .values(Values::File)
+        .long_help(
+            "Reads a log stored with log_store_compressed (NAME_clat.1.log.fz), fio 3.33's or \
+             iomark's, and prints its rows as the plain log has them; runs no job.",
         ),
     flag(F::Debug, "debug", Required("LIST"), "Debug output; 'parse' prints every parsed value")
         .values(Values::List(DEBUG_CATEGORIES))
@@ -149,7 +170,6 @@ const FLAGS: &[Flag] = &[
     not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
     not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("inflate-log", Required("LOG"), "Decompress a compressed log"),
     not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
     not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
     not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),
@@ -192,7 +212,7 @@ pub fn suggest(typed: &str) -> Option<&'static str> {
 
 /// A subcommand flag that takes a value.
 const fn valued(short: char, arg: &'static str, help: &'static str) -> ShortFlag {
-    ShortFlag { short, arg: Some(arg), values: Values::Any, help }
+    ShortFlag { short, long: None, arg: Some(arg), values: Values::Any, help }
 }
 
 /// `iomark genzipf`: fio-genzipf's flags, with its help lines.
@@ -201,10 +221,17 @@ pub const GENZIPF: Subcommand = Subcommand {
     summary: "previews a zipf, pareto or normal random_distribution (as fio-genzipf)",
     title: "iomark genzipf: preview a zipf, pareto or normal random_distribution (as fio-genzipf)",
     flags: &[
-        ShortFlag { short: 'h', arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'h',
+            long: None,
+            arg: None,
+            values: Values::Any,
+            help: "This help screen",
+        },
         valued('p', "PERCENT", "Generate size of data set that are hit by this percentage"),
         ShortFlag {
             short: 't',
+            long: None,
             arg: Some("TYPE"),
             values: Values::Fixed(&["zipf", "pareto", "normal"]),
             help: "Distribution type (zipf, pareto, or normal)",
@@ -219,13 +246,51 @@ pub const GENZIPF: Subcommand = Subcommand {
         valued('o', "ROWS", "Number of output rows"),
         ShortFlag {
             short: 'c',
+            long: None,
             arg: None,
             values: Values::Any,
             help: "Output ranges in CSV format",
         },
         valued('s', "SEED", "Seed of the draws (default 0x89)"),
     ],
+    operands: None,
 };
+
+/// `iomark report`: the HTML report, or its charts as SVG or PNG files, from fio's or
+/// iomark's output files.
+pub const REPORT: Subcommand = Subcommand {
+    name: "report",
+    summary: "builds the HTML report or SVG/PNG charts from fio's JSON and logs",
+    title: "iomark report [flags] FILE|DIR...: the HTML report (or each chart as SVG or PNG) from fio's or iomark's\njson, json+, json-stream and log files; several runs overlay, with a table of their differences",
+    flags: &[
+        ShortFlag { short: 'h', long: Some("help"), arg: None, values: Values::Any, help: "This help screen" },
+        ShortFlag {
+            short: 'f',
+            long: Some("format"),
+            arg: Some("FORMAT"),
+            values: Values::Fixed(&["html", "svg", "png"]),
+            help: "html (one page, the default), svg or png (one file per chart)",
+        },
+        ShortFlag {
+            short: 'o',
+            long: Some("output"),
+            arg: Some("PATH"),
+            values: Values::File,
+            help: "The HTML file (default: standard output), or the directory\nof the charts (default: the current one)",
+        },
+        ShortFlag {
+            short: 't',
+            long: Some("title"),
+            arg: Some("TEXT"),
+            values: Values::Any,
+            help: "The page's title",
+        },
+    ],
+    operands: Some("FILE|DIR..."),
+};
+
+/// The subcommands, in the order of the help.
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

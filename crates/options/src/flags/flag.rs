@@ -60,6 +60,8 @@ pub enum FlagId {
     StatusInterval,
     /// `--bandwidth-log`.
     BandwidthLog,
+    /// `--inflate-log=LOG`.
+    InflateLog,
     /// `--debug=LIST`.
     Debug,
     /// `--completions=SHELL`.
@@ -70,6 +72,10 @@ pub enum FlagId {
     Version,
     /// `--help`, `-h`.
     Help,
+    /// `--html=FILE`.
+    Html,
+    /// `--web[=ADDR:PORT]`.
+    Web,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }
@@ -137,11 +143,14 @@ impl Flag {
     }
 }
 
-/// A flag of a subcommand: short, as fio's small tools take them (`-t zipf` or `-tzipf`).
+/// A flag of a subcommand: short, as fio's small tools take them (`-t zipf` or `-tzipf`),
+/// and for iomark's own subcommands also long (`--format=svg`).
 #[derive(Debug, Clone, Copy)]
 pub struct ShortFlag {
     /// The letter.
     pub short: char,
+    /// The long name, without dashes, if it has one.
+    pub long: Option<&'static str>,
     /// The name of its value, if it takes one.
     pub arg: Option<&'static str>,
     /// What its value may be.
@@ -161,12 +170,31 @@ pub struct Subcommand {
     pub title: &'static str,
     /// Its flags, in the order of its help.
     pub flags: &'static [ShortFlag],
+    /// What follows its flags (`FILE|DIR...`, file names), if anything.
+    pub operands: Option<&'static str>,
 }
 
 impl Subcommand {
     /// The flag `-c`.
     pub fn find(&self, c: char) -> Option<&'static ShortFlag> {
         self.flags.iter().find(|f| f.short == c)
+    }
+
+    /// The flag `--long`.
+    pub fn find_long(&self, long: &str) -> Option<&'static ShortFlag> {
+        self.flags.iter().find(|f| f.long == Some(long))
+    }
+}
+
+impl ShortFlag {
+    /// How help shows it: `-t TYPE`, `-f, --format=FORMAT`.
+    pub fn usage(&self) -> String {
+        match (self.long, self.arg) {
+            (Some(l), Some(v)) => format!("-{}, --{l}={v}", self.short),
+            (Some(l), None) => format!("-{}, --{l}", self.short),
+            (None, Some(v)) => format!("-{} {v}", self.short),
+            (None, None) => format!("-{}", self.short),
+        }
     }
 }
 

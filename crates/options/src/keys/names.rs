@@ -478,6 +478,15 @@ pub const LOG_OFFSET: Key<bool> = Key::new("log_offset");
 /// `log_prio`: Include priority value of IO for each log entry
 pub const LOG_PRIO: Key<bool> = Key::new("log_prio");
 
+/// `log_compression`: Log in compressed chunks of this size
+pub const LOG_COMPRESSION: Key<u64> = Key::new("log_compression");
+
+/// `log_compression_cpus`: Limit log compression to these CPUs
+pub const LOG_COMPRESSION_CPUS: Key<Vec<u32>> = Key::new("log_compression_cpus");
+
+/// `log_store_compressed`: Store logs in a compressed format
+pub const LOG_STORE_COMPRESSED: Key<bool> = Key::new("log_store_compressed");
+
 /// `log_unix_epoch`: Use Unix time in log files
 pub const LOG_UNIX_EPOCH: Key<bool> = Key::new("log_unix_epoch");
 

@@ -2,7 +2,8 @@
 //! `RunReport`, so that our printers can be compared with fio's own output.
 //!
 //! This is test code: it stands in for the runner and the statistics crate, reading numbers
-//! that fio already reduced. The group totals, which fio's JSON lacks, are summed here from
+//! that fio already reduced. A direction, a latency and a disk are read as `iomark report`
+//! reads them ([`iomark_web::input::fio_json`]). The group totals, which fio's JSON lacks, are summed here from
 //! the jobs the way fio sums them, and so is the terse format's bandwidth share. The terse
 //! format's first µs latency bucket needs the ns row unfloored, which fio's JSON lacks: it
 //! is estimated here from the floored shares (the terse tests take it from fio's line).
@@ -10,11 +11,11 @@
 
 use iomark_report::PrintOptions;
 use iomark_stats::report::{
-    DirReport, DiskAggr, DiskReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport,
-    LatStats, LatencyTarget, PrioStats, RunReport, SampleStats, SteadyReport, SyncReport,
-    UnifiedRw, REPORT_VERSION,
+    DirReport, ErrorReport, GroupDir, GroupReport, JobHeader, JobReport, LatencyTarget, RunReport,
+    SteadyReport, SyncReport, UnifiedRw, REPORT_VERSION,
 };
-use serde_json::{Map, Value};
+use iomark_web::input::fio_json::{dir, disk, lat};
+use serde_json::Value;
 
 /// The report fio's run amounts to, and the print options its job options ask for.
 pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
@@ -248,46 +249,6 @@ fn steadystate(v: &Value) -> SteadyReport {
     }
 }
 
-fn dir(v: &Value) -> DirReport {
-    let samples = |prefix: &str, dev: &str| SampleStats {
-        min: u(&v[format!("{prefix}_min")]),
-        max: u(&v[format!("{prefix}_max")]),
-        agg_pct: v.get("bw_agg").filter(|_| prefix == "bw").map_or(0.0, f),
-        agg_pct_terse: 0.0,
-        mean: f(&v[format!("{prefix}_mean")]),
-        stddev: f(&v[dev]),
-        samples: u(&v[format!("{prefix}_samples")]),
-    };
-    DirReport {
-        io_bytes: u(&v["io_bytes"]),
-        bw_bytes: u(&v["bw_bytes"]),
-        iops: f(&v["iops"]),
-        runtime_ms: u(&v["runtime"]),
-        total_ios: u(&v["total_ios"]),
-        short_ios: u(&v["short_ios"]),
-        drop_ios: u(&v["drop_ios"]),
-        slat: lat(&v["slat_ns"]),
-        clat: lat(&v["clat_ns"]),
-        lat: lat(&v["lat_ns"]),
-        lat_corrected: v.get("lat_ns_corrected").map(lat),
-        bw_samples: samples("bw", "bw_dev"),
-        iops_samples: samples("iops", "iops_stddev"),
-        prios: v.get("prios").and_then(Value::as_array).map_or_else(Vec::new, |list| {
-            list.iter()
-                .map(|p| {
-                    let total_latency = p.get("lat_ns").is_some();
-                    PrioStats {
-                        prioclass: u(&p["prioclass"]) as u32,
-                        prio: u(&p["prio"]) as u32,
-                        total_latency,
-                        lat: lat(&p[if total_latency { "lat_ns" } else { "clat_ns" }]),
-                    }
-                })
-                .collect()
-        }),
-    }
-}
-
 /// The job's `percentile_list` (fio's default without one), sorted; empty when
 /// `clat_percentiles` and `lat_percentiles` are both off.
 fn percentile_list(job: &[(String, String)], global: &[(String, String)]) -> Vec<f64> {
@@ -304,44 +265,6 @@ fn percentile_list(job: &[(String, String)], global: &[(String, String)]) -> Vec
     };
     list.sort_by(f64::total_cmp);
     list
-}
-
-fn lat(v: &Value) -> LatStats {
-    let percentiles =
-        v.get("percentile").and_then(Value::as_object).map(|map: &Map<String, Value>| {
-            map.iter().map(|(k, v)| (k.parse().expect("a percentile"), u(v))).collect()
-        });
-    // json+: fio's bins, in document order (serde_json's `preserve_order`).
-    let bins = v.get("bins").and_then(Value::as_object).map(|map: &Map<String, Value>| {
-        map.iter().map(|(k, v)| (k.parse().expect("a bin value"), u(v))).collect()
-    });
-    LatStats {
-        n: u(&v["N"]),
-        min: u(&v["min"]),
-        max: u(&v["max"]),
-        mean: f(&v["mean"]),
-        stddev: f(&v["stddev"]),
-        percentiles,
-        bins,
-    }
-}
-
-fn disk(v: &Value) -> DiskReport {
-    DiskReport {
-        name: s(&v["name"]),
-        ios: [u(&v["read_ios"]), u(&v["write_ios"])],
-        merges: [u(&v["read_merges"]), u(&v["write_merges"])],
-        ticks: [u(&v["read_ticks"]), u(&v["write_ticks"])],
-        in_queue: u(&v["in_queue"]),
-        util: f(&v["util"]),
-        aggr: v.get("aggr_read_ios").map(|_| DiskAggr {
-            ios: [u(&v["aggr_read_ios"]), u(&v["aggr_write_ios"])],
-            merges: [u(&v["aggr_read_merges"]), u(&v["aggr_write_merge"])],
-            ticks: [u(&v["aggr_read_ticks"]), u(&v["aggr_write_ticks"])],
-            in_queue: u(&v["aggr_in_queue"]),
-            util: f(&v["aggr_util"]),
-        }),
-    }
 }
 
 /// The terse format's bandwidth share of each job's group: the mean over the group's

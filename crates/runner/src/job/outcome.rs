@@ -5,6 +5,7 @@ use super::controls;
 use super::drive::Loop;
 use crate::outcome::JobOutcome;
 use iomark_engine::file::{thread_id, ThreadUsage};
+use iomark_engine::thread::ioprio_value;
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::{JobRecorder, RecorderConfig};
 use iomark_stats::reduce::JobTimes;
@@ -33,6 +34,7 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
         // their lat is their clat (the copy needs clat's histogram if lat has one).
         lat_is_clat: [mirror, false, mirror],
         corrected: plan.pacing.rate.limits(),
+        own_prio: plan.placement.ioprio.map_or(0, |(class, level)| ioprio_value(class, level)),
     }
 }
 

@@ -91,7 +91,7 @@ pub(super) fn start<'a, 's>(
     let mut recorder = JobRecorder::new(config, now).map_err(JobError::of(name))?;
     let cmdprio = plan.placement.cmdprio.as_ref();
     if let Some(p) = cmdprio {
-        recorder.track_prios(&p.values, p.total_latency);
+        recorder.track_prios(p.listed(), p.total_latency);
     }
     let (ramping, fake) = (!limits.ramp_time.is_zero(), clock.is_fake());
     let logs_of = (&plan.logs, &plan.timing, &plan.files);

@@ -264,6 +264,7 @@ mod tests {
             iops_avg_ms: 500,
             lat_is_clat: [false; 3],
             corrected: false,
+            own_prio: 0,
         };
         JobOutcome {
             recorder: JobRecorder::new(config, 0).expect("recorder"),

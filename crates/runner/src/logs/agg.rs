@@ -70,7 +70,7 @@ impl AggBandwidthThread {
         match self.0.stop() {
             Ok(None) => Ok(()),
             Ok(Some(e)) => Err(e),
-            Err(_) => Err(LogError::Panicked),
+            Err(_) => Err(LogError::Panicked("bandwidth log")),
         }
     }
 }

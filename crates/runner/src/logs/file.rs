@@ -24,9 +24,15 @@ pub enum LogError {
         /// Why the write failed.
         source: io::Error,
     },
-    /// The `--bandwidth-log` thread panicked.
-    #[error("the bandwidth log thread panicked")]
-    Panicked,
+    /// The `--bandwidth-log` thread, or a job's log thread, panicked.
+    #[error("the {0} thread panicked")]
+    Panicked(&'static str),
+    /// The job's log thread could not be started.
+    #[error("cannot start the log thread: {0}")]
+    Thread(io::Error),
+    /// The job's log thread could not be placed on `log_compression_cpus`.
+    #[error("cannot run the log thread on log_compression_cpus: {0}")]
+    Affinity(io::Error),
 }
 
 /// One open log file.
@@ -52,8 +58,13 @@ impl LogFile {
 
     /// Writes `text` in one call (an appending file takes it as one piece).
     pub(super) fn write(&mut self, text: &str) -> Result<(), LogError> {
+        self.write_bytes(text.as_bytes())
+    }
+
+    /// Writes `bytes` in one call, as [`write`](Self::write).
+    pub(super) fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), LogError> {
         self.file
-            .write_all(text.as_bytes())
+            .write_all(bytes)
             .map_err(|source| LogError::Write { path: self.path.clone(), source })
     }
 }

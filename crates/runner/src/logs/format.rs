@@ -22,16 +22,36 @@ pub(crate) struct Columns {
 
 /// Appends one row and its newline; `epoch_ms` is added to the time.
 pub(crate) fn row(out: &mut String, row: &LogRow, epoch_ms: u64, columns: Columns) {
-    let time = row.time_ms + epoch_ms;
+    let offset = columns.offset.then_some(row.offset);
+    let fields = Fields { ddir: u32::from(row.dir), prio: u32::from(row.prio), offset };
+    line(out, row.time_ms + epoch_ms, row.value, row.bs, fields, columns.prio_hex);
+}
+
+/// The columns of a row whose width varies: fio 3.33's direction and priority words, and
+/// the offset when the row has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fields {
+    /// The direction (0 read, 1 write, 2 trim).
+    pub ddir: u32,
+    /// The priority, `ioprio_set(2)`'s value.
+    pub prio: u32,
+    /// The offset column, if the row has one.
+    pub offset: Option<u64>,
+}
+
+/// Appends one row, `time, value, direction, block size, [offset, ]priority`, and its
+/// newline: the priority in hex when `prio_hex`, else `1` for the real-time class and `0`
+/// otherwise. The one layout of text logs and of `--inflate-log`'s output.
+pub(crate) fn line(out: &mut String, time: u64, value: u64, bs: u64, f: Fields, prio_hex: bool) {
     // Writing to a String cannot fail.
-    let _ = write!(out, "{time}, {}, {}, {}, ", row.value, row.dir, row.bs);
-    if columns.offset {
-        let _ = write!(out, "{}, ", row.offset);
+    let _ = write!(out, "{time}, {value}, {}, {bs}, ", f.ddir);
+    if let Some(offset) = f.offset {
+        let _ = write!(out, "{offset}, ");
     }
-    if columns.prio_hex {
-        let _ = writeln!(out, "0x{:04x}", row.prio);
+    if prio_hex {
+        let _ = writeln!(out, "0x{:04x}", f.prio);
     } else {
-        let _ = writeln!(out, "{}", u8::from(row.prio >> 13 == 1));
+        let _ = writeln!(out, "{}", u8::from(f.prio >> 13 == 1));
     }
 }
 

@@ -3,11 +3,14 @@
 //!
 //! [`LogPlan`] (the plan's) is what the job's options ask for; [`JobLogs`] opens the files when the job
 //! starts, records through a [`JobLog`] (which keeps the rows) and an iolog buffer, and
-//! writes the rows out. Nothing on the I/O path allocates: every buffer is sized when the
-//! job starts, and a log that holds a full chunk (`log_entries` rows, 16 histogram rows)
-//! is formatted and written out at once from the completion point, one `write` per log
-//! (fio instead grows its logs in memory and writes them when the job ends). The rest is
-//! written when the job ends.
+//! hands the rows to the job's log thread ([`writer`]), which formats, compresses
+//! (`log_store_compressed`, [`fz`]) and writes them. Nothing on the I/O path allocates:
+//! every buffer is sized when the job starts, and a log that holds a full chunk
+//! (`log_entries` rows, 16 histogram rows) is swapped for an empty buffer and sent to the
+//! log thread from the completion point (fio instead grows its logs in memory, compresses
+//! them on helper threads with `log_compression`, and writes them when the job ends). The
+//! rest is handed over when the job ends. The iolog (`write_iolog`) is formatted and
+//! written by the job thread, a chunk of `log_entries` lines at a time.
 //!
 //! File names are fio's: `PREFIX_clat.N.log`, `PREFIX_slat.N.log`, `PREFIX_lat.N.log`,
 //! `PREFIX_bw.N.log`, `PREFIX_iops.N.log` and `PREFIX_clat_hist.N.log`, where `PREFIX` is
@@ -16,15 +19,20 @@
 //! and the jobs add their rows to one file, which fio 3.33 opens for appending (a second run
 //! adds to the file); with `per_job_logs=1` (the default) each run replaces the file.
 //! Every file is created when the job starts, also those that will stay empty (the slat
-//! log of a synchronous engine, the histogram log without `log_hist_msec`).
+//! log of a synchronous engine, the histogram log without `log_hist_msec`). With
+//! `log_store_compressed` the names end in `.fz`.
 
 pub(crate) mod agg;
 mod file;
 mod format;
+mod fz;
 mod iolog;
+mod writer;
 
 pub use file::LogError;
 use file::LogFile;
+pub use fz::{inflate, InflateError};
+use writer::{Sink, Writer};
 
 use crate::request::Request;
 use iomark_plan::files::FilesPlan;
@@ -35,9 +43,8 @@ use iomark_stats::log::{JobLog, LogConfig, LogKind, LoggedIo};
 /// One job's logs while it runs; see the module doc.
 pub struct JobLogs {
     log: JobLog,
-    /// The row logs' files, by [`LogKind`].
-    files: [Option<LogFile>; 5],
-    hist_file: Option<LogFile>,
+    /// The log thread, which writes the row and histogram logs.
+    writer: Option<Writer>,
     /// Whether any row or histogram log is kept (the iolog aside).
     rows: bool,
     iolog: Option<iolog::IoLog>,
@@ -50,9 +57,6 @@ pub struct JobLogs {
     fake: bool,
     /// The clock whose epoch the times count from, if not the job's start.
     epoch_clock: Option<i32>,
-    columns: format::Columns,
-    /// The text of a chunk, reused.
-    text: String,
     /// The first write error.
     error: Option<LogError>,
 }
@@ -74,7 +78,14 @@ impl JobLogs {
             return Ok(None);
         }
         let append = !p.per_job;
-        let mut files: [Option<LogFile>; 5] = Default::default();
+        let sink = |path| -> Result<Sink, LogError> {
+            let file = LogFile::create(path, append)?;
+            Ok(match p.store_compressed {
+                true => Sink::Compressed(fz::FzFile::new(file, p.compression)),
+                false => Sink::Text(file),
+            })
+        };
+        let mut files: [Option<Sink>; 5] = Default::default();
         let mut kinds = [false; 5];
         for kind in LogKind::ALL {
             let prefix = match kind {
@@ -93,13 +104,12 @@ impl JobLogs {
                 LogKind::Iops => (true, t.iops_log),
             };
             if let Some(prefix) = prefix.as_ref().filter(|_| create) {
-                files[kind as usize] =
-                    Some(LogFile::create(p.path(prefix, kind.suffix()), append)?);
+                files[kind as usize] = Some(sink(p.path(prefix, kind.suffix()))?);
                 kinds[kind as usize] = rows;
             }
         }
         let hist_file = match &p.hist {
-            Some(prefix) => Some(LogFile::create(p.path(prefix, "clat_hist"), append)?),
+            Some(prefix) => Some(sink(p.path(prefix, "clat_hist"))?),
             None => None,
         };
         let config = LogConfig {
@@ -116,11 +126,18 @@ impl JobLogs {
             Some(path) => Some(iolog::IoLog::open(path, job_files, p.entries, now_ns)?),
             None => None,
         };
-        let text_capacity = if rows { p.entries * 48 } else { 0 };
+        let log = JobLog::new(config);
+        let writer = if files.iter().any(Option::is_some) || hist_file.is_some() {
+            let columns = format::Columns { offset: p.offset, prio_hex: p.prio };
+            let spares = (|| log.spare_rows(), || log.spare_hist());
+            let cpus = p.compression_cpus.clone();
+            Some(Writer::start(files, hist_file, columns, cpus, spares)?)
+        } else {
+            None
+        };
         let mut logs = JobLogs {
-            log: JobLog::new(config),
-            files,
-            hist_file,
+            log,
+            writer,
             rows,
             iolog,
             ramping,
@@ -128,8 +145,6 @@ impl JobLogs {
             epoch_ms: 0,
             fake,
             epoch_clock: p.epoch_clock,
-            columns: format::Columns { offset: p.offset, prio_hex: p.prio },
-            text: String::with_capacity(text_capacity),
             error: None,
         };
         logs.set_origin(now_ns);
@@ -192,13 +207,18 @@ impl JobLogs {
         }
     }
 
-    /// Ends the logs at `end_ns`: the last windows, every row, the iolog's closing lines.
-    /// Returns the first error met while writing.
+    /// Ends the logs at `end_ns`: the last windows, every row, the iolog's closing lines;
+    /// waits for the log thread to write everything. Returns the first error met while
+    /// writing.
     pub fn finish(&mut self, end_ns: u64) -> Result<(), LogError> {
         if self.rows && !self.ramping {
             self.log.finish(end_ns.saturating_sub(self.origin_ns));
         }
         self.drain();
+        if let Some(w) = &mut self.writer {
+            let r = w.finish();
+            self.keep_error(r);
+        }
         if let Some(iolog) = &mut self.iolog {
             let r = iolog.finish(end_ns);
             self.keep_error(r);
@@ -209,36 +229,35 @@ impl JobLogs {
         }
     }
 
-    /// Formats and writes every row held, then forgets them.
+    /// Hands every row held to the log thread, each log's buffer swapped for a spare.
+    /// Allocates nothing; waits only when the log thread is two chunks behind.
     fn drain(&mut self) {
+        let Some(w) = &mut self.writer else {
+            self.log.clear_rows();
+            return;
+        };
         for kind in LogKind::ALL {
-            let Some(file) = &mut self.files[kind as usize] else { continue };
-            let rows = self.log.rows(kind);
-            if rows.is_empty() {
+            if self.log.rows(kind).is_empty() {
                 continue;
             }
-            self.text.clear();
-            for row in rows {
-                format::row(&mut self.text, row, self.epoch_ms, self.columns);
-            }
-            let r = file.write(&self.text);
-            if let (Err(e), None) = (r, &self.error) {
-                self.error = Some(e);
-            }
-        }
-        if let Some(file) = &mut self.hist_file {
-            self.text.clear();
-            for (head, bins) in self.log.hist_rows() {
-                format::hist_row(&mut self.text, &head, bins, self.epoch_ms);
-            }
-            if !self.text.is_empty() {
-                let r = file.write(&self.text);
-                if let (Err(e), None) = (r, &self.error) {
-                    self.error = Some(e);
+            match w.spare_rows() {
+                Some(mut rows) => {
+                    self.log.swap_rows(kind, &mut rows);
+                    w.send_rows(kind, rows, self.epoch_ms);
                 }
+                // The thread has ended on an error, which finish() reports.
+                None => self.log.clear_rows(),
             }
         }
-        self.log.clear_rows();
+        if self.log.hist_rows().next().is_some() {
+            match w.spare_hist() {
+                Some(mut rows) => {
+                    self.log.swap_hist(&mut rows);
+                    w.send_hist(rows, self.epoch_ms);
+                }
+                None => self.log.clear_rows(),
+            }
+        }
     }
 
     fn keep_error(&mut self, r: Result<(), LogError>) {

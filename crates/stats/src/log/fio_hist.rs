@@ -45,12 +45,10 @@ pub fn fio_bin_low(bin: usize) -> u64 {
 }
 
 /// Adds the counts of `hist` into `out` (fio's 1856 bins). Every iomark bucket lies inside
-/// one fio bin, so its representative value names that bin. Reads every bucket: call it
-/// off the I/O path or once per histogram window.
+/// one fio bin, so its bin value names that bin. Reads every bucket: call it off the I/O
+/// path or once per histogram window.
 pub fn fold(hist: &LatHistogram, out: &mut [u64; FIO_HIST_BINS]) {
-    // With 0..=0 as the recorded range, every bucket but the first reports its midpoint,
-    // and the first reports 0: all lie in their own bucket.
-    for (value, count) in hist.bins(0..=0) {
+    for (value, count) in hist.bins() {
         out[fio_bin(value)] += count;
     }
 }

@@ -5,9 +5,11 @@
 //! This module records rows and never formats or writes them; the runner drains the rows
 //! into the log files. All memory is allocated by [`JobLog::new`]: each log holds up to
 //! `chunk_rows` rows (fio's `log_entries`) plus a little headroom, and
-//! [`JobLog::record`] answers whether a log is full, so that the runner writes the chunk
-//! out and [`clears`](JobLog::clear_rows) it before the next I/O. Recording itself never
-//! allocates, locks or makes a system call.
+//! [`JobLog::record`] answers whether a log is full, so that the runner hands the chunk
+//! on before the next I/O: it swaps the full buffer for an empty one of the same size
+//! ([`JobLog::swap_rows`], [`JobLog::swap_hist`]; spares from [`JobLog::spare_rows`] and
+//! [`JobLog::spare_hist`], made before the run) and gives the full one to the thread that
+//! writes the logs. Recording itself never allocates, locks or makes a system call.
 //!
 //! What a row holds follows fio 3.33, measured against it:
 //!
@@ -96,6 +98,40 @@ pub struct HistRowHead {
     pub dir: u8,
     /// The block size of the direction's last I/O.
     pub bs: u64,
+}
+
+/// Histogram rows: their heads, and their bins one row after the other.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistRows {
+    /// The rows' heads.
+    pub heads: Vec<HistRowHead>,
+    /// The bins of every row, `width` per row.
+    pub bins: Vec<u64>,
+    /// Bins per row.
+    pub width: usize,
+}
+
+impl HistRows {
+    /// Room for `rows` rows of `width` bins.
+    fn with_capacity(rows: usize, width: usize) -> Self {
+        HistRows { heads: Vec::with_capacity(rows), bins: Vec::with_capacity(rows * width), width }
+    }
+
+    /// Each row's head with its bins.
+    pub fn rows(&self) -> impl Iterator<Item = (HistRowHead, &[u64])> {
+        self.heads.iter().zip(self.bins.chunks(self.width.max(1))).map(|(h, b)| (*h, b))
+    }
+
+    /// Whether there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.heads.is_empty()
+    }
+
+    /// Forgets the rows; keeps the allocations.
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.bins.clear();
+    }
 }
 
 /// Which logs a job keeps, and how.
@@ -249,7 +285,7 @@ impl JobLog {
     /// Whether a log holds a full chunk.
     pub fn is_full(&self) -> bool {
         self.rows.iter().any(|r| r.len() >= self.config.chunk_rows)
-            || self.hist.as_ref().is_some_and(|h| h.heads.len() >= HIST_CHUNK)
+            || self.hist.as_ref().is_some_and(|h| h.rows.heads.len() >= HIST_CHUNK)
     }
 
     /// The rows of one log not yet drained.
@@ -259,18 +295,43 @@ impl JobLog {
 
     /// The histogram rows not yet drained, with their bins.
     pub fn hist_rows(&self) -> impl Iterator<Item = (HistRowHead, &[u64])> {
-        self.hist.iter().flat_map(|h| {
-            let width = h.nbins;
-            h.heads.iter().zip(h.bins.chunks(width)).map(|(head, bins)| (*head, bins))
-        })
+        self.hist.iter().flat_map(|h| h.rows.rows())
     }
 
     /// Forgets the rows drained; keeps the allocations and the windows.
     pub fn clear_rows(&mut self) {
         self.rows.iter_mut().for_each(Vec::clear);
         if let Some(h) = &mut self.hist {
-            h.heads.clear();
-            h.bins.clear();
+            h.rows.clear();
+        }
+    }
+
+    /// An empty buffer that [`swap_rows`](Self::swap_rows) takes: room for a full chunk.
+    /// Allocates; make the spares before the run.
+    pub fn spare_rows(&self) -> Vec<LogRow> {
+        Vec::with_capacity(self.config.chunk_rows + HEADROOM)
+    }
+
+    /// Hands over the rows of log `kind` in `spare`, and keeps `spare`'s room (an empty
+    /// buffer from [`spare_rows`](Self::spare_rows), or one handed over before and
+    /// emptied) for the next rows. Never allocates.
+    pub fn swap_rows(&mut self, kind: LogKind, spare: &mut Vec<LogRow>) {
+        spare.clear();
+        std::mem::swap(&mut self.rows[kind as usize], spare);
+    }
+
+    /// An empty buffer that [`swap_hist`](Self::swap_hist) takes, as
+    /// [`spare_rows`](Self::spare_rows) for the histogram log.
+    pub fn spare_hist(&self) -> HistRows {
+        let width = self.hist.as_ref().map_or(0, |h| h.rows.width);
+        HistRows::with_capacity(HIST_CHUNK + HEADROOM, width)
+    }
+
+    /// Hands over the histogram rows in `spare`, as [`swap_rows`](Self::swap_rows) does.
+    pub fn swap_hist(&mut self, spare: &mut HistRows) {
+        spare.clear();
+        if let Some(h) = &mut self.hist {
+            std::mem::swap(&mut h.rows, spare);
         }
     }
 
@@ -383,13 +444,11 @@ impl JobLog {
 struct HistLog {
     window_ms: u64,
     coarseness: u32,
-    nbins: usize,
     started_ms: u64,
     hists: [Option<LatHistogram>; 3],
     last_bs: [u64; 3],
     fine: Box<[u64; FIO_HIST_BINS]>,
-    heads: Vec<HistRowHead>,
-    bins: Vec<u64>,
+    rows: HistRows,
 }
 
 impl HistLog {
@@ -399,21 +458,18 @@ impl HistLog {
         HistLog {
             window_ms: config.hist_ms,
             coarseness: config.hist_coarseness,
-            nbins,
             started_ms: 0,
             hists: [0, 1, 2].map(|d| config.dirs[d].then(LatHistogram::new)),
             last_bs: [0; 3],
             fine: Box::new([0; FIO_HIST_BINS]),
-            heads: Vec::with_capacity(rows),
-            bins: Vec::with_capacity(rows * nbins),
+            rows: HistRows::with_capacity(rows, nbins),
         }
     }
 
     fn restart(&mut self) {
         self.started_ms = 0;
         self.hists.iter_mut().flatten().for_each(LatHistogram::clear);
-        self.heads.clear();
-        self.bins.clear();
+        self.rows.clear();
     }
 
     #[inline]
@@ -436,10 +492,11 @@ impl HistLog {
             self.fine.fill(0);
             fio_hist::fold(h, &mut self.fine);
             h.clear();
-            let at = self.bins.len();
-            self.bins.resize(at + self.nbins, 0);
-            fio_hist::coarsen(&self.fine, self.coarseness, &mut self.bins[at..]);
-            self.heads.push(HistRowHead { time_ms, dir: d as u8, bs: self.last_bs[d] });
+            let rows = &mut self.rows;
+            let at = rows.bins.len();
+            rows.bins.resize(at + rows.width, 0);
+            fio_hist::coarsen(&self.fine, self.coarseness, &mut rows.bins[at..]);
+            rows.heads.push(HistRowHead { time_ms, dir: d as u8, bs: self.last_bs[d] });
         }
     }
 }

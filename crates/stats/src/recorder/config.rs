@@ -49,6 +49,11 @@ pub struct RecorderConfig {
     /// omission: from each I/O's intended start (when its schedule said it was due) to its
     /// completion ([`super::DirRecorder::lat_corrected`]).
     pub corrected: bool,
+    /// The job's own I/O priority (`prio`/`prioclass` as `ioprio_set(2)` packs them, 0
+    /// for the system's default): under it a job that kept no latencies per priority
+    /// counts its I/Os when it is merged with one that did
+    /// ([`super::JobRecorder::merge`]).
+    pub own_prio: u16,
 }
 
 impl Default for RecorderConfig {
@@ -67,6 +72,7 @@ impl Default for RecorderConfig {
             iops_avg_ms: 500,
             lat_is_clat: [false; 3],
             corrected: false,
+            own_prio: 0,
         }
     }
 }

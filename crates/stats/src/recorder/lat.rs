@@ -1,5 +1,5 @@
-//! The recorders below a job's: one latency kind ([`LatRecorder`]), one direction
-//! ([`DirRecorder`]) and the latencies per I/O priority ([`PrioRecorder`]).
+//! The recorders below a job's: one latency kind ([`LatRecorder`]) and one direction
+//! ([`DirRecorder`]).
 
 use super::config::RecorderConfig;
 use crate::hist::LatHistogram;
@@ -122,42 +122,6 @@ impl DirRecorder {
         self.lat.clear();
         if let Some(c) = &mut self.lat_corrected {
             c.clear();
-        }
-    }
-}
-
-/// Latency per I/O priority (fio's statistics for `cmdprio_percentage` and kin): for each
-/// direction and each priority an I/O may have, the completion latency (the total latency
-/// with `lat_percentiles`, as fio 3.33 chooses).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PrioRecorder {
-    /// The priorities (`ioprio_set(2)` values), the job's own first.
-    pub values: Vec<u16>,
-    /// Reads, writes, trims: one recorder per priority, in the order of `values`.
-    pub dirs: [Vec<LatRecorder>; 3],
-    /// Whether the latency is the total latency rather than the completion latency.
-    pub total_latency: bool,
-}
-
-impl PrioRecorder {
-    pub(crate) fn merge(&mut self, other: &PrioRecorder) {
-        for (i, v) in other.values.iter().enumerate() {
-            let at = match self.values.iter().position(|x| x == v) {
-                Some(at) => at,
-                None => {
-                    self.values.push(*v);
-                    for d in &mut self.dirs {
-                        d.push(LatRecorder::new(false));
-                    }
-                    self.values.len() - 1
-                }
-            };
-            for d in 0..3 {
-                if let (Some(mine), Some(theirs)) = (self.dirs[d].get_mut(at), other.dirs[d].get(i))
-                {
-                    mine.merge(theirs);
-                }
-            }
         }
     }
 }

@@ -10,9 +10,11 @@
 
 mod config;
 mod lat;
+mod prio;
 
 pub use config::{RecorderConfig, SyncKind};
-pub use lat::{DirRecorder, LatRecorder, PrioRecorder};
+pub use lat::{DirRecorder, LatRecorder};
+pub use prio::PrioRecorder;
 
 use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
 use crate::sampler::{RateSampler, RateUnit, SamplerError};
@@ -82,15 +84,24 @@ impl JobRecorder {
         })
     }
 
-    /// Keeps the latency of each I/O priority in `values` (the job's own first) apart, as
-    /// [`PrioRecorder`] says; allocates, so call it before the first I/O.
-    pub fn track_prios(&mut self, values: &[u16], total_latency: bool) {
+    /// Keeps the latency of each I/O priority apart, as [`PrioRecorder`] says: `listed`
+    /// gives, for reads, writes and trims, the priorities their I/Os may have, each list
+    /// the job's own first. Allocates, so call it before the first I/O. The latency kept
+    /// is the total latency if `total_latency`, else the completion latency; when the job
+    /// does not record that latency (`disable_lat`, `disable_clat`) nothing is kept.
+    ///
+    /// Every data I/O recorded with [`record_io`](Self::record_io) (or
+    /// [`record_clat_n`](Self::record_clat_n)) must then be given to
+    /// [`record_prio`](Self::record_prio) with the same latencies, and no other: that is
+    /// what makes the priorities add up to their direction.
+    pub fn track_prios(&mut self, listed: [Vec<u16>; 3], total_latency: bool) {
         let c = &self.config;
-        let hist = if total_latency { c.lat_percentiles } else { c.clat_percentiles };
-        let dirs = [0, 1, 2].map(|d| {
-            values.iter().map(|_| LatRecorder::new(hist && c.dirs[d])).collect::<Vec<_>>()
-        });
-        self.prios = Some(PrioRecorder { values: values.to_vec(), dirs, total_latency });
+        let (kept, hist) =
+            if total_latency { (c.lat, c.lat_percentiles) } else { (c.clat, c.clat_percentiles) };
+        if kept && listed.iter().all(|l| !l.is_empty()) {
+            let hists = c.dirs.map(|active| active && hist);
+            self.prios = Some(PrioRecorder::new(listed, total_latency, hists));
+        }
     }
 
     /// Records the latency of a data I/O of priority `ioprio` (0 for the job's own): its
@@ -98,11 +109,8 @@ impl JobRecorder {
     #[inline]
     pub fn record_prio(&mut self, dir: Ddir, ioprio: u16, clat_ns: u64, lat_ns: u64) {
         if let Some(p) = &mut self.prios {
-            let at = p.values.iter().position(|&v| v == ioprio).unwrap_or(0);
             let ns = if p.total_latency { lat_ns } else { clat_ns };
-            if let Some(rec) = p.dirs[dir.index()].get_mut(at) {
-                rec.record(ns);
-            }
+            p.record(dir.index(), ioprio, ns);
         }
     }
 
@@ -159,8 +167,10 @@ impl JobRecorder {
     }
 
     /// Ends recording: fills in lat for the directions whose lat is their clat (see
-    /// [`RecorderConfig::lat_is_clat`]). Call once, after the last I/O and before reading
-    /// or merging the recorder.
+    /// [`RecorderConfig::lat_is_clat`]), then the job's own priority's share of each
+    /// direction ([`PrioRecorder`]). Call it after the last I/O and before reading or
+    /// merging the recorder (an interim report settles a copy); a second call changes
+    /// nothing.
     pub fn settle(&mut self) {
         for (d, mirrored) in self.config.lat_is_clat.iter_mut().enumerate() {
             if std::mem::take(mirrored) {
@@ -170,6 +180,10 @@ impl JobRecorder {
                     dir.lat.hist = dir.clat.hist.clone();
                 }
             }
+        }
+        if let Some(p) = &mut self.prios {
+            let shares = p.settle(&self.dirs);
+            debug_assert!(shares.is_ok(), "priorities recorded apart from their direction");
         }
     }
 
@@ -258,7 +272,7 @@ impl JobRecorder {
         self.iops.clear();
         self.errors = ErrorCounts::default();
         if let Some(p) = &mut self.prios {
-            p.dirs.iter_mut().flatten().for_each(LatRecorder::clear);
+            p.clear();
         }
         self.bw.restart(now_ns, [0; 3]);
         self.iops.restart(now_ns, [0; 3]);
@@ -266,8 +280,10 @@ impl JobRecorder {
 
     /// Adds another job's recording, for `group_reporting` (and later for hosts): counts
     /// and histograms add exactly, latency moments combine by the parallel formula, and
-    /// bandwidth/IOPS samples add up as fio does ([`RateSampler::merge`]).
+    /// bandwidth/IOPS samples add up as fio does ([`RateSampler::merge`]). Both recorders
+    /// must be settled ([`settle`](Self::settle)).
     pub fn merge(&mut self, other: &JobRecorder) {
+        self.merge_prios(other);
         for (a, b) in self.dirs.iter_mut().zip(other.dirs.iter()) {
             a.merge(b);
         }
@@ -282,14 +298,29 @@ impl JobRecorder {
         if self.errors.total == 0 {
             self.errors.first = other.errors.first;
         }
-        match (&mut self.prios, &other.prios) {
-            (Some(mine), Some(theirs)) => mine.merge(theirs),
-            (None, Some(theirs)) => self.prios = Some(theirs.clone()),
-            _ => {}
-        }
         self.errors.total += other.errors.total;
         for d in 0..3 {
             self.config.dirs[d] |= other.config.dirs[d];
+        }
+    }
+
+    /// The priorities of `other` merged into this recorder's, before the directions merge.
+    /// Where one side kept none, all its I/Os count under its own priority
+    /// ([`RecorderConfig::own_prio`]); so do the other's where the two kept different
+    /// latencies (one with `lat_percentiles`, one without), this recorder's kind winning.
+    /// Either way every priority's histogram stays a share of its direction's.
+    fn merge_prios(&mut self, other: &JobRecorder) {
+        let total_latency = match (&self.prios, &other.prios) {
+            (None, None) => return,
+            (Some(p), _) | (None, Some(p)) => p.total_latency,
+        };
+        let (own, dirs) = (self.config.own_prio, &self.dirs);
+        let mine = self.prios.get_or_insert_with(|| PrioRecorder::whole(own, dirs, total_latency));
+        match &other.prios {
+            Some(theirs) if theirs.total_latency == total_latency => mine.merge(theirs),
+            _ => {
+                mine.merge(&PrioRecorder::whole(other.config.own_prio, &other.dirs, total_latency))
+            }
         }
     }
 

@@ -123,22 +123,54 @@ fn failed_ios_count_as_issued_and_as_errors() {
 
 #[test]
 fn latencies_are_kept_per_priority_and_merged_by_priority() {
+    let io = |r: &mut JobRecorder, prio: u16, clat: u64, lat: u64| {
+        r.record_io(Ddir::Read, 4096, 4096, None, Some(clat), Some(lat));
+        r.record_prio(Ddir::Read, prio, clat, lat);
+    };
     let mut a = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
-    a.track_prios(&[0, 8192], false);
-    a.record_prio(Ddir::Read, 0, 100, 150);
-    a.record_prio(Ddir::Read, 8192, 50, 70);
-    a.record_prio(Ddir::Read, 8192, 60, 80);
+    a.track_prios([vec![0, 8192], vec![0], vec![0]], false);
+    io(&mut a, 0, 100, 150);
+    io(&mut a, 8192, 50, 70);
+    io(&mut a, 8192, 60, 80);
     let p = a.prios.as_ref().unwrap();
-    assert_eq!((p.dirs[0][0].moments.count(), p.dirs[0][1].moments.count()), (1, 2));
-    assert_eq!(p.dirs[0][1].moments.max(), Some(60));
-    assert!(p.dirs[0][0].hist.is_some() && p.dirs[1][0].hist.is_none());
+    assert_eq!((p.dirs[0][0].1.moments.count(), p.dirs[0][1].1.moments.count()), (1, 2));
+    assert_eq!(p.dirs[0][1].1.moments.max(), Some(60));
+    assert!(p.dirs[0][0].1.hist.is_some() && p.dirs[1][0].1.hist.is_none());
+    // The job's own priority keeps sums only while the job runs; settling gives it the
+    // rest of the direction's histogram.
+    let own =
+        |r: &JobRecorder| r.prios.as_ref().unwrap().dirs[0][0].1.hist.as_ref().unwrap().count();
+    assert_eq!(own(&a), 0);
+    a.settle();
+    assert_eq!(own(&a), 1);
+    a.settle();
+    assert_eq!(own(&a), 1, "a second settle changes nothing");
     let mut b = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
-    b.track_prios(&[16384, 0], true);
-    b.record_prio(Ddir::Read, 16384, 1, 2);
+    b.track_prios([vec![16384], vec![16384], vec![16384]], false);
+    io(&mut b, 0, 1, 2);
+    b.settle();
     a.merge(&b);
     let p = a.prios.as_ref().unwrap();
-    assert_eq!(p.values, [0, 8192, 16384]);
-    assert_eq!(p.dirs[0][2].moments.max(), Some(2));
+    let values: Vec<u16> = p.dirs[0].iter().map(|(v, _)| *v).collect();
+    assert_eq!(values, [0, 8192, 16384]);
+    assert_eq!(p.dirs[0][2].1.moments.max(), Some(1));
+}
+
+#[test]
+fn priorities_follow_the_latency_the_job_keeps() {
+    let off = RecorderConfig { clat: false, ..RecorderConfig::default() };
+    let mut r = JobRecorder::new(off, 0).unwrap();
+    r.track_prios([vec![0, 8192], vec![0], vec![0]], false);
+    assert!(r.prios.is_none(), "disable_clat: no clat per priority either");
+    let lat = RecorderConfig { lat_percentiles: true, ..RecorderConfig::default() };
+    let mut r = JobRecorder::new(lat, 0).unwrap();
+    r.track_prios([vec![0, 8192], vec![0], vec![0]], true);
+    r.record_io(Ddir::Read, 1, 1, None, Some(10), Some(25));
+    r.record_prio(Ddir::Read, 8192, 10, 25);
+    r.settle();
+    let p = r.prios.as_ref().unwrap();
+    assert_eq!(p.dirs[0][1].1.moments.max(), Some(25));
+    assert_eq!(p.dirs[0][0].1.hist.as_ref().map(LatHistogram::count), Some(0));
 }
 
 #[test]

@@ -1,13 +1,15 @@
 //! The log files (`write_lat_log`, `write_bw_log`, `write_iops_log`, `write_hist_log`,
 //! `write_iolog`, `--bandwidth-log`) end to end with the `iomark` binary: exact row counts
 //! and windows under the fake clock, percentiles checked against a per-I/O log, fio 3.33's
-//! names and columns for the same jobs, and fio's own tools reading iomark's logs.
+//! names and columns for the same jobs, fio's own tools reading iomark's logs, and
+//! compressed logs (`log_store_compressed`, `--inflate-log`) read by both programs.
 //!
 //! Every run happens in a temporary directory that the test creates and removes. Tests
 //! that need fio, gnuplot or Python's numpy and pandas print `skipped: …` and pass when the
 //! program is missing. What the modules share is here.
 
 mod bandwidth;
+mod compressed;
 mod fio_compare;
 mod histogram;
 mod iolog;

@@ -74,14 +74,6 @@ fn bad_log_options_are_refused() {
         let out = iomark_in(dir.path(), &null_job(&[option]), true);
         assert_eq!(out.status.code(), Some(2), "{option}: {}", text(&out.stderr));
     }
-    // Compressed logs are refused, with the reason, never ignored.
-    let out = iomark_in(dir.path(), &null_job(&["--log_store_compressed=1"]), true);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("is not supported: compressed log"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 #[test]

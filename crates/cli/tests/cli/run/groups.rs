@@ -6,7 +6,7 @@ use crate::support::report::json_doc;
 use crate::support::run::{iomark_in, run_in, tempdir, text, write_job};
 use crate::support::tools::fio_installed;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Two differently named jobs in one group, whose latencies differ under the fake clock.
 const GROUP_JOBS: &str = "[global]\nioengine=null\nsize=256k\nbs=4k\nlat_percentiles=1\n\
@@ -59,20 +59,22 @@ fn group_reporting_merges_latencies_exactly() {
             let stddev = (m2 / (count - 1.0)).sqrt();
             assert!((f(&merged["mean"]) - mean).abs() < 1e-5, "{what}: mean");
             assert!((f(&merged["stddev"]) - stddev).abs() < 1e-5, "{what}: stddev");
-            // The jobs' bins, added into one histogram, give the group's bins and percentiles.
+            // The jobs' bins, added key by key, are the group's bins (a bin's value is its
+            // bucket's alone); added into one histogram they give the group's percentiles.
             let mut hist = iomark_stats::LatHistogram::new();
+            let mut bins: BTreeMap<u64, u64> = BTreeMap::new();
             for p in &parts {
                 for (value, count) in p["bins"].as_object().expect("bins") {
-                    hist.record_n(value.parse().expect("a bin value"), u(count));
+                    let value: u64 = value.parse().expect("a bin value");
+                    hist.record_n(value, u(count));
+                    *bins.entry(value).or_default() += u(count);
                 }
             }
-            let bins: Vec<(String, u64)> =
-                hist.bins(min..=max).map(|(v, c)| (v.to_string(), c)).collect();
-            let got: Vec<(String, u64)> = merged["bins"]
+            let got: BTreeMap<u64, u64> = merged["bins"]
                 .as_object()
                 .expect("group bins")
                 .iter()
-                .map(|(k, v)| (k.clone(), u(v)))
+                .map(|(k, v)| (k.parse().expect("a bin value"), u(v)))
                 .collect();
             assert_eq!(got, bins, "{what}: bins");
             let list = [10.0, 50.0, 90.0, 99.0, 99.9];

@@ -204,6 +204,12 @@ impl Gate {
             .to_vec()
     }
 
+    /// The fifo the gate job reads: writing a line to it opens the gate (for a program
+    /// that opens it itself, as the browser check does).
+    pub fn fifo(&self) -> &Path {
+        &self.fifo
+    }
+
     /// Opens the gate: waits until the gate job reads the fifo (the test fails if it has
     /// not after [`TIMEOUT`]), and lets it go on.
     pub fn open(&mut self) {

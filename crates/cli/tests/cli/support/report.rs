@@ -24,3 +24,8 @@ pub fn json_doc(out: &Output, what: &str) -> Value {
 pub fn count(job: &Value, dir: &str, field: &str) -> u64 {
     job[dir][field].as_u64().unwrap_or_else(|| panic!("{dir}.{field} missing in {job}"))
 }
+
+/// Every whole JSON document in `bytes`, in order (interim reports, then the final one).
+pub fn documents(bytes: &[u8]) -> Vec<Value> {
+    serde_json::Deserializer::from_slice(bytes).into_iter::<Value>().map_while(Result::ok).collect()
+}

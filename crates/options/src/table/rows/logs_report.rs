@@ -68,8 +68,9 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .default("1024")
     .supported(
-        "Rows a log holds in memory; when a log is full the chunk is written \
-         to its file at once (fio grows its logs in memory instead). Default 1024.",
+        "Rows a log holds in memory; when a log is full the chunk is handed to \
+         the job's log thread, which writes it to its file (fio grows its logs in memory \
+         instead). Default 1024.",
     ),
     opt(
         "log_avg_msec",
@@ -138,26 +139,44 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .default("0")
     .supported(
-        "Write the priority column of the logs as fio 3.33 does then, in hex \
-         (`0x0000`); always zero in iomark's logs, also for I/Os that cmdprio_* gave a priority.",
+        "Write the priority column of the logs in hex, as fio 3.33 does then (`0x2003`: \
+         class 1, level 3): each I/O's own (`cmdprio_*`), else the job's (`prioclass`, \
+         `prio`); averaged rows write `0x0000`.",
     ),
     opt(
         "log_compression",
         int(1024, 536870912),
         Category::Reporting,
         "Log in compressed chunks of this size",
+    )
+    .supported(
+        "The size of the compressed chunks of `log_store_compressed`'s files: each zlib \
+         stream holds at most this many bytes of fio's binary log records (whole records). \
+         Without `log_store_compressed` the logs are plain text as usual: iomark writes \
+         them to their files as the job runs, from a thread of their own, so there is \
+         nothing to keep compressed in memory. See docs/logs.md.",
     ),
     opt(
         "log_compression_cpus",
         Kind::CpuList,
         Category::Reporting,
         "Limit log compression to these CPUs",
+    )
+    .supported(
+        "The CPUs the job's log thread (which formats, compresses and writes its logs) \
+         may run on, in `cpus_allowed`'s format.",
     ),
     opt(
         "log_store_compressed",
         Kind::Bool,
         Category::Reporting,
         "Store logs in a compressed format",
+    )
+    .supported(
+        "Write the latency, bandwidth and IOPS logs as fio 3.33 stores them compressed \
+         (`NAME_clat.1.log.fz`): zlib streams of fio's binary log records, which \
+         `--inflate-log` (fio's or iomark's) turns back into the text log. See \
+         docs/logs.md, also for the histogram log.",
     ),
     opt("log_unix_epoch", Kind::Bool, Category::Reporting, "Use Unix time in log files").supported(
         "Log times in milliseconds since the Unix epoch instead of since the job's start \
