@@ -47,6 +47,12 @@ impl JobPlan {
             random_map: w.random_map(),
             seed: self.seeds.workload,
             fio_seeds: self.seeds.fio,
+            file_seeds: self
+                .files
+                .list
+                .iter()
+                .map(|f| self.seeds.fio.file_seed(&f.path.display().to_string()))
+                .collect(),
             percentage_random: PerDir { read: r, write: wr, trim: t },
             buffers: self.buffers.options(io_limit_default, w.bsrange[1].map_or(w.bs[1], |r| r.0)),
             distribution: PerDir { read: dr, write: dw, trim: dt },

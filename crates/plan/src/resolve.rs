@@ -97,7 +97,12 @@ impl Seeds {
         let first = thread_number - jobnum + 1;
         let fio_number = if jobnum == 0 { first } else { first + spec.numjobs() - jobnum };
         let mut fio = if repeat {
-            FioSeeds::repeatable(randseed, fio_number)
+            let seeds = FioSeeds::repeatable(randseed, fio_number);
+            if spec.is_set(keys::RANDSEED) {
+                seeds.given_randseed(jobnum > 0)
+            } else {
+                seeds
+            }
         } else {
             FioSeeds::random(workload::fresh_seed(randseed))
         };

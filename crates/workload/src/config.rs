@@ -94,15 +94,17 @@ pub struct WorkloadConfig {
     /// The random map (`norandommap` turns it off): random I/O touches every block of a
     /// region once per pass.
     pub random_map: bool,
-    /// The seed of iomark's own random streams (those whose draws are not fio's: skewed
-    /// distributions and file services, buffer contents). The runner resolves it: `randseed`
-    /// if given, else [`DEFAULT_SEED`] when `randrepeat=1` (fio's default), else a fresh
-    /// random value.
+    /// The seed of iomark's own draws (the per-write decisions of generated buffer
+    /// contents, whose draws are not fio's). The runner resolves it: `randseed` if given,
+    /// else [`DEFAULT_SEED`] when `randrepeat=1` (fio's default), else a fresh random value.
     pub seed: u64,
     /// The seeds of fio's streams (offsets, block sizes, the read/write mix,
     /// `percentage_random`, `file_service_type=random`), from `randseed` and the job's
     /// number as fio 3.33 derives them, and `random_generator=tausworthe64`.
     pub fio_seeds: FioSeeds,
+    /// The seed of each file's zipf, pareto or normal state
+    /// ([`FioSeeds::file_seed`] of its name); a file without one takes the offsets' seed.
+    pub file_seeds: Vec<u64>,
     /// `percentage_random` per direction, 0..=100 (default 100): in random modes, the share
     /// of I/Os at a random offset; the others continue sequentially.
     pub percentage_random: PerDir<u32>,
@@ -144,6 +146,7 @@ impl Default for WorkloadConfig {
             random_map: true,
             seed: DEFAULT_SEED,
             fio_seeds: FioSeeds::default(),
+            file_seeds: Vec::new(),
             percentage_random: PerDir::all(100),
             buffers: BufferOptions::default(),
             distribution: PerDir::all(Distribution::Random),

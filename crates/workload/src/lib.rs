@@ -34,6 +34,7 @@ mod config;
 mod distribution;
 mod error;
 mod files;
+mod jhash;
 mod lfsr;
 mod mix;
 mod offsets;

@@ -10,7 +10,14 @@
 //!   is seeded with `randseed · t · G^(k+4) + k`, wrapping at 64 bits, `G` = 0x9e370001;
 //! - the offsets (and `random_generator=lfsr`'s register) ignore `randseed` while
 //!   `randrepeat` holds: they are seeded with `0xb1899bed · t`, so two jobs that differ only in
-//!   `randseed` issue the same offsets (fio 3.33 does so);
+//!   `randseed` issue the same offsets (fio 3.33 does so); but the clones of a job that
+//!   gives `randseed` (`numjobs` > 1) seed their offsets as stream 6 (`randseed=5
+//!   numjobs=3`: 0xb1899bed, then 0xb43a0015 and 0xcd7c0010 for job numbers 3 and 2);
+//! - the zipf, pareto and normal state of each file ([`FioSeeds::file_seed`]) is seeded
+//!   with the offsets' seed when the job gives `randseed`, else with a hash of the file's
+//!   name times the job number (`crate::jhash`);
+//! - `rate_process=poisson` draws its gaps from streams 15 (reads), 17 (writes) and 18
+//!   (trims);
 //! - with `randrepeat=0` every stream starts at random (iomark draws one base from the
 //!   system and derives the streams from it the same way).
 
@@ -39,14 +46,27 @@ pub enum FioStream {
     Buffers = 9,
     /// `percentage_random`, whatever the direction.
     SeqRand = 10,
+    /// The offsets of the clones of a job that gives `randseed`.
+    CloneOffsets = 6,
+    /// The gaps of `rate_process=poisson` between reads.
+    PoissonRead = 15,
     /// The zone of `random_distribution=zoned` and `zoned_abs`.
     Zone = 16,
+    /// The gaps of `rate_process=poisson` between writes.
+    PoissonWrite = 17,
+    /// The gaps of `rate_process=poisson` between trims.
+    PoissonTrim = 18,
 }
 
 impl FioStream {
     /// The block size stream of direction index `d` (0 read, 1 write, 2 trim).
     pub fn bs(d: usize) -> FioStream {
         [FioStream::BsRead, FioStream::BsWrite, FioStream::BsTrim][d.min(2)]
+    }
+
+    /// The Poisson stream of direction index `d` (0 read, 1 write, 2 trim).
+    pub fn poisson(d: usize) -> FioStream {
+        [FioStream::PoissonRead, FioStream::PoissonWrite, FioStream::PoissonTrim][d.min(2)]
     }
 }
 
@@ -59,6 +79,10 @@ pub struct FioSeeds {
     pub offsets: u64,
     /// `random_generator=tausworthe64`: every stream draws 64 bits.
     pub use64: bool,
+    /// fio's number of the job (from 1).
+    pub job: u64,
+    /// The files' skewed states are seeded from their names (`randseed` not given).
+    pub by_name: bool,
 }
 
 impl Default for FioSeeds {
@@ -75,12 +99,23 @@ impl FioSeeds {
             base: randseed.wrapping_mul(job),
             offsets: OFFSETS_SEED.wrapping_mul(job),
             use64: false,
+            job,
+            by_name: true,
         }
+    }
+
+    /// These seeds for a job that gives `randseed` itself, `clone` when it is a clone
+    /// (`numjobs`) other than the first: the files' skewed states take the offsets' seed,
+    /// and a clone's offsets are stream 6.
+    pub fn given_randseed(self, clone: bool) -> FioSeeds {
+        let offsets = if clone { self.seed(FioStream::CloneOffsets) } else { self.offsets };
+        FioSeeds { offsets, by_name: false, ..self }
     }
 
     /// The seeds of a job whose streams start at random (`randrepeat=0`), from `random`.
     pub fn random(random: u64) -> FioSeeds {
-        FioSeeds { base: random, offsets: random.rotate_left(32) ^ OFFSETS_SEED, use64: false }
+        let offsets = random.rotate_left(32) ^ OFFSETS_SEED;
+        FioSeeds { base: random, offsets, use64: false, job: 1, by_name: false }
     }
 
     /// The seed of `stream`.
@@ -101,6 +136,18 @@ impl FioSeeds {
         let use64 = self.use64
             && !matches!(stream, FioStream::RwMix | FioStream::SeqRand | FioStream::Zone);
         FioRng::new(self.seed(stream), use64)
+    }
+
+    /// The seed of the zipf, pareto or normal state of the file named `name` (as the job
+    /// names it, which is also how its iolog names it): the offsets' seed when the job gives
+    /// `randseed` (or starts at random), else the hash of the name times the job number, in
+    /// 32 bits (fio 3.33: `j.0.0` of job 1 0xd646691e, `j.1.0` of job 2 0x0ae78e18).
+    pub fn file_seed(&self, name: &str) -> u64 {
+        if !self.by_name {
+            return self.offsets;
+        }
+        let hash = crate::jhash::name_hash(name.as_bytes());
+        u64::from(hash.wrapping_mul(self.job as u32))
     }
 
     /// A fresh state of the offsets.
@@ -125,5 +172,19 @@ mod tests {
         // The second job of the run doubles the base.
         assert_eq!(FioSeeds::repeatable(0x89, 2).seed(FioStream::BsRead) as u32, 0x5b78_0112);
         assert_eq!(FioSeeds::repeatable(7, 3).offsets as u32, 0x149c_d3c7);
+    }
+
+    #[test]
+    fn clone_offsets_and_file_seeds_fitted_to_fio_3_33() {
+        // `randseed=5 numjobs=3`: the job keeps 0xb1899bed, its clones (numbers 3 and 2)
+        // draw stream 6.
+        let s = |job| FioSeeds::repeatable(5, job).given_randseed(job > 1);
+        assert_eq!(s(1).offsets, 0xb189_9bed);
+        assert_eq!(s(3).offsets as u32, 0xb43a_0015);
+        assert_eq!(s(2).offsets as u32, 0xcd7c_0010);
+        assert_eq!(s(2).file_seed("j.1.0"), s(2).offsets);
+        // Without randseed: the hash of the name times the job number.
+        assert_eq!(FioSeeds::repeatable(0x89, 1).file_seed("j.0.0"), 0xd646_691e);
+        assert_eq!(FioSeeds::repeatable(0x89, 2).file_seed("j.1.0"), 0x0ae7_8e18);
     }
 }

@@ -72,10 +72,11 @@ fn same_seed_same_sequence_other_seed_other_sequence() {
     ] {
         let cfg = job(RwMode::RandRead, 16 * M, dist.clone());
         assert_eq!(run(&cfg), run(&cfg), "{dist:?}");
-        // iomark's own seed moves zipf and normal; fio's `randseed` moves zones (their
-        // zone stream) but not the offsets within them.
+        // The file's seed moves zipf and normal (fio seeds their state from the file's
+        // name, or with the offsets' seed when `randseed` is given); fio's `randseed`
+        // moves zones (their zone stream) but not the offsets within them.
         let other = WorkloadConfig {
-            seed: 7,
+            file_seeds: vec![7],
             fio_seeds: iomark_workload::FioSeeds::repeatable(7, 1),
             ..cfg.clone()
         };
@@ -132,7 +133,8 @@ fn zoned_abs_zones_are_relative_to_the_region_and_must_fit() {
 #[test]
 fn zipf_hit_shares_match_the_exact_law_and_spread_over_the_file() {
     // 1M draws over 16384 blocks with θ = 1.2: the share of the hottest 1% and 10% of the
-    // blocks (by rank) against H(k, θ)/H(n, θ), within 0.01.
+    // blocks (by rank) against H(k, θ)/H(n, θ), within 0.02 (fio's generator, Gray's,
+    // follows the law closely but not exactly beyond its first two values).
     let n = 16384u64;
     let cfg = WorkloadConfig {
         io_limit: 64 * n * 4 * K,
@@ -147,7 +149,7 @@ fn zipf_hit_shares_match_the_exact_law_and_spread_over_the_file() {
         let k = (n * pct / 100) as usize;
         let got = counts[..k].iter().sum::<u64>() as f64 / ios.len() as f64;
         let want = h(k as u64) / h(n);
-        assert!((got - want).abs() < 0.01, "top {pct}%: {got} vs {want}");
+        assert!((got - want).abs() < 0.02, "top {pct}%: {got} vs {want}");
     }
     // The 16 hottest blocks are not at the start of the file: they fall in at least 8 of
     // its 16 parts.

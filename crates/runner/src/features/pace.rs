@@ -14,8 +14,11 @@
 //!   to back until it has caught up, so the count over a run is exact
 //!   (`rate_iops=1000 number_ios=500` issues 500 I/Os in half a second).
 //! - `rate_process=poisson`: the gaps between due times are drawn from an exponential
-//!   distribution whose mean is the linear gap (fio: "the lambda will be 10^6 / IOPS"), from
-//!   a generator seeded by the job's seed, so a seed gives the same schedule every time.
+//!   distribution whose mean is the linear gap (fio: "the lambda will be 10^6 / IOPS"), as
+//!   fio 3.33 draws them: each direction from its own stream of the job's
+//!   ([`iomark_workload::FioStream::poisson`]), `⌊-ln(f) × 10^6 / IOPS⌋` microseconds for
+//!   the stream's next fraction `f`, one gap after each I/O (fio 3.33's issue times with
+//!   `rate_iops=50` follow this schedule to within its sleeps' lateness).
 //! - Before it sleeps until an I/O is due, the job waits for the I/Os it has in flight (a
 //!   null engine at `iodepth=8` keeps depth 1 under a rate, as fio's does), so completions
 //!   are stamped when they happen, not when the sleep ends.
@@ -41,7 +44,7 @@
 //! due during a stall carry the part of the stall they waited through.
 
 use iomark_plan::pacing::{RatePlan, RateProcess};
-use iomark_workload::Rng;
+use iomark_workload::{FioRng, FioSeeds, FioStream};
 
 /// A due time that means "none": the I/O's own start counts instead.
 pub(crate) const NO_DUE: u64 = u64::MAX;
@@ -51,7 +54,8 @@ pub(crate) const NO_DUE: u64 = u64::MAX;
 pub(crate) struct Pacer {
     rate: [u64; 3],
     poisson: bool,
-    rng: Rng,
+    /// The Poisson stream of each direction.
+    rngs: [FioRng; 3],
     /// When each direction's schedule starts (moved on by think time that the rate
     /// ignores).
     origin: [u64; 3],
@@ -65,12 +69,12 @@ pub(crate) struct Pacer {
 
 impl Pacer {
     /// The schedule of a job with these limits, starting at `now`, for `units` I/O units;
-    /// `seed` seeds the Poisson gaps.
-    pub(crate) fn new(plan: &RatePlan, now: u64, units: usize, seed: u64) -> Pacer {
+    /// the Poisson gaps draw from the streams of `seeds`.
+    pub(crate) fn new(plan: &RatePlan, now: u64, units: usize, seeds: &FioSeeds) -> Pacer {
         Pacer {
             rate: plan.rate,
             poisson: plan.process == RateProcess::Poisson,
-            rng: Rng::from_seed(seed ^ 0x7261_7465_5f70_726f),
+            rngs: [0, 1, 2].map(|d| seeds.rng(FioStream::poisson(d))),
             origin: [now; 3],
             scheduled: [0; 3],
             next_due: [now; 3],
@@ -119,10 +123,11 @@ impl Pacer {
             u64::try_from(u128::from(bytes) * 1_000_000_000 / u128::from(rate)).unwrap_or(u64::MAX)
         };
         if self.poisson {
-            // An exponential gap of mean len / rate: -ln(U) with U uniform in (0, 1].
-            let u = ((self.rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
-            let mean = gap_ns(len, self.rate[d]) as f64;
-            self.next_due[d] = self.next_due[d].saturating_add((-u.ln() * mean) as u64);
+            // An exponential gap of mean len / rate, in whole microseconds as fio's.
+            let f = self.rngs[d].fraction().max(f64::MIN_POSITIVE);
+            let mean_us = len as f64 * 1e6 / self.rate[d] as f64;
+            let gap_us = (-f.ln() * mean_us) as u64;
+            self.next_due[d] = self.next_due[d].saturating_add(gap_us.saturating_mul(1000));
         } else {
             self.scheduled[d] += len;
             self.next_due[d] =
@@ -233,7 +238,7 @@ mod tests {
     #[test]
     fn the_linear_schedule_is_fixed_from_the_start() {
         // 4 KiB at 4 MiB/s: one I/O every 1/1024 s.
-        let mut p = Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, 1);
+        let mut p = Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, &FioSeeds::default());
         let dues: Vec<u64> = (0..4)
             .map(|i| {
                 let due = p.due(0);
@@ -249,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_rebased_schedule_goes_on_from_now() {
-        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, 1);
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         for _ in 0..10 {
             p.issue(0, 0, 4096);
         }
@@ -263,7 +268,8 @@ mod tests {
 
     #[test]
     fn poisson_gaps_have_the_linear_mean() {
-        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Poisson), 0, 1, 7);
+        let seeds = FioSeeds::repeatable(7, 1);
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Poisson), 0, 1, &seeds);
         let n = 20_000;
         for _ in 0..n {
             p.issue(0, 0, 4096);
@@ -273,14 +279,29 @@ mod tests {
     }
 
     #[test]
+    fn poisson_gaps_are_fio_3_33s() {
+        // fio 3.33 `--rw=read --rate_iops=50 --rate_process=poisson` (default seed): reads
+        // issued 46899, 56414 and 62603 µs after the first (each up to 10 µs off the schedule
+        // of ⌊-ln(f) × 20000⌋ µs gaps).
+        let seeds = FioSeeds::repeatable(0x89, 1);
+        let mut p = Pacer::new(&plan([4096 * 50, 0, 0], RateProcess::Poisson), 0, 1, &seeds);
+        let mut due = Vec::new();
+        for _ in 0..3 {
+            p.issue(0, 0, 4096);
+            due.push(p.due(0) / 1000);
+        }
+        assert_eq!(due, [46_905, 56_421, 62_612]);
+    }
+
+    #[test]
     fn the_direction_due_first_goes_first() {
-        let mut p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, 1);
+        let mut p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         let rw = [true, true, false];
         assert_eq!(p.first_due(rw, 0), Some(0), "a due limited direction beats an unlimited");
         p.issue(0, 0, 4096);
         assert_eq!(p.first_due(rw, 5_000_000), Some(1));
         assert_eq!(p.first_due(rw, 10_000_000), Some(0));
-        let mut both = Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, 1);
+        let mut both = Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         let order: Vec<usize> = (0..6)
             .map(|_| {
                 let d = both.first_due(rw, 0).unwrap();

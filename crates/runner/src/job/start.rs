@@ -114,8 +114,8 @@ pub(super) fn start<'a, 's>(
     let replay = replay.transpose().map_err(JobFailure::Replay).map_err(JobError::of(name))?;
     let prio = cmdprio.map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.cmdprio));
     let job = (plan.job.name.as_str(), &plan.files);
-    let seed = plan.seeds.workload;
-    let ctl = Controls::new(&plan.pacing, job, (iodepth, seed, config.dirs), now, links.flow);
+    let seeds = &plan.seeds.fio;
+    let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {

@@ -33,7 +33,7 @@ mod map;
 pub(crate) use map::RandomMap;
 
 use crate::bs::Sizes;
-use crate::distribution::{Draws, Picker};
+use crate::distribution::{Draws, Skew};
 use crate::lfsr::Lfsr;
 use crate::region::FileRegion;
 use crate::taus::FioRng;
@@ -52,9 +52,9 @@ pub(crate) struct FileCursor {
     pub(crate) map: Option<RandomMap>,
     /// True once this pass is over for the file.
     pub(crate) done: bool,
-    /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
-    /// when every direction is uniform.
-    pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
+    /// The skewed `random_distribution`s of the file (no map then); `None` when every
+    /// direction is uniform.
+    pub(crate) skew: Option<Box<Skew>>,
     /// `random_generator=lfsr`: the register over the region's blocks (no map then).
     pub(crate) lfsr: Option<Lfsr>,
     /// `zonemode=strided`: the zone the file is in.
@@ -76,7 +76,7 @@ impl FileCursor {
             last: [0; 3],
             map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
             done: false,
-            pickers: None,
+            skew: None,
             lfsr: None,
             zone: None,
         }
@@ -187,11 +187,11 @@ impl FileCursor {
             }
             None => {
                 let positions = (len - sizes.bs.min()) / align + 1;
-                let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
-                let pos = match (picker, &mut self.lfsr) {
-                    (Some(p), _) => p.position(draws),
+                let skewed = self.skew.as_deref_mut().and_then(|s| s.position(dir, draws));
+                let pos = match (skewed, &mut self.lfsr) {
+                    (Some(p), _) => p?,
                     (None, Some(lfsr)) => return lfsr_extent(lfsr, len, sizes, unit),
-                    (None, None) => rng.below(positions),
+                    (None, None) => draws.offsets.below(positions),
                 };
                 let off = pos * align;
                 sizes.within(len - off).map(|l| (off, l))
@@ -315,7 +315,6 @@ fn blocks_of(len: u64, unit: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::bs::{BlockSizes, BsChooser};
-    use crate::rng::Rng;
 
     fn fixed(bs: u64) -> BsChooser {
         BsChooser::new(&BlockSizes::Fixed(bs), false)
@@ -344,10 +343,10 @@ mod tests {
             let mut general = c.map.clone().unwrap();
             let mut rng = FioRng::new(blocks, false);
             let mut from_rng = rng.clone();
-            let (mut own, mut zone, mut r) = (Rng::from_seed(0), bs_rng(), bs_rng());
+            let (mut zone, mut r) = (bs_rng(), bs_rng());
             loop {
                 let mut sizes = Sizes { bs: &bs, rng: &mut r };
-                let mut draws = Draws { offsets: &mut rng, zone: &mut zone, own: &mut own };
+                let mut draws = Draws { offsets: &mut rng, zone: &mut zone };
                 let got = c.random(0, &mut draws, &mut sizes, (4096, 4096), true);
                 let b = general.next_free(from_rng.below(general.blocks()));
                 let Some((off, l)) = got else {
@@ -422,12 +421,12 @@ mod tests {
     fn random_with_map_shrinks_to_the_free_run() {
         let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
         let mut c = FileCursor::new(FileRegion::new(0, 65536), Some(4096));
-        let (mut rng, mut own, mut r) = (FioRng::new(3, false), Rng::from_seed(0), bs_rng());
+        let (mut rng, mut r) = (FioRng::new(3, false), bs_rng());
         let mut zone = bs_rng();
         let mut total = 0;
         loop {
             let mut sizes = Sizes { bs: &bs, rng: &mut r };
-            let mut draws = Draws { offsets: &mut rng, zone: &mut zone, own: &mut own };
+            let mut draws = Draws { offsets: &mut rng, zone: &mut zone };
             let Some((off, len)) = c.random(0, &mut draws, &mut sizes, (4096, 4096), true) else {
                 break;
             };

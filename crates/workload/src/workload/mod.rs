@@ -10,7 +10,6 @@ use crate::error::ConfigError;
 use crate::files::FilePicker;
 use crate::mix::Mix;
 use crate::offsets::{Extent, FileCursor};
-use crate::rng::{Rng, Stream};
 use crate::seeds::FioStream;
 use crate::taus::FioRng;
 use crate::zones::StridedZones;
@@ -67,6 +66,9 @@ pub struct Workload {
     /// Which file serves the next I/O, when there are several.
     picker: FilePicker,
     files_done: usize,
+    /// A file of a skewed service whose pass was found over and started again: it serves
+    /// the next I/O without a new draw.
+    again: Option<usize>,
     mix: Mix,
     /// The offsets' stream, shared by the files.
     offsets_rng: FioRng,
@@ -79,8 +81,6 @@ pub struct Workload {
     closes: FileCloses,
     /// The zone stream of `zoned` distributions.
     zone_rng: FioRng,
-    /// The draws of zipf, pareto and normal distributions (iomark's own).
-    skew_rng: Rng,
     /// The block size stream of each direction, restarted with every pass as fio does.
     bs_rngs: [FioRng; 3],
     bs_rngs_start: [FioRng; 3],
@@ -161,17 +161,16 @@ impl Workload {
                 cfg.file_service,
                 cfg.files.len(),
                 cfg.open_files,
-                cfg.seed,
                 &cfg.fio_seeds,
             ),
             files_done: 0,
+            again: None,
             mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
             reopens,
-            closes: FileCloses::new(reopens),
+            closes: FileCloses::new(!cfg.time_based),
             zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
-            skew_rng: Rng::for_stream(cfg.seed, Stream::Offsets),
             bs_rngs_start: bs_rngs.clone(),
             bs_rngs,
             pending: None,
@@ -322,19 +321,24 @@ impl Workload {
             // from for nothing else) have no effect on the I/O.
             return 0;
         }
+        if let Some(file) = self.again.take() {
+            return file;
+        }
         self.picker.pick(&self.files)
     }
 
     /// The pass over `file` is over: the file closes, or with a skewed service starts
-    /// over at once (fio reopens it when it is drawn again).
+    /// over at once and serves the I/O (fio 3.33 draws no other file then, and logs no
+    /// close).
     #[cold]
     #[inline(never)]
     fn file_done(&mut self, file: usize) {
-        self.closes.done(file);
         if self.picker.is_skewed() {
             self.files[file].reset();
+            self.again = Some(file);
             return;
         }
+        self.closes.done(file);
         self.files[file].done = true;
         self.files_done += 1;
         self.picker.file_done(file);
@@ -392,11 +396,8 @@ impl Workload {
                     Some(ext) => ext,
                     None => {
                         let units = (self.map_unit, self.align[d]);
-                        let mut draws = Draws {
-                            offsets: &mut self.offsets_rng,
-                            zone: &mut self.zone_rng,
-                            own: &mut self.skew_rng,
-                        };
+                        let mut draws =
+                            Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
                         cursor.random(d, &mut draws, &mut sizes, units, mark)?
                     }
                 }
@@ -435,11 +436,7 @@ impl Workload {
         }
         // A follow-up that did not fit keeps the sequential sizes (fio 3.33).
         let mut rand = if new { Sizes { bs: &self.bs[1], rng: rand_rng } } else { seq };
-        let mut draws = Draws {
-            offsets: &mut self.offsets_rng,
-            zone: &mut self.zone_rng,
-            own: &mut self.skew_rng,
-        };
+        let mut draws = Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
         cursor.random(d, &mut draws, &mut rand, (self.map_unit, self.align[d]), new)
     }
 

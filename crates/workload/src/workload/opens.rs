@@ -6,8 +6,11 @@
 //!   first); so between `loops` every file is closed, and opened again before its next I/O
 //!   (the iolog writes an `open` line before the first I/O of a file not open);
 //! - a file still open when the job ends is closed then, in the files' order;
-//! - `time_based` jobs and random jobs without the random map never close a file before
-//!   the end (their passes run on without it).
+//! - `time_based` jobs never close a file before the end, nor do random jobs without the
+//!   random map whose offsets are uniform (their passes run on without it); a skewed
+//!   distribution closes a file whose drawn block does not fit (see
+//!   `crate::distribution`), and a skewed `file_service_type` closes none (it starts a
+//!   file over when it draws it again).
 //!
 //! Nothing is recorded until the runner asks for it ([`FileCloses::enable`]).
 

@@ -2,17 +2,17 @@
 //! register, zone and pickers) and the buffer options as fio 3.33 applies them.
 
 use crate::config::WorkloadConfig;
-use crate::distribution::{Picker, Placement};
+use crate::distribution::{FileState, Picker, Skew};
 use crate::error::ConfigError;
 use crate::lfsr::Lfsr;
 use crate::offsets::{FileCursor, RandomMap};
 use crate::region::FileRegion;
-use crate::rng::{Rng, Stream};
 use crate::zones::ZoneState;
 use iomark_core::Ddir;
 
-/// The cursor of each file; with a skewed distribution, each with the pickers of the
-/// directions the job issues (over the positions a job without the map draws from); with
+/// The cursor of each file; with a skewed distribution, each with its state and the
+/// pickers of the directions the job issues (over the positions a job without the map
+/// draws from, and fio's ranges of the job's smallest read or write size); with
 /// `lfsr`, each with its register over the region's blocks of the job's smallest size.
 /// A map that cannot be allocated refuses the job, or with `softrandommap` leaves its file
 /// without a map.
@@ -23,7 +23,6 @@ pub(super) fn cursors(
     lfsr: bool,
     align: &[u64; 3],
 ) -> Result<Vec<FileCursor>, ConfigError> {
-    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
     let mut cursors = Vec::with_capacity(cfg.files.len());
     for (file, region) in cfg.files.iter().enumerate() {
         // Strided zones cover the file as far as it goes, `size` being only the budget
@@ -49,8 +48,9 @@ pub(super) fn cursors(
         }
         cursors.push(cursor);
     }
+    // fio 3.33 divides a file into ranges of the smallest read or write size for its laws.
+    let range = cfg.bs.read.min().min(cfg.bs.write.min()).max(1);
     for (file, c) in cursors.iter_mut().enumerate() {
-        let place = Placement::draw(&mut placement);
         let len = c.region.len;
         if lfsr {
             let blocks = len / cfg.min_bs();
@@ -60,13 +60,18 @@ pub(super) fn cursors(
             );
         }
         if skewed {
+            let seed = cfg.file_seeds.get(file).copied().unwrap_or(cfg.fio_seeds.offsets);
+            let dirs = Ddir::DATA.into_iter().filter(|&d| cfg.rw.issues(d));
+            let state = FileState::new(seed, dirs.map(|d| cfg.distribution.get(d)));
             let pick = |d: Ddir| {
                 let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
                 let positions = (len - sizes.min()) / align[d.index()] + 1;
                 let dist = cfg.distribution.get(d);
-                Picker::new(dist, positions, align[d.index()], &place).filter(|_| cfg.rw.issues(d))
+                Picker::new(dist, (positions, len.div_ceil(range)), align[d.index()], &state)
+                    .filter(|_| cfg.rw.issues(d))
             };
-            c.pickers = Some(Box::new(Ddir::DATA.map(pick)));
+            let pickers = Ddir::DATA.map(pick);
+            c.skew = Some(Box::new(Skew { state, pickers }));
         }
     }
     Ok(cursors)

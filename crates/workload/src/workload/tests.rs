@@ -1,6 +1,7 @@
 //! The shortcut of the commonest random jobs and pausing between passes, against the
 //! general path on many random configurations.
 
+use crate::rng::Rng;
 use super::*;
 use crate::bs::BlockSizes;
 use crate::files::FileService;
