@@ -17,7 +17,7 @@
 //!   with the offsets' seed when the job gives `randseed`, else with a hash of the file's
 //!   name times the job number (`crate::jhash`);
 //! - `rate_process=poisson` draws its gaps from streams 15 (reads), 17 (writes) and 18
-//!   (trims);
+//!   (trims); deduplication its decisions from 14 and its working-set picks from 20;
 //! - with `randrepeat=0` every stream starts at random (iomark draws one base from the
 //!   system and derives the streams from it the same way).
 
@@ -48,6 +48,8 @@ pub enum FioStream {
     SeqRand = 10,
     /// The offsets of the clones of a job that gives `randseed`.
     CloneOffsets = 6,
+    /// Whether a deduplicated buffer is a duplicate.
+    Dedupe = 14,
     /// The gaps of `rate_process=poisson` between reads.
     PoissonRead = 15,
     /// The zone of `random_distribution=zoned` and `zoned_abs`.
@@ -56,6 +58,8 @@ pub enum FioStream {
     PoissonWrite = 17,
     /// The gaps of `rate_process=poisson` between trims.
     PoissonTrim = 18,
+    /// Which working-set buffer a duplicate is (`dedupe_mode=working_set`).
+    DedupeSet = 20,
 }
 
 impl FioStream {

@@ -52,13 +52,13 @@ pub(crate) use outcome::recorder_config;
 /// the other jobs, and `status` is where it answers requests for interim reports.
 pub fn run(
     plan: &JobPlan,
-    clock: JobClock,
+    (clock, filler): (JobClock, Option<iomark_workload::BufferFiller>),
     stop: &AtomicBool,
     links: crate::links::JobLinks<'_>,
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
-    let (mut l, verify_host) = start::start(plan, clock, stop, links, progress, status)?;
+    let (mut l, verify_host) = start::start(plan, (clock, filler), stop, links, progress, status)?;
     l.run(stop);
     while l.verify_phase(stop) {
         l.run(stop);

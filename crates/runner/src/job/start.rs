@@ -21,7 +21,7 @@ use iomark_engine::{Engine, IoUnit};
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::JobRecorder;
 use iomark_verify::JobVerify;
-use iomark_workload::Workload;
+use iomark_workload::{BufferFiller, Workload};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::AtomicBool;
@@ -37,9 +37,9 @@ struct Io {
     units: Vec<IoUnit>,
 }
 
-/// Opens the files of job `plan`, makes and sets up its engine, builds its workload and
-/// allocates its units.
-fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
+/// Opens the files of job `plan`, makes and sets up its engine, builds its workload (with
+/// `filler`, the buffer filler that laid out its files, if any) and allocates its units.
+fn open_io(plan: &JobPlan, filler: Option<BufferFiller>) -> Result<Io, JobError> {
     let name = plan.job.name.as_str();
     let files = crate::files::open(&plan.files).map_err(JobError::of(name))?;
     let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
@@ -48,6 +48,9 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
     let mut workload_cfg = plan.workload_config();
     crate::files::reach(&mut workload_cfg, &plan.files, &files);
     let mut workload = Workload::new(&workload_cfg).map_err(JobError::of(name))?;
+    if let Some(filler) = filler {
+        workload.set_buffers(filler);
+    }
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
     if plan.files.unlink_each_loop || each_pass {
         workload.pause_between_passes();
@@ -71,7 +74,7 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
 /// the loop, ready to run, and the host of its `verify_async` helpers.
 pub(super) fn start<'a, 's>(
     plan: &'a JobPlan,
-    mut clock: JobClock,
+    (mut clock, filler): (JobClock, Option<BufferFiller>),
     stop: &'a AtomicBool,
     links: JobLinks<'a>,
     progress: &'a JobProgress,
@@ -79,7 +82,7 @@ pub(super) fn start<'a, 's>(
 ) -> Result<(Loop<'a, 's>, Arc<Host>), JobError> {
     let name = plan.job.name.as_str();
     let iodepth = plan.engine.iodepth;
-    let Io { files, fds, engine, workload, units } = open_io(plan)?;
+    let Io { files, fds, engine, workload, units } = open_io(plan, filler)?;
     let limits = &plan.limits;
     if !limits.startdelay.is_zero() && !clock.is_fake() {
         crate::clock::sleep_unless_stopped(limits.startdelay, stop);

@@ -19,6 +19,7 @@ use crate::links::RunLinks;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
 use iomark_plan::JobPlan;
+use iomark_workload::BufferFiller;
 use iomark_stats::report::RunReport;
 use report::report;
 pub use report::{header, FIO_COMPAT};
@@ -79,7 +80,7 @@ pub fn run(
 ) -> Result<RunReport, RunError> {
     let groups = schedule::group_ids(plans);
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
-    crate::files::lay_out_all(plans, options.readonly, stop)
+    let mut fillers = crate::files::lay_out_all(plans, options.readonly, stop)
         .map_err(|(job, source)| RunError::Layout { job, source })?;
     let local_board;
     let board = match &options.status {
@@ -105,7 +106,7 @@ pub fn run(
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
     let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
-    let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
+    let waves = run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
     let outcomes = plans
@@ -140,7 +141,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
 /// its outcome on `board`.
 fn run_waves(
     plans: &[JobPlan],
-    options: &RunOptions,
+    (options, fillers): (&RunOptions, &mut [Option<BufferFiller>]),
     stop: &AtomicBool,
     links: &RunLinks,
     progress: &Progress,
@@ -163,6 +164,7 @@ fn run_waves(
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
+                let filler = fillers[i].take();
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
                     None => JobClock::of(&plan.timing),
@@ -177,7 +179,7 @@ fn run_waves(
                     }
                     let result = job_thread(
                         plan,
-                        options.readonly,
+                        (options.readonly, filler),
                         (clock, clock_note),
                         stop,
                         (links, i),

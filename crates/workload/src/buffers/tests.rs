@@ -273,7 +273,7 @@ fn dedupe_repeat_repeats_the_last_unique_write() {
 
 #[test]
 fn dedupe_working_set_draws_from_the_first_unique_writes() {
-    let mode = DedupeMode::WorkingSet { buffers: 51 };
+    let mode = DedupeMode::WorkingSet { buffers: 51, block: 512 };
     let blocks = writes(dedupe(50, mode, false), 512, 1024);
     let copies = first_copies(&blocks);
     let dups = copies.iter().filter(|c| c.is_some()).count();
@@ -286,9 +286,10 @@ fn dedupe_working_set_draws_from_the_first_unique_writes() {
 
 #[test]
 fn dedupe_global_shares_the_working_set_between_jobs() {
-    let mode = DedupeMode::WorkingSet { buffers: 12 };
+    let mode = DedupeMode::WorkingSet { buffers: 12, block: 512 };
     let run = |seed, global| {
-        let mut f = BufferFiller::new(dedupe(50, mode, global), seed, &FioSeeds::default());
+        let seeds = FioSeeds::repeatable(seed, 1);
+        let mut f = BufferFiller::new(dedupe(50, mode, global), seed, &seeds);
         let mut buf = [0u8; 512];
         (0..256)
             .map(|_| {
@@ -308,4 +309,29 @@ fn working_set_size_follows_fio() {
     assert_eq!(Dedupe::working_set_buffers(20, 4 << 20, 4096), 204);
     assert_eq!(Dedupe::working_set_buffers(5, 1 << 20, 4096), 12);
     assert_eq!(Dedupe::working_set_buffers(1, 4096, 4096), 1);
+}
+
+#[test]
+fn dedupe_is_fio_3_33s() {
+    // fio 3.33 `--rw=write --bs=4k --size=256k --dedupe_percentage=30` (default seed):
+    // blocks 3 and 4 repeat block 2, block 6 block 5, block 12 block 11; the first block's
+    // data comes after the unit's fill (8 chunks of 512 bytes, 16 draws).
+    let blocks = writes(dedupe(30, DedupeMode::Repeat, false), 4096, 16);
+    let copies = first_copies(&blocks);
+    let want: Vec<Option<usize>> = (0..16)
+        .map(|i| match i {
+            3 | 4 => Some(2),
+            6 => Some(5),
+            12 => Some(11),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies, want);
+    let mut buffer = FioSeeds::default().rng(crate::FioStream::Buffers);
+    for _ in 0..16 {
+        buffer.next_raw();
+    }
+    let mut first = [0u8; 8];
+    fio_fill(&mut first, next_seed(&mut buffer));
+    assert_eq!(blocks[0][..8], first);
 }

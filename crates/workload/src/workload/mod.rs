@@ -180,7 +180,7 @@ impl Workload {
             total_bytes: 0,
             finished: false,
             pause_between_passes: false,
-            buffers: BufferFiller::new(setup::compress_chunk(cfg), cfg.seed, &cfg.fio_seeds),
+            buffers: BufferFiller::for_job(cfg),
         })
     }
 
@@ -239,6 +239,12 @@ impl Workload {
     /// Passes beyond `loops` that only complete `io_size` are not loops.
     pub fn loops_left(&self) -> bool {
         self.time_based || self.pass < self.loops
+    }
+
+    /// Takes `buffers` as the job's buffer filler: the one that laid out the job's files
+    /// (see [`BufferFiller::for_job`]), so that the units' data follows the layout's.
+    pub fn set_buffers(&mut self, buffers: BufferFiller) {
+        self.buffers = buffers;
     }
 
     /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).

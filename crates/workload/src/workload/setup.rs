@@ -77,10 +77,21 @@ pub(super) fn cursors(
     Ok(cursors)
 }
 
+impl crate::BufferFiller {
+    /// The buffer filler of the job `cfg`: its options (with fio 3.33's compressible chunk)
+    /// and its buffer streams. It fills the job's units, and before them the layout of its
+    /// files, as fio 3.33 does: a file laid out for a job is written in chunks of the
+    /// largest write size, each filled as a write's buffer (fio's random data takes the
+    /// next seed of the job's buffer stream per chunk), and the units take the seeds after.
+    pub fn for_job(cfg: &WorkloadConfig) -> crate::BufferFiller {
+        crate::BufferFiller::new(compress_chunk(cfg), cfg.seed, &cfg.fio_seeds)
+    }
+}
+
 /// The buffer options with fio 3.33's compressible chunk: `buffer_compress_chunk` but
 /// no larger than the smallest write (`bsrange=512-8k buffer_compress_chunk=768` lays
 /// 512-byte chunks).
-pub(super) fn compress_chunk(cfg: &WorkloadConfig) -> crate::BufferOptions {
+fn compress_chunk(cfg: &WorkloadConfig) -> crate::BufferOptions {
     let mut opts = cfg.buffers;
     let min_write = cfg.bs.write.min();
     if opts.compress_chunk > 0 && min_write > 0 {
