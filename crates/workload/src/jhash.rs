@@ -1,14 +1,14 @@
 //! The hash of a file name that seeds fio 3.33's skewed distributions of that file (see
-//! [`crate::FioSeeds::file_seed`]): Bob Jenkins' `lookup3` hash of the name's bytes
-//! ("hashlittle", public domain, 2006), with its three words starting at
-//! `0x61C88647 + length` where the published hash starts them at
-//! `0xdeadbeef + length + initval`.
+//! [`crate::FioSeeds::file_seed`]): Bob Jenkins' `lookup3` hash ("hashlittle", public
+//! domain, 2006) as fio 3.33 computes it, which differs from the published hash in two
+//! ways: its three words start at `0x61C88647 + length` (the published hash starts them
+//! at `0xdeadbeef + length + initval`), and of each 12-byte block before the last, only
+//! bytes 0, 4 and 8 are added (one byte to each word, where the published hash adds the
+//! block's three little-endian words).
 //!
 //! Fitted to the seeds of fio 3.33's zipf states (which its draws give away) for names of
-//! 1 to 12 bytes: `x`, `ab`, `j.0.0`, `abcdefghijkl` and others. Longer names go through
-//! the hash's 12-byte rounds first; fio 3.33's seeds for them differ from what this gives
-//! (written down in docs/compatibility.md), so a skewed job on a file whose name is
-//! longer than 12 bytes draws other offsets than fio's unless `randseed` is given.
+//! 1 to 25 bytes: `x`, `ab`, `j.0.0`, `abcdefghijkl`, `abcdefghijklm`, `/tmp/rngcmp/x` and
+//! others.
 
 /// The words' start, less the name's length.
 const START: u32 = 0x61C8_8647;
@@ -43,24 +43,32 @@ fn round(a: &mut u32, b: &mut u32, c: &mut u32) {
     }
 }
 
-/// The little-endian word of up to 4 bytes.
+/// The little-endian word of up to 4 bytes (the last block's).
 fn word(bytes: &[u8]) -> u32 {
     bytes.iter().rev().fold(0, |w, &b| (w << 8) | u32::from(b))
 }
 
 /// The hash of `name`.
 pub(crate) fn name_hash(name: &[u8]) -> u32 {
-    hash_from(name, START.wrapping_add(name.len() as u32))
+    hash_with(name, START.wrapping_add(name.len() as u32), false)
 }
 
-/// `lookup3` of `name` with its words starting at `start`.
-fn hash_from(name: &[u8], start: u32) -> u32 {
+/// `lookup3` of `name` with its words starting at `start`; `whole_blocks` adds the
+/// blocks before the last as the published hash does, else as fio 3.33 does.
+fn hash_with(name: &[u8], start: u32, whole_blocks: bool) -> u32 {
     let (mut a, mut b, mut c) = (start, start, start);
     let mut rest = name;
     while rest.len() > 12 {
-        a = a.wrapping_add(word(&rest[..4]));
-        b = b.wrapping_add(word(&rest[4..8]));
-        c = c.wrapping_add(word(&rest[8..12]));
+        let part = |i: usize| {
+            if whole_blocks {
+                word(&rest[i..i + 4])
+            } else {
+                u32::from(rest[i])
+            }
+        };
+        a = a.wrapping_add(part(0));
+        b = b.wrapping_add(part(4));
+        c = c.wrapping_add(part(8));
         round(&mut a, &mut b, &mut c);
         rest = &rest[12..];
     }
@@ -85,6 +93,12 @@ mod tests {
             ("j.0.0", 0xd646_691e),
             ("j.1.0", 0x8573_c70c),
             ("abcdefghijkl", 0xd855_beeb),
+            ("abcdefghijklm", 0x5953_6a0b),
+            ("abcdefghijklM", 0x6a50_3157),
+            ("abcdefghijklmn", 0xdfbb_04cc),
+            ("/tmp/rngcmp/x", 0x5dd5_4141),
+            ("abcdefghijklmnopqrstuvwx", 0x8033_1df9),
+            ("abcdefghijklmnopqrstuvwxy", 0xf582_6bdf),
         ] {
             assert_eq!(name_hash(name.as_bytes()), seed, "{name}");
         }
@@ -95,7 +109,8 @@ mod tests {
         // Bob Jenkins' published check values of `hashlittle` (lookup3.c, initval 0 and 1),
         // with the published start restored.
         let published = |text: &[u8], initval: u32| {
-            hash_from(text, 0xdead_beef_u32.wrapping_add(initval).wrapping_add(text.len() as u32))
+            let start = 0xdead_beef_u32.wrapping_add(initval).wrapping_add(text.len() as u32);
+            hash_with(text, start, true)
         };
         let text = b"Four score and seven years ago";
         assert_eq!(published(text, 0), 0x1777_0551);
