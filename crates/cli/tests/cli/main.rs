@@ -21,6 +21,7 @@ mod job_options;
 mod logs;
 mod pacing;
 mod pictures;
+mod random;
 mod replay;
 mod run;
 mod safety;

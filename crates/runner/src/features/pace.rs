@@ -238,7 +238,8 @@ mod tests {
     #[test]
     fn the_linear_schedule_is_fixed_from_the_start() {
         // 4 KiB at 4 MiB/s: one I/O every 1/1024 s.
-        let mut p = Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, &FioSeeds::default());
+        let mut p =
+            Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, &FioSeeds::default());
         let dues: Vec<u64> = (0..4)
             .map(|i| {
                 let due = p.due(0);
@@ -254,7 +255,8 @@ mod tests {
 
     #[test]
     fn a_rebased_schedule_goes_on_from_now() {
-        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
+        let mut p =
+            Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         for _ in 0..10 {
             p.issue(0, 0, 4096);
         }
@@ -295,13 +297,19 @@ mod tests {
 
     #[test]
     fn the_direction_due_first_goes_first() {
-        let mut p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
+        let mut p =
+            Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         let rw = [true, true, false];
         assert_eq!(p.first_due(rw, 0), Some(0), "a due limited direction beats an unlimited");
         p.issue(0, 0, 4096);
         assert_eq!(p.first_due(rw, 5_000_000), Some(1));
         assert_eq!(p.first_due(rw, 10_000_000), Some(0));
-        let mut both = Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
+        let mut both = Pacer::new(
+            &plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear),
+            0,
+            1,
+            &FioSeeds::default(),
+        );
         let order: Vec<usize> = (0..6)
             .map(|_| {
                 let d = both.first_due(rw, 0).unwrap();

@@ -19,8 +19,8 @@ use crate::links::RunLinks;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
 use iomark_plan::JobPlan;
-use iomark_workload::BufferFiller;
 use iomark_stats::report::RunReport;
+use iomark_workload::BufferFiller;
 use report::report;
 pub use report::{header, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -106,7 +106,8 @@ pub fn run(
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
     let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
-    let waves = run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
+    let waves =
+        run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
     let outcomes = plans

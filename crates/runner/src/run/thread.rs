@@ -10,8 +10,8 @@ use crate::links::status::JobSlot;
 use crate::links::RunLinks;
 use crate::system::exec::Stage;
 use iomark_plan::JobPlan;
-use iomark_workload::BufferFiller;
 use iomark_stats::reduce::JobTimes;
+use iomark_workload::BufferFiller;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A job that did nothing: never started, or stopped before it did.

@@ -178,26 +178,27 @@ mod tests {
         } else {
             gauss_shift(center, n)
         };
-        (0..count)
-            .map(|_| scatter(law.value(n, &mut rng) as u64).wrapping_add(shift) % n)
-            .collect()
+        (0..count).map(|_| scatter(law.value(n, &mut rng) as u64).wrapping_add(shift) % n).collect()
     }
 
     #[test]
     fn fio_3_33_positions() {
         // fio 3.33 `--rw=randread --bs=4k --norandommap --randseed=1 --write_iolog=LOG`:
         // `--size=4m --random_distribution=zipf:1.2:0`,
-        assert_eq!(positions(&Law::zipf(1024, 1.2), 1024, Some(0.0), 8), [
-            289, 909, 940, 982, 993, 982, 982, 831
-        ]);
+        assert_eq!(
+            positions(&Law::zipf(1024, 1.2), 1024, Some(0.0), 8),
+            [289, 909, 940, 982, 993, 982, 982, 831]
+        );
         // `--size=4000k --random_distribution=normal:30:0.3`,
-        assert_eq!(positions(&Law::gauss(1000, 30.0), 1000, Some(0.3), 8), [
-            9, 386, 372, 671, 71, 517, 464, 710
-        ]);
+        assert_eq!(
+            positions(&Law::gauss(1000, 30.0), 1000, Some(0.3), 8),
+            [9, 386, 372, 671, 71, 517, 464, 710]
+        );
         // `--size=4004k --random_distribution=pareto:0.3`.
-        assert_eq!(positions(&Law::pareto(0.3), 1001, None, 8), [
-            431, 236, 545, 934, 984, 781, 728, 899
-        ]);
+        assert_eq!(
+            positions(&Law::pareto(0.3), 1001, None, 8),
+            [431, 236, 545, 934, 984, 781, 728, 899]
+        );
         // The hash alone: value v at v × 1003 mod 1024.
         assert_eq!(scatter(1) % 1024, 1003);
     }

@@ -212,8 +212,8 @@ impl FileState {
     /// pareto law, as fio 3.33 takes it.
     pub(crate) fn new<'a>(seed: u64, mut dists: impl Iterator<Item = &'a Distribution>) -> Self {
         let mut rng = FioRng::new(seed, false);
-        let shifted = dists
-            .any(|d| matches!(d, Distribution::Zipf { .. } | Distribution::Pareto { .. }));
+        let shifted =
+            dists.any(|d| matches!(d, Distribution::Zipf { .. } | Distribution::Pareto { .. }));
         let first = if shifted { rng.next_raw() } else { 0 };
         FileState { rng, first }
     }

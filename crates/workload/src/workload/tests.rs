@@ -1,11 +1,11 @@
 //! The shortcut of the commonest random jobs and pausing between passes, against the
 //! general path on many random configurations.
 
-use crate::rng::Rng;
 use super::*;
 use crate::bs::BlockSizes;
 use crate::files::FileService;
 use crate::region::FileRegion;
+use crate::rng::Rng;
 use iomark_core::PerDir;
 
 /// Random configurations around the shortcut's conditions: random modes, fixed sizes
