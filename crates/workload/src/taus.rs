@@ -108,6 +108,9 @@ enum Gen {
     T64(Taus258),
 }
 
+/// Below this, `n` times a 32-bit draw is exact in a double (2^53 / 2^32).
+const EXACT_32: u64 = 1 << 21;
+
 /// 2^32 and 2^64 as doubles: a draw over them is a fraction in `[0, 1)`.
 const TWO_32: f64 = 4_294_967_296.0;
 const TWO_64: f64 = 18_446_744_073_709_551_616.0;
@@ -142,8 +145,39 @@ impl FioRng {
     }
 
     /// A value in `0..n`: `n` times the next fraction, truncated (0 when `n` is 0).
-    #[inline]
+    ///
+    /// A 32-bit draw `r` and `n` below 2^21 make `n × r` exact in a double, so the value
+    /// is `n × r / 2^32` in integers (the common case, and the hot loop's: a few
+    /// instructions instead of the conversions to and from doubles).
+    #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
+        if let Gen::T32(t) = &mut self.0 {
+            if n < EXACT_32 {
+                return (n * u64::from(t.next())) >> 32;
+            }
+        }
+        self.below_by_double(n)
+    }
+
+    /// [`FioRng::below`] for `n` below 2^21, which the caller has made sure of (the hot
+    /// loop's draw: one test less).
+    #[inline(always)]
+    pub(crate) fn below_small(&mut self, n: u64) -> u64 {
+        debug_assert!(n < EXACT_32);
+        match &mut self.0 {
+            Gen::T32(t) => (n * u64::from(t.next())) >> 32,
+            Gen::T64(_) => self.below_by_double(n),
+        }
+    }
+
+    /// Whether [`FioRng::below_small`] takes `n`.
+    pub(crate) fn small(n: u64) -> bool {
+        n < EXACT_32
+    }
+
+    /// [`FioRng::below`] in doubles, as fio computes it.
+    #[inline(never)]
+    fn below_by_double(&mut self, n: u64) -> u64 {
         let v = (n as f64 * self.fraction()) as u64;
         // The product of a large `n` may round up to `n` itself.
         v.min(n.saturating_sub(1))
@@ -152,6 +186,10 @@ impl FioRng {
     /// A percentage draw in `1..=100`.
     #[inline]
     pub fn percent(&mut self) -> u32 {
+        if let Gen::T32(t) = &mut self.0 {
+            // 100 × r is exact in a double: `below`'s integer form.
+            return 1 + ((100 * u64::from(t.next())) >> 32) as u32;
+        }
         1 + (100.0 * self.fraction()) as u32
     }
 }
@@ -175,6 +213,22 @@ mod tests {
             offs,
             [4_327_766_923_576_680_960, 121_252_278_608_672_448, 372_014_952_974_377_024]
         );
+    }
+
+    #[test]
+    fn integer_below_is_the_double_product() {
+        let mut fast = FioRng::new(9, false);
+        let mut slow = fast.clone();
+        for n in [1, 2, 3, 100, 1000, 4095, 4096, 65_537, (1 << 21) - 1] {
+            for _ in 0..2000 {
+                let want = ((n as f64 * slow.fraction()) as u64).min(n - 1);
+                assert_eq!(fast.below(n), want, "n {n}");
+            }
+        }
+        for _ in 0..2000 {
+            let want = 1 + (100.0 * slow.fraction()) as u32;
+            assert_eq!(fast.percent(), want);
+        }
     }
 
     #[test]

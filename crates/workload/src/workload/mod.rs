@@ -51,8 +51,10 @@ pub struct Workload {
     time_based: bool,
     io_limit: u64,
     io_size_given: bool,
+    /// `io_size × loops`, or `u64::MAX` with `time_based` (which ignores it).
     byte_cap: u64,
-    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there).
+    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there)
+    /// and with `time_based`.
     ios_cap: u64,
     max_bs: u64,
     map_unit: u64,
@@ -124,11 +126,12 @@ impl Workload {
         );
         let files = setup::cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
         // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
-        // map on every file, sizes by direction, and in every direction the job issues,
-        // every I/O at a new random offset and one map block per I/O.
+        // map of fewer than 2^21 blocks on every file, sizes by direction, and in every
+        // direction the job issues, every I/O at a new random offset and one map block per
+        // I/O.
         let one_block = use_map
             && cfg.zones.is_none()
-            && files.iter().all(|f| f.map.is_some())
+            && files.iter().all(|f| f.map.as_ref().is_some_and(|m| FioRng::small(m.blocks())))
             && !trimwrite
             && !cfg.bs_is_seq_rand
             && cfg
@@ -145,10 +148,10 @@ impl Workload {
             time_based: cfg.time_based,
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
-            byte_cap: cfg.io_limit.saturating_mul(loops),
+            byte_cap: if cfg.time_based { u64::MAX } else { cfg.io_limit.saturating_mul(loops) },
             ios_cap: cfg
                 .number_ios
-                .filter(|&n| n > 0)
+                .filter(|&n| n > 0 && !cfg.time_based)
                 .map_or(u64::MAX, |n| n.saturating_mul(loops)),
             max_bs: cfg.max_bs(),
             map_unit,
@@ -286,10 +289,11 @@ impl Workload {
         }
     }
 
-    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
+    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued (never
+    /// with `time_based`, whose caps are out of reach).
+    #[inline]
     fn budget_spent(&self) -> bool {
-        !self.time_based
-            && (self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap)
+        self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap
     }
 
     /// Opens a new pass if fio would (see the crate note); false when the job is over.
@@ -449,8 +453,8 @@ impl Workload {
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
     /// random map where, in every direction it issues, every I/O takes a new random offset
     /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
-    /// map's block. Under those conditions each step of `generate` reduces to the line
-    /// here:
+    /// map's block, with fewer than 2^21 blocks per file (the draw's integer form). Under
+    /// those conditions each step of `generate` reduces to the line here:
     ///
     /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
     ///   the size is the map block, drawing nothing; `mix.new_random_offset()` is true,
@@ -468,7 +472,7 @@ impl Workload {
         let map = cursor.map.as_mut()?;
         // A full map is found after the draw, as fio finds it (other files share the
         // stream).
-        let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
+        let b = map.next_free(self.offsets_rng.below_small(map.blocks()))?;
         map.mark_one(b);
         let offset = b * unit;
         cursor.advance(dir.index(), (offset, unit));
