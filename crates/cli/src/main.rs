@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod execute;
+mod fuse_export;
 mod genzipf;
 mod loader;
 mod pictures;
@@ -33,6 +34,9 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "fuse-export") {
+        return fuse_export::main(&args[1..]);
     }
     match run(args.into_iter()) {
         Ok(code) => code,

@@ -169,9 +169,9 @@ impl Pictures {
             return Ok(());
         }
         self.run.report = report.clone();
-        for path in per_io_logs(plans) {
+        for (job, path) in per_io_logs(plans) {
             // A log that cannot be read leaves the timeline out; the run itself is fine.
-            let _ = iomark_web::input::logs::read_into(&mut self.run, &path);
+            let _ = read_job_log(&mut self.run, &job, &path);
         }
         let page = Page { title: self.title.clone(), runs: vec![self.run] };
         let html = iomark_web::html::page(&page);
@@ -191,20 +191,41 @@ impl Pictures {
     }
 }
 
-/// The per-I/O latency logs of the jobs (`write_lat_log` without `log_avg_msec`): the
-/// `lat` log of each, else its `clat` log.
-fn per_io_logs(plans: &[JobPlan]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
+/// The per-I/O latency logs of the jobs (`write_lat_log` without `log_avg_msec`), each
+/// with its job's name (the log's prefix need not be the name): the `clat` log, then the
+/// `lat` log, whose trace wins.
+fn per_io_logs(plans: &[JobPlan]) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = Vec::new();
     for plan in plans {
         let logs = &plan.logs;
         if let (Some(prefix), 0) = (&logs.lat, logs.avg_ms) {
             for suffix in ["clat", "lat"] {
                 let path = logs.path(prefix, suffix);
-                if path.exists() && !out.contains(&path) {
-                    out.push(path);
+                if path.exists() && !out.iter().any(|(_, p)| *p == path) {
+                    out.push((plan.job.name.clone(), path));
                 }
             }
         }
     }
     out
+}
+
+/// Reads one of `job`'s per-I/O latency logs into `run`, inflating it first when it is
+/// stored compressed (`log_store_compressed`, a `.fz` file).
+fn read_job_log(run: &mut Run, job: &str, path: &std::path::Path) -> Result<(), String> {
+    use iomark_web::input::logs;
+    let shown = path.display().to_string();
+    let text = if shown.ends_with(".fz") {
+        let file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+        let mut text = Vec::new();
+        iomark_runner::inflate(&mut std::io::BufReader::new(file), &mut text)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        String::from_utf8(text).map_err(|e| format!("{shown}: {e}"))?
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?
+    };
+    let name = shown.trim_end_matches(".fz");
+    let (_, kind) = logs::name_of(std::path::Path::new(name)).map_err(|e| e.to_string())?;
+    logs::add_rows(run, job, kind, &logs::rows(&text, &shown).map_err(|e| e.to_string())?);
+    Ok(())
 }

@@ -42,7 +42,7 @@ pub fn page() -> String {
          .BR fio (1)\n\
          .PP\n\
          iomark's documentation: docs/options.md (every option), docs/job\\-files.md, \
-         docs/running.md, docs/engines.md, docs/logs.md, docs/verify.md.\n",
+         docs/running.md, docs/engines.md, docs/logs.md, docs/verify.md, docs/fuse\\-export.md.\n",
     );
     out
 }

@@ -166,3 +166,15 @@ fn zsh_reads_the_script() {
     assert!(text.starts_with("#compdef iomark\n"));
     assert!(text.contains("'*--rw=[IO direction]:value:("), "no --rw spec");
 }
+
+#[test]
+fn bash_completes_the_fuse_export_flags_and_their_values() {
+    let Some(offers) = bash_offers(&["iomark", "fuse-export", "--tr"]) else { return };
+    assert_eq!(offers, ["--transport"]);
+    let offers = bash_offers(&["iomark", "fuse-export", "--transport", "u"]).unwrap();
+    assert_eq!(offers, ["uring"]);
+    let offers = bash_offers(&["iomark", "fuse-export", "-L", "e"]).unwrap();
+    assert_eq!(offers, ["exponential"]);
+    let offers = bash_offers(&["iomark", "fuse-export", "--enable-u"]).unwrap();
+    assert_eq!(offers, ["--enable-uring"]);
+}

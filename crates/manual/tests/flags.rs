@@ -4,7 +4,7 @@
 //! man_page_is_fresh`), names every flag and job option, and groff reads it without a warning.
 
 use iomark_manual::{help, man};
-use iomark_options::flags::{self, Status, GENZIPF};
+use iomark_options::flags::{self, Status, FUSE_EXPORT, GENZIPF};
 use iomark_options::table;
 use std::process::Command;
 
@@ -33,6 +33,15 @@ fn genzipf_help_lists_its_flags() {
         assert!(text.contains(&format!("\t-{}\t", f.short)), "-{} missing", f.short);
     }
     assert!(text.starts_with(GENZIPF.title));
+}
+
+#[test]
+fn fuse_export_help_lists_each_flag_by_both_names() {
+    let text = help::subcommand(&FUSE_EXPORT);
+    assert!(text.starts_with(FUSE_EXPORT.title));
+    for f in FUSE_EXPORT.flags {
+        assert!(text.contains(&format!("\t{}\t", f.usage())), "{} missing", f.usage());
+    }
 }
 
 #[test]

@@ -42,6 +42,7 @@ pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
 pub use logs::{inflate, InflateError};
 pub use run::schedule::group_ids;
 pub use run::{header, interim_report, plans, run, RunError, RunOptions, FIO_COMPAT};
+pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.
 pub mod error {

@@ -1,8 +1,10 @@
 //! [`LatHistogram`]: the latency histogram behind every percentile and every json+ bin.
 //!
-//! The I/O path records one value per completed I/O, so recording is a few shifts and one
-//! addition into memory allocated once, when the histogram is made. Reduction (percentiles,
-//! bins) and merging happen after the run and may take their time.
+//! The I/O path records one value per completed I/O, so recording is a few shifts, one
+//! test and one addition. The buckets live in chunks of 128 that are allocated when a
+//! value first lands in them, so a histogram costs memory only for the ranges its
+//! latencies fall in. Reduction (percentiles, bins) and merging happen after the run and
+//! may take their time.
 //!
 //! The histogram keeps bucket counts only. The exact smallest and largest values, which
 //! the end buckets report, are kept beside it by its owner (a
@@ -23,6 +25,15 @@ const IN_RANGE: usize =
     EXACT_LIMIT as usize + ((RANGE_BITS - SUB_BITS - 1) as usize) * (1 << SUB_BITS);
 /// The index of the overflow bucket.
 const OVERFLOW: usize = IN_RANGE;
+/// Buckets per chunk, as a power of two: 2^7 = 128 (1 KiB of counts).
+const CHUNK_BITS: u32 = 7;
+/// Buckets per chunk.
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// Chunks that cover every bucket, the overflow bucket included (the last one is partly
+/// past the end: its buckets beyond [`OVERFLOW`] are never recorded into).
+const CHUNKS: usize = (IN_RANGE + 1).div_ceil(CHUNK);
+/// One chunk of bucket counts.
+type Chunk = Box<[u64; CHUNK]>;
 
 /// A log-linear histogram of latencies in nanoseconds, HdrHistogram-like.
 ///
@@ -39,11 +50,19 @@ const OVERFLOW: usize = IN_RANGE;
 ///
 /// [`count`](Self::count) adds the buckets up: it is for reading after the run.
 ///
-/// That is [`BUCKETS`](Self::BUCKETS) = 1024 + 32 × 512 + 1 = 17 409 buckets of `u64`:
-/// **139 272 bytes** per histogram, allocated once in [`new`](Self::new). fio keeps 1 856
+/// That is [`BUCKETS`](Self::BUCKETS) = 1024 + 32 × 512 + 1 = 17 409 buckets of `u64`,
+/// 139 272 bytes if every one were kept. They are kept in 137 chunks of 128 buckets
+/// (1 KiB each) that are allocated when a value first lands in them, behind a table of
+/// 137 pointers (1 096 bytes) allocated with the first value: an empty histogram holds no
+/// heap memory, and one whose latencies span a few ranges a few KiB
+/// ([`heap_bytes`](Self::heap_bytes)). Recording a value into a chunk that exists is one
+/// test more than into one flat array; the first value of a chunk allocates it (at most
+/// 137 times in a histogram's life, all at the start of a steady workload). fio keeps 1 856
 /// buckets for each of 3 latency kinds × 3 directions plus one for syncs, 148 480 bytes per
 /// job whether they are used or not; iomark makes only the histograms a job needs (by
-/// default one clat histogram per direction the job performs).
+/// default one clat histogram per direction the job performs), and only the chunks its
+/// latencies use. The chunks change the memory only: every bucket, and so the error bound,
+/// the bins and merging, are those of the flat layout.
 ///
 /// # Error bound
 ///
@@ -81,69 +100,134 @@ const OVERFLOW: usize = IN_RANGE;
 /// bucket by bucket; runs with N = 100 confirmed it (a strict `>` disagreed with 5 of 19
 /// percentiles). iomark computes the rank so that a percentage written in decimal, such as
 /// 99.99, is not pushed to the next rank by binary rounding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct LatHistogram {
-    counts: Box<[u64]>,
+    /// [`CHUNKS`] entries once a value was recorded (none before); a chunk is `None`
+    /// until a value lands in it.
+    chunks: Box<[Option<Chunk>]>,
 }
 
-impl Default for LatHistogram {
-    fn default() -> Self {
-        Self::new()
+impl PartialEq for LatHistogram {
+    /// Two histograms are equal when every bucket holds the same count, whichever chunks
+    /// each has allocated.
+    fn eq(&self, other: &Self) -> bool {
+        (0..CHUNKS).all(|c| self.chunk(c) == other.chunk(c))
     }
 }
+
+impl Eq for LatHistogram {}
+
+/// The counts of a chunk that was never allocated.
+static EMPTY_CHUNK: [u64; CHUNK] = [0; CHUNK];
 
 impl LatHistogram {
     /// The number of buckets, the overflow bucket included.
     pub const BUCKETS: usize = IN_RANGE + 1;
     /// The largest value inside the range (2^42 − 1 ns, about 73.3 minutes).
     pub const MAX_TRACKABLE: u64 = (1 << RANGE_BITS) - 1;
-    /// Heap bytes one histogram holds.
-    pub const HEAP_BYTES: usize = Self::BUCKETS * std::mem::size_of::<u64>();
+    /// Heap bytes of one chunk of 128 buckets, allocated when a value first lands in it.
+    pub const CHUNK_BYTES: usize = CHUNK * std::mem::size_of::<u64>();
+    /// Heap bytes of the table of chunks, allocated with the first value.
+    pub const TABLE_BYTES: usize = CHUNKS * std::mem::size_of::<Option<Chunk>>();
+    /// Heap bytes of a histogram with a value in every bucket (all its chunks allocated).
+    pub const FULL_HEAP_BYTES: usize = Self::TABLE_BYTES + CHUNKS * Self::CHUNK_BYTES;
     /// The value of the overflow bucket's bin: 2^42 ns, the smallest value it holds
     /// (values past [`MAX_TRACKABLE`](Self::MAX_TRACKABLE) have no error bound).
     pub const OVERFLOW_VALUE: u64 = Self::MAX_TRACKABLE + 1;
 
-    /// An empty histogram; the only allocation it ever makes.
+    /// An empty histogram. It holds no heap memory until a value is recorded.
     pub fn new() -> Self {
-        LatHistogram { counts: vec![0; Self::BUCKETS].into_boxed_slice() }
+        LatHistogram { chunks: Box::default() }
     }
 
-    /// Records one value, in nanoseconds. Never allocates.
+    /// Records one value, in nanoseconds. Allocates only for the first value of a chunk.
     #[inline]
     pub fn record(&mut self, ns: u64) {
-        self.counts[index_of(ns)] += 1;
+        self.record_n(ns, 1);
     }
 
-    /// Records `count` occurrences of one value. A count of 0 changes nothing.
+    /// Records `count` occurrences of one value. A count of 0 changes nothing (but may
+    /// allocate the value's chunk).
     #[inline]
     pub fn record_n(&mut self, ns: u64, count: u64) {
-        self.counts[index_of(ns)] += count;
-    }
-
-    /// Adds every count of `other` into this histogram. The result is exactly what
-    /// recording both histograms' values into one would have given.
-    pub fn merge(&mut self, other: &LatHistogram) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
-            *mine += *theirs;
+        let idx = index_of(ns);
+        match self.chunks.get_mut(idx >> CHUNK_BITS) {
+            Some(Some(chunk)) => chunk[idx & (CHUNK - 1)] += count,
+            _ => self.record_in_new_chunk(idx, count),
         }
     }
 
-    /// Makes this histogram `whole` less every histogram of `parts`, bucket by bucket, in
-    /// the memory it already holds: what is left of `whole` once the parts are taken out,
-    /// so that the parts and this histogram add up to `whole` exactly. Each part must be
-    /// a share of `whole` (its values recorded there too); a bucket a part would take below
-    /// zero is left at zero and [`Err`] says the parts were no shares.
+    /// Records `count` into bucket `idx`, whose chunk (or the table) is not allocated yet.
+    #[cold]
+    #[inline(never)]
+    fn record_in_new_chunk(&mut self, idx: usize, count: u64) {
+        self.chunk_mut(idx >> CHUNK_BITS)[idx & (CHUNK - 1)] += count;
+    }
+
+    /// Chunk `c` for writing, allocated (and the table) if it was not.
+    fn chunk_mut(&mut self, c: usize) -> &mut [u64; CHUNK] {
+        if self.chunks.is_empty() {
+            self.chunks = (0..CHUNKS).map(|_| None).collect();
+        }
+        self.chunks[c].get_or_insert_with(|| Box::new([0; CHUNK]))
+    }
+
+    /// Chunk `c`'s counts, zeros if it is not allocated.
+    fn chunk(&self, c: usize) -> &[u64; CHUNK] {
+        match self.chunks.get(c) {
+            Some(Some(chunk)) => chunk,
+            _ => &EMPTY_CHUNK,
+        }
+    }
+
+    /// The allocated chunks, with their index.
+    fn allocated(&self) -> impl Iterator<Item = (usize, &[u64; CHUNK])> {
+        self.chunks.iter().enumerate().filter_map(|(c, chunk)| Some((c, &**chunk.as_ref()?)))
+    }
+
+    /// The buckets of the allocated chunks, in increasing index, as `(index, count)`:
+    /// every bucket that is not in the list holds 0.
+    fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.allocated().flat_map(|(c, chunk)| {
+            chunk.iter().enumerate().map(move |(i, &n)| ((c << CHUNK_BITS) + i, n))
+        })
+    }
+
+    /// Adds every count of `other` into this histogram. The result is exactly what
+    /// recording both histograms' values into one would have given. Allocates the chunks
+    /// `other` has and this one lacks.
+    pub fn merge(&mut self, other: &LatHistogram) {
+        for (c, theirs) in other.allocated() {
+            if theirs.iter().all(|&n| n == 0) {
+                continue;
+            }
+            for (mine, n) in self.chunk_mut(c).iter_mut().zip(theirs.iter()) {
+                *mine += *n;
+            }
+        }
+    }
+
+    /// Makes this histogram `whole` less every histogram of `parts`, bucket by bucket:
+    /// what is left of `whole` once the parts are taken out, so that the parts and this
+    /// histogram add up to `whole` exactly. Each part must be a share of `whole` (its
+    /// values recorded there too); a bucket a part would take below zero is left at zero
+    /// and [`Err`] says the parts were no shares.
     pub fn set_remainder<'a>(
         &mut self,
         whole: &LatHistogram,
         parts: impl IntoIterator<Item = &'a LatHistogram>,
     ) -> Result<(), NotAShare> {
-        self.counts.copy_from_slice(&whole.counts);
+        self.clone_from(whole);
         let mut fits = true;
         for part in parts {
-            for (left, taken) in self.counts.iter_mut().zip(part.counts.iter()) {
-                fits &= *taken <= *left;
-                *left = left.saturating_sub(*taken);
+            for (c, taken) in part.allocated() {
+                if taken.iter().all(|&n| n == 0) {
+                    continue;
+                }
+                for (left, taken) in self.chunk_mut(c).iter_mut().zip(taken.iter()) {
+                    fits &= *taken <= *left;
+                    *left = left.saturating_sub(*taken);
+                }
             }
         }
         if fits {
@@ -155,12 +239,20 @@ impl LatHistogram {
 
     /// Values recorded, overflowed ones included (a sum over the buckets).
     pub fn count(&self) -> u64 {
-        self.counts.iter().sum()
+        self.allocated().map(|(_, chunk)| chunk.iter().sum::<u64>()).sum()
     }
 
     /// Values recorded above [`MAX_TRACKABLE`](Self::MAX_TRACKABLE).
     pub fn overflow_count(&self) -> u64 {
-        self.counts[OVERFLOW]
+        self.chunk(OVERFLOW >> CHUNK_BITS)[OVERFLOW & (CHUNK - 1)]
+    }
+
+    /// Heap bytes this histogram holds: the table and the chunks allocated so far.
+    pub fn heap_bytes(&self) -> usize {
+        if self.chunks.is_empty() {
+            return 0;
+        }
+        Self::TABLE_BYTES + self.allocated().count() * Self::CHUNK_BYTES
     }
 
     /// The value at percentile `p` (0–100) by fio's rank rule (see the type's doc), within
@@ -182,13 +274,14 @@ impl LatHistogram {
             return out;
         }
         let mut cumulative = 0u64;
-        let mut buckets = self.counts.iter().enumerate();
+        // Buckets left out hold 0, so they never bring the count up to a rank.
+        let mut buckets = self.buckets();
         let mut current: Option<usize> = None;
         for i in order {
             let rank = rank_for(ps[i], total);
             while cumulative < rank {
                 match buckets.next() {
-                    Some((idx, &c)) => {
+                    Some((idx, c)) => {
                         cumulative += c;
                         current = Some(idx);
                     }
@@ -216,7 +309,9 @@ impl LatHistogram {
 
     /// Forgets every value; keeps the allocation.
     pub fn clear(&mut self) {
-        self.counts.fill(0);
+        for chunk in self.chunks.iter_mut().flatten() {
+            chunk.fill(0);
+        }
     }
 }
 
@@ -262,8 +357,13 @@ impl Iterator for Bins<'_> {
     fn next(&mut self) -> Option<(u64, u64)> {
         while self.next < LatHistogram::BUCKETS {
             let idx = self.next;
+            let Some(Some(chunk)) = self.hist.chunks.get(idx >> CHUNK_BITS) else {
+                // A chunk never allocated holds nothing: on to the next one.
+                self.next = ((idx >> CHUNK_BITS) + 1) << CHUNK_BITS;
+                continue;
+            };
             self.next += 1;
-            let c = self.hist.counts[idx];
+            let c = chunk[idx & (CHUNK - 1)];
             if c > 0 {
                 return Some((bin_value(idx), c));
             }
@@ -310,223 +410,4 @@ pub(crate) fn rank_for(p: f64, n: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// fio's default percentile list, plus 0.1 and 100.
-    const CHECKED: [f64; 19] = [
-        0.1, 1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5,
-        99.9, 99.95, 99.99, 100.0,
-    ];
-
-    /// splitmix64: a small deterministic generator, enough for test data.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        /// Uniform in (0, 1].
-        fn unit(&mut self) -> f64 {
-            ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
-        }
-    }
-
-    fn distributions() -> Vec<(&'static str, Vec<u64>)> {
-        let mut rng = Rng(42);
-        let n = 200_000;
-        let uniform = (0..n).map(|_| rng.next() % 10_000_000).collect();
-        let exponential = (0..n).map(|_| (-rng.unit().ln() * 50_000.0) as u64).collect();
-        // Pareto with alpha 1.1 from 2 µs: a heavy tail reaching far into seconds.
-        let heavy = (0..n)
-            .map(|_| ((2_000.0 / rng.unit().powf(1.0 / 1.1)) as u64).min(3_600_000_000_000))
-            .collect();
-        let mut edges = Vec::new();
-        for e in 0..42u32 {
-            let p = 1u64 << e;
-            for v in [p.saturating_sub(1), p, p + 1, p + p / 2] {
-                edges.extend(std::iter::repeat_n(v, 1 + (e as usize % 3)));
-            }
-        }
-        let extremes = vec![1, 1, 1, 3_600_000_000_000, 3_600_000_000_000];
-        let mut mixed: Vec<u64> = Vec::new();
-        for v in [&uniform, &exponential, &heavy, &edges, &extremes] {
-            mixed.extend(v.iter().take(20_000));
-        }
-        vec![
-            ("uniform", uniform),
-            ("exponential", exponential),
-            ("heavy-tailed", heavy),
-            ("power-of-two edges", edges),
-            ("1 ns and 1 hour", extremes),
-            ("mixed", mixed),
-        ]
-    }
-
-    #[test]
-    fn percentiles_are_within_the_bound() {
-        for (name, values) in distributions() {
-            let mut h = LatHistogram::new();
-            for &v in &values {
-                h.record(v);
-            }
-            let mut sorted = values.clone();
-            sorted.sort_unstable();
-            let recorded = sorted[0]..=*sorted.last().unwrap();
-            let all = h.percentiles(&CHECKED, recorded.clone());
-            for (i, &p) in CHECKED.iter().enumerate() {
-                let exact = sorted[rank_for(p, sorted.len() as u64) as usize - 1];
-                let got = h.percentile(p, recorded.clone());
-                assert_eq!(got, all[i], "{name}: percentile({p}) and percentiles() differ");
-                let err = got.abs_diff(exact) as f64 / (exact.max(1)) as f64;
-                assert!(
-                    err <= 0.001 && (exact > 0 || got == 0),
-                    "{name}: p{p}: got {got}, exact {exact}, error {err}"
-                );
-            }
-            assert_eq!(h.percentile(100.0, recorded.clone()), *sorted.last().unwrap());
-            assert_eq!(h.percentile(0.0, recorded), sorted[0]);
-        }
-    }
-
-    #[test]
-    fn every_value_falls_in_a_bucket_that_contains_it() {
-        let mut probes: Vec<u64> = (0..5000).collect();
-        for e in 10..42u32 {
-            let p = 1u64 << e;
-            probes.extend([p - 1, p, p + 1, p + (p >> 9) - 1, p + (p >> 9), 2 * p - 1]);
-        }
-        let mut last_idx = 0;
-        probes.sort_unstable();
-        for v in probes {
-            let idx = index_of(v);
-            assert!(idx >= last_idx, "index not monotonic at {v}");
-            last_idx = idx;
-            let (low, width) = bucket_bounds(idx);
-            assert!(low <= v && v < low + width, "{v} outside bucket {idx} [{low}, +{width})");
-            let mid = low + width / 2;
-            assert!(mid.abs_diff(v) as f64 <= 0.001 * v.max(1) as f64, "bin error at {v}");
-        }
-        assert_eq!(index_of(LatHistogram::MAX_TRACKABLE), OVERFLOW - 1);
-    }
-
-    #[test]
-    fn values_beyond_the_range_are_counted_in_overflow() {
-        let mut h = LatHistogram::new();
-        h.record(10);
-        h.record(LatHistogram::MAX_TRACKABLE + 1);
-        h.record(u64::MAX);
-        assert_eq!(h.count(), 3);
-        assert_eq!(h.overflow_count(), 2);
-        assert_eq!(h.percentile(100.0, 10..=u64::MAX), u64::MAX);
-        assert_eq!(h.percentile(10.0, 10..=u64::MAX), 10);
-    }
-
-    #[test]
-    fn merging_equals_recording_into_one() {
-        let dists = distributions();
-        let (a, b) = (&dists[1].1, &dists[2].1);
-        let (mut ha, mut hb, mut both) =
-            (LatHistogram::new(), LatHistogram::new(), LatHistogram::new());
-        for &v in a {
-            ha.record(v);
-            both.record(v);
-        }
-        for &v in b {
-            hb.record(v);
-            both.record(v);
-        }
-        ha.merge(&hb);
-        assert_eq!(ha, both);
-        let recorded = 0..=u64::MAX;
-        assert_eq!(
-            ha.percentiles(&CHECKED, recorded.clone()),
-            both.percentiles(&CHECKED, recorded)
-        );
-    }
-
-    #[test]
-    fn record_n_equals_repeated_record() {
-        let (mut a, mut b) = (LatHistogram::new(), LatHistogram::new());
-        a.record_n(123_456, 5);
-        a.record_n(7, 0);
-        for _ in 0..5 {
-            b.record(123_456);
-        }
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    fn bins_list_non_empty_buckets_in_order() {
-        let mut h = LatHistogram::new();
-        for v in [5, 5, 1_000_000, 1_010_000, 2_000] {
-            h.record(v);
-        }
-        h.record(LatHistogram::MAX_TRACKABLE + 7);
-        let bins: Vec<_> = h.bins().collect();
-        assert_eq!(bins.len(), 5, "{bins:?}");
-        assert_eq!(bins[0], (5, 2));
-        assert!(bins.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(bins.iter().map(|b| b.1).sum::<u64>(), 6);
-        // Every bin is named by its bucket's midpoint, the overflow bucket by its floor,
-        // whatever the smallest and largest values recorded.
-        assert_eq!((bins[1].0, bins[3].0), (2_001, 1_010_176));
-        assert_eq!(bins[4], (LatHistogram::OVERFLOW_VALUE, 1));
-        // The percentiles at the ends still report the exact extremes.
-        assert_eq!(h.percentile(0.0, 5..=1_010_000), 5);
-    }
-
-    #[test]
-    fn bins_of_a_sum_are_the_sums_of_the_bins() {
-        let dists = distributions();
-        let mut whole = LatHistogram::new();
-        let mut parts = [LatHistogram::new(), LatHistogram::new(), LatHistogram::new()];
-        for (i, &v) in dists[5].1.iter().enumerate() {
-            whole.record(v);
-            parts[i % 3].record(v);
-        }
-        let mut added = std::collections::BTreeMap::new();
-        for part in &parts {
-            for (value, count) in part.bins() {
-                *added.entry(value).or_insert(0) += count;
-            }
-        }
-        assert_eq!(whole.bins().collect::<Vec<_>>(), added.into_iter().collect::<Vec<_>>());
-        // What is left of the whole once two parts are taken out is the third.
-        let mut rest = LatHistogram::new();
-        assert_eq!(rest.set_remainder(&whole, &parts[..2]), Ok(()));
-        assert_eq!(rest, parts[2]);
-        assert_eq!(rest.set_remainder(&parts[0], [&whole]), Err(NotAShare));
-    }
-
-    #[test]
-    fn empty_and_cleared_histograms_report_zero() {
-        let mut h = LatHistogram::new();
-        assert_eq!(h.percentile(50.0, 0..=0), 0);
-        assert_eq!(h.count(), 0);
-        h.record(77);
-        h.clear();
-        assert_eq!((h.count(), h.percentile(99.0, 77..=77), h.bins().count()), (0, 0, 0));
-    }
-
-    #[test]
-    fn rank_rule_is_fios_ceiling() {
-        assert_eq!(rank_for(50.0, 100), 50);
-        assert_eq!(rank_for(50.5, 100), 51);
-        assert_eq!(rank_for(99.99, 10_000), 9_999);
-        assert_eq!(rank_for(99.9, 1_000), 999);
-        assert_eq!(rank_for(0.1, 5), 1);
-        assert_eq!(rank_for(100.0, 7), 7);
-        assert_eq!(rank_for(f64::NAN, 7), 1);
-    }
-
-    #[test]
-    fn size_is_as_documented() {
-        assert_eq!(LatHistogram::BUCKETS, 17_409);
-        assert_eq!(LatHistogram::HEAP_BYTES, 139_272);
-        const { assert!(LatHistogram::MAX_TRACKABLE >= 3_600_000_000_000) };
-    }
-}
+mod tests;

@@ -17,6 +17,7 @@ mod engines;
 mod errors;
 mod files;
 mod fio_plot;
+mod fuse;
 mod job_options;
 mod logs;
 mod pacing;

@@ -289,8 +289,63 @@ pub const REPORT: Subcommand = Subcommand {
     operands: Some("FILE|DIR..."),
 };
 
+/// A subcommand flag with a short and a long name.
+const fn both(
+    short: char,
+    long: &'static str,
+    arg: Option<&'static str>,
+    help: &'static str,
+) -> ShortFlag {
+    ShortFlag { short, long: Some(long), arg, values: Values::Any, help }
+}
+
+impl ShortFlag {
+    /// The same flag, whose value is one of these.
+    const fn one_of(mut self, words: &'static [&'static str]) -> Self {
+        self.values = Values::Fixed(words);
+        self
+    }
+
+    /// The same flag, whose value is a file name.
+    const fn file(mut self) -> Self {
+        self.values = Values::File;
+        self
+    }
+}
+
+/// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
+/// latency injection (docs/fuse-export.md).
+pub const FUSE_EXPORT: Subcommand = Subcommand {
+    name: "fuse-export",
+    summary: "exports a file or device through FUSE, with fault injection",
+    title: "iomark fuse-export [flags] BACKING MOUNTPOINT: export BACKING through FUSE as\nMOUNTPOINT/volume, served with io_uring, with optional fault and latency injection",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('t', "transport", Some("MODE"), "uring (FUSE-over-io_uring), dev (/dev/fuse) or\nauto (default: uring where the kernel offers it)")
+            .one_of(&["auto", "uring", "dev"]),
+        both('U', "enable-uring", None, "Switch the kernel's FUSE-over-io_uring on, and back off"),
+        both('q', "queues", Some("N"), "dev transport: queues on cloned /dev/fuse descriptors\n(default 1; uring: one per possible CPU)"),
+        both('d', "depth", Some("N"), "Requests in flight per queue (default 128)"),
+        both('D', "direct", None, "Backing I/O with O_DIRECT (aligned requests)"),
+        both('C', "page-cache", None, "Let the kernel cache the volume (no FOPEN_DIRECT_IO)"),
+        both('w', "max-write", Some("SIZE"), "The largest READ or WRITE (default 128k, at most 1m)"),
+        both('r', "readonly", None, "Export read-only"),
+        both('b', "daemon", None, "Run in the background; return once the export is ready"),
+        both('f', "fail", Some("ERRNO:PERCENT[:KIND]"), "Fail this share of requests of KIND (read, write,\nfsync, trim or all); repeatable"),
+        both('a', "fail-after", Some("SIZE"), "No fault before SIZE bytes have been read or written"),
+        both('R', "fail-range", Some("OFFSET-END"), "Faults only for requests touching this byte range"),
+        both('l', "delay", Some("TIME[:PERCENT]"), "Answer this share of data requests TIME later"),
+        both('L', "delay-dist", Some("DIST"), "How delays are drawn: fixed, uniform or exponential")
+            .one_of(&["fixed", "uniform", "exponential"]),
+        both('x', "corrupt", Some("PERCENT"), "Flip one byte in this share of reads"),
+        both('s', "seed", Some("N"), "Seed of the injection's draws (default 0)"),
+        both('S', "summary", Some("FILE"), "Write the summary at exit to FILE").file(),
+    ],
+    operands: Some("BACKING MOUNTPOINT"),
+};
+
 /// The subcommands, in the order of the help.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT];
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

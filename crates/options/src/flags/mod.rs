@@ -1,6 +1,6 @@
 //! The program flags: one table of the command-line flags that are not job options
 //! (`--output`, `--parse-only`, `--help`, …), and of the subcommands' flags (`genzipf`,
-//! `report`).
+//! `report`, `fuse-export`).
 //!
 //! As ripgrep's `flags/defs.rs`, each flag is one entry ([`Flag`]): its name, short name,
 //! value, one-line and long help, and its fixed values where it has some. Everything that
@@ -15,8 +15,8 @@ mod flag;
 mod shell;
 
 pub use defs::{
-    all, find, find_short, suggest, supported, DEBUG_CATEGORIES, EXIT_CODES, GENZIPF, REPORT,
-    SUBCOMMANDS,
+    all, find, find_short, suggest, supported, DEBUG_CATEGORIES, EXIT_CODES, FUSE_EXPORT, GENZIPF,
+    REPORT, SUBCOMMANDS,
 };
 pub use flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 pub use shell::Shell;

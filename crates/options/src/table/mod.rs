@@ -204,9 +204,23 @@ pub fn all() -> &'static [OptionDef] {
 }
 
 /// The option called `name`, by its name or one of its aliases.
+///
+/// A look-up in an index of every name and alias, made once (planning reads each option of
+/// each job through here: thousands of jobs make millions of look-ups). Where a name
+/// would name two rows, the first row in the table wins.
 pub fn find(name: &str) -> Option<&'static OptionDef> {
-    let name = name.trim();
-    all().iter().find(|o| o.name == name || o.aliases.contains(&name))
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, usize>> =
+        std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = std::collections::HashMap::new();
+        for (i, o) in all().iter().enumerate() {
+            for name in std::iter::once(&o.name).chain(o.aliases) {
+                index.entry(*name).or_insert(i);
+            }
+        }
+        index
+    });
+    index.get(name.trim()).map(|&i| &all()[i])
 }
 
 /// The position of an option in [`all`], which is its stable identity in a `JobSpec`.

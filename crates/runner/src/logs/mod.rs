@@ -61,6 +61,14 @@ pub struct JobLogs {
     error: Option<LogError>,
 }
 
+/// The epoch clock's time now in milliseconds (0 without one, or under the fake clock).
+fn epoch_ms(clock: Option<i32>, fake: bool) -> u64 {
+    match clock.filter(|_| !fake) {
+        Some(id) => iomark_engine::system::clock_ms(id).unwrap_or(0),
+        None => 0,
+    }
+}
+
 impl JobLogs {
     /// Opens the logs `p` asks for at clock reading `now_ns` (the job's start), if any: those
     /// of the latencies `timing` measures, the iolog naming the job's `files`; `ramping`
@@ -77,6 +85,10 @@ impl JobLogs {
         if !p.any() {
             return Ok(None);
         }
+        // The epoch clock is read first, next to `now_ns`: opening the files and starting the
+        // writer thread below take time (much of it on a busy machine) that would otherwise
+        // push every logged time later.
+        let epoch_ms = epoch_ms(p.epoch_clock, fake);
         let append = !p.per_job;
         let sink = |path| -> Result<Sink, LogError> {
             let file = LogFile::create(path, append)?;
@@ -135,19 +147,18 @@ impl JobLogs {
         } else {
             None
         };
-        let mut logs = JobLogs {
+        let logs = JobLogs {
             log,
             writer,
             rows,
             iolog,
             ramping,
             origin_ns: now_ns,
-            epoch_ms: 0,
+            epoch_ms,
             fake,
             epoch_clock: p.epoch_clock,
             error: None,
         };
-        logs.set_origin(now_ns);
         Ok(Some(logs))
     }
 
@@ -155,9 +166,7 @@ impl JobLogs {
     /// (0 under the fake clock). The plan has checked that the clock exists.
     fn set_origin(&mut self, now_ns: u64) {
         self.origin_ns = now_ns;
-        if let Some(id) = self.epoch_clock.filter(|_| !self.fake) {
-            self.epoch_ms = iomark_engine::system::clock_ms(id).unwrap_or(0);
-        }
+        self.epoch_ms = epoch_ms(self.epoch_clock, self.fake);
     }
 
     /// `ramp_time` is over at `now_ns`: logging starts, with times from here.

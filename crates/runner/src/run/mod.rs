@@ -158,7 +158,12 @@ fn run_waves(
         let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
             Arc::new(wave.clone().map(|_| (Mutex::new(false), Condvar::new())).collect());
         let results = std::thread::scope(|scope| {
-            let mut handles = Vec::new();
+            // Threads are joined as they finish, oldest first, while later ones are still
+            // being started: a finished thread's stack goes back to the C library (which
+            // hands it to the next thread) instead of staying mapped until the wave ends,
+            // which keeps thousands of short jobs from holding thousands of stacks at once.
+            let mut results = Vec::with_capacity(wave.len());
+            let mut handles = std::collections::VecDeque::new();
             for (k, i) in wave.clone().enumerate() {
                 let plan = &plans[i];
                 let job_progress = progress.job(i);
@@ -170,7 +175,7 @@ fn run_waves(
                     Some(step) => (JobClock::fake(step), None),
                     None => JobClock::of(&plan.timing),
                 };
-                handles.push(scope.spawn(move || {
+                handles.push_back(scope.spawn(move || {
                     for w in waits {
                         let (lock, cv) = &done[w];
                         let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -192,8 +197,12 @@ fn run_waves(
                     cv.notify_all();
                     result
                 }));
+                while handles.front().is_some_and(|h| h.is_finished()) {
+                    results.extend(handles.pop_front().map(|h| h.join()));
+                }
             }
-            handles.into_iter().map(|h| h.join()).collect::<Vec<_>>()
+            results.extend(handles.into_iter().map(|h| h.join()));
+            results
         });
         for (i, result) in wave.zip(results) {
             let job = || plans[i].job.name.clone();

@@ -56,7 +56,7 @@ impl LatRecorder {
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.hist.as_ref().map_or(0, |_| LatHistogram::HEAP_BYTES)
+        self.hist.as_ref().map_or(0, LatHistogram::heap_bytes)
     }
 }
 

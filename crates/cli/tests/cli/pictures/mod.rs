@@ -117,6 +117,31 @@ fn the_html_report_is_self_contained_with_the_per_io_timeline() {
 }
 
 #[test]
+fn the_timeline_follows_its_job_whatever_the_log_is_called_and_compressed() {
+    // The log's prefix is not the job's name, and the logs are stored compressed (.fz).
+    let dir = tempdir();
+    let args = [
+        "--name=j",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=1m",
+        "--write_lat_log=lat",
+        "--log_store_compressed=1",
+        "--output-format=json",
+        "--html=r.html",
+    ];
+    iomark_ok(dir.path(), &args, true);
+    assert!(dir.path().join("lat_lat.1.log.fz").exists());
+    let html = std::fs::read_to_string(dir.path().join("r.html")).expect("the report");
+    for id in ["job0-run0-io-timeline", "job0-run0-io-latency"] {
+        assert!(html.contains(&format!("id=\"{id}\"")), "{id} missing");
+    }
+    // 256 I/Os in the timeline.
+    assert!(html.contains("data-points=\"256\""));
+}
+
+#[test]
 fn iomark_report_overlays_runs_and_writes_charts() {
     let dir = tempdir();
     let a = iomark_ok(
