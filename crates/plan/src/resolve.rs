@@ -42,8 +42,10 @@ impl JobPlan {
         let direct = files::direct(spec);
         let sync_writes = sync::SyncMode::of(spec) != sync::SyncMode::None;
         let engine = EnginePlan::of(spec, direct, sync_writes);
-        let files = FilesPlan::of(spec, jobnum, &workload, replay.as_ref(), &engine, sizes)
-            .map_err(fail)?;
+        let seeds = Seeds::of(spec, jobnum, thread_number);
+        let files =
+            FilesPlan::of(spec, (jobnum, &seeds.fio), &workload, replay.as_ref(), &engine, sizes)
+                .map_err(fail)?;
         engine.check().map_err(fail)?;
         let report = ReportPlan::of(spec).map_err(fail)?;
         let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
@@ -74,7 +76,7 @@ impl JobPlan {
             errors: ErrorPolicy::default(),
             replay,
             hooks: ExecPlan::of(spec),
-            seeds: Seeds::of(spec, jobnum, thread_number),
+            seeds,
         };
         let verify = verify::of(spec, &plan).map_err(fail)?;
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;

@@ -48,6 +48,8 @@ pub enum FioStream {
     SeqRand = 10,
     /// The offsets of the clones of a job that gives `randseed`.
     CloneOffsets = 6,
+    /// The sizes of `filesize=lo-hi`.
+    FileSize = 7,
     /// Whether a deduplicated buffer is a duplicate.
     Dedupe = 14,
     /// The gaps of `rate_process=poisson` between reads.
