@@ -46,7 +46,7 @@ pub enum FileService {
     /// hot place).
     Pareto(f64),
     /// `normal[:dev]` / `gauss[:dev]` (default 0): a bell curve centred between the middle
-    /// files, widened by `dev` percent (see [`Distribution::Normal`]).
+    /// files, widened by `dev` percent (see [`crate::Distribution::Normal`]).
     Normal(f64),
 }
 
