@@ -79,9 +79,12 @@ impl JobPlan {
             seeds,
         };
         let verify = verify::of(spec, &plan).map_err(fail)?;
+        let mut seeds = plan.seeds;
+        seeds.fio.verify_sizes = verify.is_some();
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
         let errors = ErrorPolicy::of(spec).map_err(fail)?;
-        Ok(JobPlan { verify, placement: Placement { cmdprio, ..plan.placement }, errors, ..plan })
+        let placement = Placement { cmdprio, ..plan.placement };
+        Ok(JobPlan { verify, placement, errors, seeds, ..plan })
     }
 }
 

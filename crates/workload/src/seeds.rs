@@ -89,6 +89,9 @@ pub struct FioSeeds {
     pub job: u64,
     /// The files' skewed states are seeded from their names (`randseed` not given).
     pub by_name: bool,
+    /// The job verifies what it writes: fio 3.33 then seeds the write sizes' stream as the
+    /// read sizes' (stream 0), so a `bsrange` writes other sizes than without `verify`.
+    pub verify_sizes: bool,
 }
 
 impl Default for FioSeeds {
@@ -107,6 +110,7 @@ impl FioSeeds {
             use64: false,
             job,
             by_name: true,
+            verify_sizes: false,
         }
     }
 
@@ -121,7 +125,14 @@ impl FioSeeds {
     /// The seeds of a job whose streams start at random (`randrepeat=0`), from `random`.
     pub fn random(random: u64) -> FioSeeds {
         let offsets = random.rotate_left(32) ^ OFFSETS_SEED;
-        FioSeeds { base: random, offsets, use64: false, job: 1, by_name: false }
+        FioSeeds {
+            base: random,
+            offsets,
+            use64: false,
+            job: 1,
+            by_name: false,
+            verify_sizes: false,
+        }
     }
 
     /// The seed of `stream`.
@@ -154,6 +165,13 @@ impl FioSeeds {
         }
         let hash = crate::jhash::name_hash(name.as_bytes());
         u64::from(hash.wrapping_mul(self.job as u32))
+    }
+
+    /// A fresh state of the block size stream of direction index `d` (0 read, 1 write,
+    /// 2 trim), the writes' seeded as the reads' when the job verifies.
+    pub fn bs_rng(&self, d: usize) -> FioRng {
+        let d = if d == 1 && self.verify_sizes { 0 } else { d };
+        self.rng(FioStream::bs(d))
     }
 
     /// A fresh state of the offsets.

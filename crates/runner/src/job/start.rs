@@ -102,11 +102,15 @@ pub(super) fn start<'a, 's>(
         JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(JobError::of(name))?;
     let verify_host = Arc::new(Host::default());
     let verify = match &plan.verify {
-        Some(v) => Some(
-            JobVerify::new(v, verify_host.clone())
+        Some(v) => {
+            let mut verify = JobVerify::new(v, verify_host.clone())
                 .map_err(JobFailure::Verify)
-                .map_err(JobError::of(name))?,
-        ),
+                .map_err(JobError::of(name))?;
+            if workload.uses_random_map() {
+                verify.read_in_write_order();
+            }
+            Some(verify)
+        }
         None => None,
     };
     let usage_before = ThreadUsage::now();

@@ -86,6 +86,18 @@ impl IoLog {
         let _ = writeln!(self.text, "{} {} close", now_ns / 1000, self.names[file]);
     }
 
+    /// Logs every open file closed at `now_ns` (fio 3.33 closes the files between the
+    /// writes and the verify phase, and opens them again for its reads).
+    #[cold]
+    pub(crate) fn close_open(&mut self, now_ns: u64) {
+        self.lines_to_text();
+        for (name, open) in self.names.iter().zip(&mut self.open) {
+            if std::mem::replace(open, false) {
+                let _ = writeln!(self.text, "{} {name} close", now_ns / 1000);
+            }
+        }
+    }
+
     /// Logs `file` opened at `now_ns`, before its I/O.
     #[cold]
     fn opened(&mut self, now_ns: u64, file: usize) {

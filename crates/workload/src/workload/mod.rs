@@ -115,7 +115,7 @@ impl Workload {
         let align =
             Ddir::DATA.map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = cfg.fio_seeds.offsets_rng();
-        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.rng(FioStream::bs(d)));
+        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.bs_rng(d));
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
         let mix = Mix::new(
             cfg.rw,
@@ -205,6 +205,12 @@ impl Workload {
     /// is opened again before its next I/O.
     pub fn closed_files(&mut self) -> impl Iterator<Item = usize> + '_ {
         self.closes.take()
+    }
+
+    /// Whether random offsets come from the random map (a random mode without
+    /// `norandommap`, `random_generator=lfsr` or a skewed distribution).
+    pub fn uses_random_map(&self) -> bool {
+        self.random && self.files.iter().any(|f| f.map.is_some())
     }
 
     /// Which pass over the files the job is in (1 for the first).

@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 58, across the options whose draws decide the I/O.
+//! There are 63, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -81,6 +81,22 @@ const JOBS_AND_FILES: &[&str] = &[
     "--rw=randread --bs=4k --size=1m --rate_iops=400 --rate_process=poisson --number_ios=40",
     "--rw=randrw --bs=4k --size=1m --thinktime=100 --thinktime_blocks=4 --number_ios=100",
 ];
+
+/// Verification on a file (psync): the write sizes drawn as fio draws them with `verify`,
+/// the files closed and opened again for the verify phase, and its reads in the order of
+/// the writes (random map) or of the offsets.
+const VERIFIED: &[&str] = &[
+    "--ioengine=psync --filename=data --rw=randwrite --bs=4k --size=1m --verify=crc32c",
+    "--ioengine=psync --filename=data --rw=randrw --bs=4k --size=1m --verify=md5 --verify_backlog=8",
+    "--ioengine=psync --filename=data --rw=randwrite --bsrange=4k-16k --size=1m --verify=crc32c --norandommap",
+    "--ioengine=psync --filename=data --rw=randwrite --bsrange=4k-16k --size=1m --verify=crc32c",
+    "--ioengine=psync --filename=data --rw=randwrite --bs=4k --size=1m --verify=crc32c --random_generator=lfsr",
+];
+
+#[test]
+fn verified_jobs_are_fios() {
+    check(VERIFIED);
+}
 
 #[test]
 fn offsets_are_fios() {
