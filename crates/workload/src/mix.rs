@@ -115,6 +115,16 @@ impl Mix {
         }
     }
 
+    /// The mix's own choice for the next I/O of a mixed mode, whatever it is steered to,
+    /// and whether the other direction has a share; `None` for other modes.
+    pub(crate) fn choice(&mut self) -> Option<(Ddir, bool)> {
+        if !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite) {
+            return None;
+        }
+        let dir = self.mixed_direction();
+        Some((dir, self.share[1 - dir.index()] > 0))
+    }
+
     /// The direction of a mixed mode (see the module note).
     #[inline]
     fn mixed_direction(&mut self) -> Ddir {

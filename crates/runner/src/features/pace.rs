@@ -22,11 +22,14 @@
 //! - Before it sleeps until an I/O is due, the job waits for the I/Os it has in flight (a
 //!   null engine at `iodepth=8` keeps depth 1 under a rate, as fio's does), so completions
 //!   are stamped when they happen, not when the sleep ends.
-//! - In a mixed job with a limit the rates choose the direction, not `rwmixread`: the next
-//!   I/O is of the direction due first, where a direction without a limit is always due but
-//!   yields to a limited one whose time has come (fio 3.33 with `rw=randrw
-//!   rate_iops=1000,100` does 1000 reads and 100 writes a second whatever `rwmixread` says,
-//!   and with `rate_iops=100,` 100 reads a second and as many writes as it can).
+//! - In a mixed job with a limit the rates correct `rwmixread`'s choice, as fio 3.33's do:
+//!   the mix draws its direction as always; if that direction is due (or has no limit) it
+//!   goes; else the other goes if it is due (and has a share); else the job waits for the
+//!   earlier of the two, the mix's on a tie. So fio 3.33 with `rw=randrw
+//!   rate_iops=1000,100` does 1000 reads and 100 writes a second whatever `rwmixread`
+//!   says, and with `rate_iops=100,` 100 reads a second and as many writes as it can; with
+//!   `rate_iops=200,100` it issues fio's order of reads and writes where its sleeps end on
+//!   time.
 //! - `rate_min`/`rate_iops_min`: after two seconds the job takes a baseline; then at the end
 //!   of every `rate_cycle` milliseconds each direction the job performs must have moved at
 //!   least that much in the cycle, or the job ends with `EIO` and fio's message
@@ -98,17 +101,23 @@ impl Pacer {
         }
     }
 
-    /// Of the directions in `dirs`, the one whose next I/O goes first at `now`: the
-    /// earliest due, a direction without a limit counting as due at `now` but yielding to
-    /// a limited one that is due too; on a tie, reads before writes before trims.
-    pub(crate) fn first_due(&self, dirs: [bool; 3], now: u64) -> Option<usize> {
-        (0..3).filter(|&d| dirs[d]).min_by_key(|&d| {
-            if self.limited(d) {
-                (self.next_due[d], 0)
-            } else {
-                (now, 1)
-            }
-        })
+    /// The direction of a mixed job's next I/O at `now`, the mix having chosen `mixed`
+    /// (0 reads, 1 writes) and `other_share` telling whether the other direction has a
+    /// share (see the module note).
+    pub(crate) fn correct(&self, mixed: usize, other_share: bool, now: u64) -> usize {
+        let due = |d: usize| !self.limited(d) || self.next_due[d] <= now;
+        if due(mixed) {
+            return mixed;
+        }
+        let other = 1 - mixed;
+        if !other_share {
+            return mixed;
+        }
+        if due(other) || self.next_due[other] < self.next_due[mixed] {
+            other
+        } else {
+            mixed
+        }
     }
 
     /// Unit `index` takes an I/O of `len` bytes in direction `d`: remembers when it was due
@@ -296,28 +305,28 @@ mod tests {
     }
 
     #[test]
-    fn the_direction_due_first_goes_first() {
-        let mut p =
-            Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
-        let rw = [true, true, false];
-        assert_eq!(p.first_due(rw, 0), Some(0), "a due limited direction beats an unlimited");
+    fn the_rates_correct_the_mixs_choice() {
+        let seeds = FioSeeds::default();
+        let p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &seeds);
+        // The mix's choice goes when it is due or unlimited.
+        assert_eq!(p.correct(0, true, 0), 0);
+        assert_eq!(p.correct(1, true, 0), 1);
+        let mut p = p;
         p.issue(0, 0, 4096);
-        assert_eq!(p.first_due(rw, 5_000_000), Some(1));
-        assert_eq!(p.first_due(rw, 10_000_000), Some(0));
-        let mut both = Pacer::new(
-            &plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear),
-            0,
-            1,
-            &FioSeeds::default(),
-        );
-        let order: Vec<usize> = (0..6)
-            .map(|_| {
-                let d = both.first_due(rw, 0).unwrap();
-                both.issue(0, d, 4096);
-                d
-            })
-            .collect();
-        assert_eq!(order, [0, 1, 1, 0, 1, 1]);
+        // Reads are due at 10 ms: before, the unlimited writes go instead, unless they have
+        // no share.
+        assert_eq!(p.correct(0, true, 5_000_000), 1);
+        assert_eq!(p.correct(0, false, 5_000_000), 0);
+        assert_eq!(p.correct(0, true, 10_000_000), 0);
+        // Both limited and ahead: the earlier due, the mix's on a tie.
+        let mut both =
+            Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, &seeds);
+        both.issue(0, 0, 4096);
+        both.issue(0, 1, 4096);
+        assert_eq!(both.correct(0, true, 1_000_000), 1, "writes are due at 5 ms, reads at 10");
+        both.issue(0, 1, 4096);
+        assert_eq!(both.correct(0, true, 1_000_000), 0, "a tie at 10 ms keeps the mix's");
+        assert_eq!(both.correct(1, true, 1_000_000), 1);
     }
 
     #[test]

@@ -164,14 +164,14 @@ impl<'a> Controls<'a> {
         self.steady.as_ref().map(Steady::report)
     }
 
-    /// Before a request is drawn: in a mixed job with rate limits, the direction due first
-    /// (on the clock of `io`) goes next in its workload.
+    /// Before a request is drawn: in a mixed job with rate limits, the rates correct the
+    /// mix's choice (on the clock of `io`; see `features::pace`).
     pub(super) fn steer(&self, io: &mut Hot<'_, '_>) {
-        let (Some(pacer), Some(dirs)) = (&self.pacer, self.steer) else { return };
+        let (Some(pacer), Some(_)) = (&self.pacer, self.steer) else { return };
+        let Some((mixed, other_share)) = io.workload.mix_choice() else { return };
         let now = io.clock.now_ns();
-        let dir = match pacer.first_due(dirs, now) {
-            Some(1) => Ddir::Write,
-            Some(2) => Ddir::Trim,
+        let dir = match pacer.correct(mixed.index(), other_share, now) {
+            1 => Ddir::Write,
             _ => Ddir::Read,
         };
         io.workload.steer(Some(dir));

@@ -271,6 +271,13 @@ impl Workload {
         self.buffers.prepare_write(buf, offset);
     }
 
+    /// The direction the read/write mix of a mixed job chooses for the next I/O (drawing as
+    /// fio draws), and whether the other direction has a share: what a rate limit then
+    /// keeps or changes ([`Workload::steer`]). `None` for a job that is not mixed.
+    pub fn mix_choice(&mut self) -> Option<(Ddir, bool)> {
+        self.mix.choice()
+    }
+
     /// Fixes the direction of the next I/Os of a mixed job (`rw=rw`, `randrw`), or with
     /// `None` gives the choice back to `rwmixread`; other modes keep their direction. The
     /// runner's rate limits choose the direction this way, as fio's do.

@@ -153,3 +153,29 @@ fn each_direction_of_a_mixed_job_takes_its_own_sizes() {
     assert_eq!(ios("read"), (222, 888));
     assert_eq!(ios("write"), (245, 1960));
 }
+
+#[test]
+fn a_rated_mixed_job_takes_fios_directions() {
+    // fio 3.33 `--rw=randrw --bs=4k --size=1m --rate_iops=200,100 --number_ios=60` on the
+    // null engine: the mix draws each direction and the rates correct it, in this order
+    // (where fio's sleeps end on time; the fake clock's always do).
+    let dir = tempdir();
+    let args = [
+        "--output=/dev/null",
+        "--name=j",
+        "--ioengine=null",
+        "--rw=randrw",
+        "--bs=4k",
+        "--size=1m",
+        "--rate_iops=200,100",
+        "--number_ios=60",
+        "--write_iolog=io.log",
+    ];
+    iomark_ok(dir.path(), &args, true);
+    let log = std::fs::read_to_string(dir.path().join("io.log")).expect("the iolog");
+    let order: String = crate::support::iolog::data_ios(&log)
+        .iter()
+        .map(|io| io.action.chars().next().unwrap_or('?'))
+        .collect();
+    assert_eq!(order, "rwrwrrwrrrwrwrrrwrrwrwrrrwrwrrwrrwrrwrrwrrwrrwrrwrrrwrrwrwrr");
+}
