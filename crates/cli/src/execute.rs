@@ -53,7 +53,11 @@ pub fn execute(
 ) -> Result<(RunReport, Outcome), Failure> {
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
-    let plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    let mut plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
+    // --aux-path: where the verify state files go.
+    for verify in plans.iter_mut().filter_map(|p| p.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&program.aux_path);
+    }
     // fio's note (on standard error here, so that stdout stays the report alone).
     let mut noted: Vec<&str> = Vec::new();
     for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
@@ -88,11 +92,20 @@ pub fn execute(
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
     let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
-    let options = RunOptions {
+    let mut options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
+        block_latency_all: program.block_latency,
         ..run_options()
     };
+    if program.block_latency || plans.iter().any(|p| p.report.block_latency) {
+        options.block_tracing = Some(match options.fake_clock_step_ns {
+            Some(_) => Arc::new(iomark_blklat::Unavailable(
+                "block latency is not available under the fake clock".into(),
+            )),
+            None => iomark_blklat::for_run(),
+        });
+    }
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
     let agg = match program.bandwidth_log {
         true => Some(AggBandwidthLog::create(Path::new(".")).map_err(Failure::Run)?),
@@ -100,15 +113,19 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
-    let result =
-        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| match (
-            tick,
-            &mut pictures,
-        ) {
-            (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-            (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-            (Tick::Interval(..), None) => Ok(()),
-        })?;
+    let result = std::thread::scope(|scope| {
+        // --trigger-file, --trigger-timeout: a watcher beside the run.
+        if let Some(trigger) = crate::trigger::Trigger::of(program) {
+            scope.spawn(move || trigger.watch(control));
+        }
+        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| {
+            match (tick, &mut pictures) {
+                (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                (Tick::Interval(..), None) => Ok(()),
+            }
+        })
+    })?;
     if let Some(eta) = eta {
         let _ = eta.stop();
     }
@@ -223,7 +240,7 @@ pub fn write_reports(
 }
 
 /// fio's start lines: one per job section, `...` for its further clones.
-fn write_start_lines(
+pub fn write_start_lines(
     out: &mut dyn Write,
     plans: &[JobPlan],
     groups: &[u32],
@@ -244,7 +261,7 @@ fn write_start_lines(
 
 /// The print options of the run: `kb_base`, `unit_base` and `significant_figures` of the
 /// first job.
-fn print_options(jobs: &[JobSpec]) -> PrintOptions {
+pub fn print_options(jobs: &[JobSpec]) -> PrintOptions {
     let mut print = PrintOptions::default();
     if let Some(job) = jobs.first() {
         print.kb_base = job.ctx().kb_base;

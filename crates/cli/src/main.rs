@@ -6,15 +6,22 @@
 //! 3.33), 128 + the signal's number when a second one ends it at once (see [`signals`]).
 #![forbid(unsafe_code)]
 
+mod client;
+mod compare_cmd;
 mod execute;
 mod fuse_export;
 mod genzipf;
 mod loader;
 mod pictures;
+mod ranks;
 mod report_cmd;
+mod selftest;
+mod serve;
 mod signals;
 mod status;
 mod suite;
+mod sweep_cmd;
+mod trigger;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
@@ -34,6 +41,12 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "report") {
         return report_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compare") {
+        return compare_cmd::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "sweep") {
+        return sweep_cmd::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);
@@ -124,6 +137,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(list) = &p.crctest {
+        selftest::crctest(list, &mut out).map_err(Failure::Usage)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if p.cpuclock_test {
+        let passed = selftest::cpuclock_test(&mut out)?;
+        return Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
     if let Some(path) = &p.inflate_log {
         return inflate_log(path, &mut out);
     }
@@ -135,7 +156,25 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         out.write_all(text.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
+    if let Some(file) = p.remote_without_client.first() {
+        return Err(Failure::Usage(format!("--remote-config={file} needs a --client before it")));
+    }
+    if !p.clients.is_empty() {
+        drop(out);
+        let mut out = std::io::stdout().lock();
+        return client::main(&cmd, &mut out).map_err(|e| match e {
+            client::Failure::Usage(m) => Failure::Usage(m),
+            client::Failure::Output(e) => Failure::Output(e),
+        });
+    }
+    if let Some(arg) = &p.server {
+        drop(out);
+        return serve::main(arg, p).map_err(Failure::Usage);
+    }
+    let mut jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
+    // Under mpirun or srun, `$rank` and `$hostname` give each rank its own files.
+    let launch = iomark_dist::Launcher::detect().filter(|l| l.size > 1);
+    iomark_dist::localize(&mut jobs, launch.map_or(0, |l| l.rank), &iomark_dist::hostname());
     check_limits(&cmd.program, &jobs)?;
     if p.debug.iter().any(|d| d == "parse" || d == "all") {
         let mut err = std::io::stderr().lock();
@@ -154,11 +193,19 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     if p.parse_only {
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(launch) = &launch {
+        ranks::check(launch, p).map_err(|e| match e {
+            execute::Failure::Config(m) | execute::Failure::Run(m) => Failure::Usage(m),
+            execute::Failure::Output(e) => Failure::Output(e),
+        })?;
+    }
     if let Err(e) = CONTROL.install() {
         eprintln!("iomark: cannot take signals (Ctrl-C will end the run at once): {e}");
     }
     drop(out);
     let mut out: Box<dyn Write> = match &p.output {
+        // Only rank 0 reports.
+        _ if launch.is_some_and(|l| l.rank != 0) => Box::new(std::io::sink()),
         Some(path) => Box::new(
             std::fs::File::create(path)
                 .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
@@ -169,7 +216,10 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
-    let result = execute::execute(&jobs, p, &CONTROL, &mut out);
+    let result = match launch {
+        Some(_) => ranks::execute(&jobs, p, &CONTROL.stop, &mut out).map(|o| ((), o)),
+        None => execute::execute(&jobs, p, &CONTROL, &mut out).map(|(_, o)| ((), o)),
+    };
     if let (Ok(_), Some(code)) = (&result, stopped()) {
         return Ok(code);
     }

@@ -1,6 +1,7 @@
 //! `iomark report FILE|DIR...`: the HTML report, or each of its charts as an SVG or PNG
 //! file, from fio's or iomark's JSON (json, json+, json-stream) and log files; several
-//! inputs overlay (see [`iomark_web::input`]). Its flags are rows of the flag table
+//! inputs overlay (see [`iomark_web::input`]). A sweep's JSON (`iomark sweep --json`) gets
+//! the sweep's own page ([`iomark_web::sweep`]). Its flags are rows of the flag table
 //! ([`iomark_options::flags::REPORT`]).
 //!
 //! Exit codes: 0 success, 1 an output could not be written, 2 bad usage or an input that
@@ -98,6 +99,16 @@ fn run(args: &[OsString]) -> Result<(), Failure> {
         let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
         format!("iomark report: {}", names.join(" vs "))
     });
+    if let (Format::Html, Some(doc)) = (format, sweep_doc(&inputs)) {
+        // A sweep's JSON (`iomark sweep --json`): its own page, the curves and fits.
+        let html = iomark_web::sweep::page(&doc);
+        return match &output {
+            Some(path) => write_file(path, html.as_bytes()),
+            None => std::io::stdout()
+                .write_all(html.as_bytes())
+                .map_err(|e| Failure::Output(format!("standard output: {e}"))),
+        };
+    }
     let page =
         iomark_web::input::read(&inputs, &title).map_err(|e| Failure::Usage(e.to_string()))?;
     match format {
@@ -135,6 +146,14 @@ fn run(args: &[OsString]) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// The sweep document of a lone input that is one (`"iomark sweep"` at its top).
+fn sweep_doc(inputs: &[PathBuf]) -> Option<iomark_sweep::doc::SweepDoc> {
+    let [path] = inputs else { return None };
+    let text = std::fs::read_to_string(path).ok()?;
+    let head = text.get(..text.len().min(64))?;
+    head.contains("\"iomark sweep\"").then(|| serde_json::from_str(&text).ok()).flatten()
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

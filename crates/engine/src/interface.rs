@@ -5,6 +5,7 @@
 use crate::file::ThreadUsage;
 use crate::unit::IoUnit;
 use std::os::fd::RawFd;
+use std::path::PathBuf;
 
 /// What `queue` did with a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +55,19 @@ pub trait Engine: Send {
         Ok(())
     }
 
+    /// The paths of the job's files, in `setup`'s order: engines that work on files by
+    /// name (`filecreate`, `filestat`, `filedelete`, whose files the runner does not open)
+    /// take them here, once, before `setup`.
+    fn set_paths(&mut self, paths: &[PathBuf]) -> Result<(), EngineError> {
+        let _ = paths;
+        Ok(())
+    }
+
+    /// A loop of the job ended and the next begins, with no I/O in flight (called only for
+    /// engines whose registry entry says their files are used by name): the metadata
+    /// engines do their operation again on each file.
+    fn next_loop(&mut self) {}
+
     /// Starts (or, for a synchronous engine, does) the unit's I/O.
     fn queue(&mut self, unit: &mut IoUnit) -> Queued;
 
@@ -83,11 +97,31 @@ pub trait Engine: Send {
         ThreadUsage::default()
     }
 
+    /// How many system calls the engine has made for I/O so far: reads and writes,
+    /// submissions and reaps, syncs and trims, in whichever thread made them; `None` for an
+    /// engine that does not count them. The runner reads it at the end of `ramp_time` and of
+    /// the job, never in its loop.
+    fn syscalls(&self) -> Option<u64> {
+        None
+    }
+
     /// What the report should say about how the engine behaved, once the job is over (for
     /// example that libaio completed its submissions inline).
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// `stat_type`: the system call `filestat` times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StatCall {
+    /// `stat(2)` (fio's default).
+    #[default]
+    Stat,
+    /// `lstat(2)`.
+    Lstat,
+    /// `statx(2)`, with the basic statistics.
+    Statx,
 }
 
 /// How an engine is set up: the job's depth and the engine options of fio's `--enghelp`.
@@ -132,6 +166,8 @@ pub struct EngineOptions {
     pub threads_min: u32,
     /// `threadpool_max` (threadpool): the most worker threads the pool grows to.
     pub threads_max: u32,
+    /// `stat_type` (filestat): the system call that looks each file up.
+    pub stat_type: StatCall,
 }
 
 impl Default for EngineOptions {
@@ -154,6 +190,7 @@ impl Default for EngineOptions {
             userspace_reap: false,
             threads_min: 1,
             threads_max: 1,
+            stat_type: StatCall::Stat,
         }
     }
 }

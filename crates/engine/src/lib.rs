@@ -10,7 +10,9 @@
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
+pub mod falloc;
 pub mod file;
+pub mod fileops;
 mod interface;
 pub mod libaio;
 pub mod locked;
@@ -19,6 +21,7 @@ pub mod mmap;
 pub mod null;
 pub mod posixaio;
 pub mod registry;
+pub mod splice;
 pub mod sync;
 pub mod system;
 pub mod thread;

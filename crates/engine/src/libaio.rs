@@ -77,6 +77,9 @@ pub struct Counts {
     pub inline_submissions: u64,
     /// Completions read from the ring in user space.
     pub userspace_reaped: u64,
+    /// System calls made: every `io_submit` and `io_getevents`, and the syncs and trims
+    /// done in `queue`.
+    pub syscalls: u64,
 }
 
 // SAFETY: the raw pointers point into the engine's own `iocbs` and into the context's ring,
@@ -134,6 +137,7 @@ impl LibaioEngine {
             let r = unsafe {
                 abi::io_submit(self.ctx, nr, self.batch.as_mut_ptr().add(self.batch_head))
             };
+            self.counts.syscalls += 1;
             match r {
                 Ok(0) => break,
                 Ok(k) => {
@@ -168,6 +172,7 @@ impl LibaioEngine {
         // A sync is only queued with nothing in flight, so it may be done here and now.
         let result = if errno == libc::EINVAL && is_sync {
             self.aio_fsync = false;
+            self.counts.syscalls += 1;
             sync_file(iocb.aio_fildes as RawFd, op == abi::IOCB_CMD_FDSYNC)
         } else {
             -i64::from(errno)
@@ -261,16 +266,19 @@ impl Engine for LibaioEngine {
             // Linux AIO has no sync_file_range: fio 3.33 calls it here and now, without
             // waiting for the I/Os in flight (it syncs only the writes that completed).
             Ddir::SyncFileRange => {
+                self.counts.syscalls += u64::from(unit.len > 0);
                 unit.result = sync_range(unit.fd, unit.offset, unit.len as u64, unit.sync_flags);
                 Queued::Completed
             }
             // Trims, and syncs, wait until everything before them has completed.
             _ if self.busy() => Queued::Busy,
             Ddir::Trim => {
+                self.counts.syscalls += 1;
                 unit.result = trim(unit.fd, unit.offset, unit.len as u64);
                 Queued::Completed
             }
             Ddir::Sync | Ddir::Datasync if !self.aio_fsync => {
+                self.counts.syscalls += 1;
                 unit.result = sync_file(unit.fd, data_only);
                 Queued::Completed
             }
@@ -308,6 +316,7 @@ impl Engine for LibaioEngine {
                 got
             }
             _ => loop {
+                self.counts.syscalls += 1;
                 match abi::io_getevents(self.ctx, want_min, events) {
                     Ok(got) => break got,
                     Err(libc::EINTR) => continue,
@@ -323,6 +332,10 @@ impl Engine for LibaioEngine {
         }
         n += got;
         Ok(n)
+    }
+
+    fn syscalls(&self) -> Option<u64> {
+        Some(self.counts.syscalls)
     }
 
     fn notes(&self) -> Vec<String> {

@@ -77,6 +77,10 @@ impl Engine for NullEngine {
         self.queues
     }
 
+    fn syscalls(&self) -> Option<u64> {
+        Some(0)
+    }
+
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;
         if self.stall.is_some() {

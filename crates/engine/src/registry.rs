@@ -6,6 +6,8 @@
 //! The option table (in the options crate, which does no I/O) keeps its own `ioengine`
 //! choices, fio's full list; a test checks that the choices iomark runs are exactly these.
 
+use crate::falloc::{SizeCall, SizeEngine};
+use crate::fileops::{FileOp, FileOpEngine};
 use crate::interface::{Engine, EngineError, EngineOptions};
 use crate::sync::{SyncEngine, SyncFlavor};
 
@@ -20,6 +22,11 @@ pub struct EngineInfo {
     pub completes_in_call: bool,
     /// What the engine does, in one line.
     pub about: &'static str,
+    /// How the engine uses the job's files.
+    pub files: FileUse,
+    /// Whether reads and writes move data between the buffers and the files (all but
+    /// `null` and the metadata engines).
+    pub moves_data: bool,
     /// Makes the engine.
     make: fn(&EngineOptions) -> Result<Box<dyn Engine>, EngineError>,
 }
@@ -29,6 +36,24 @@ impl EngineInfo {
     pub fn make(&self, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
         (self.make)(options)
     }
+}
+
+/// How an engine uses the job's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileUse {
+    /// Not at all: nothing is laid out, opened or hinted (`null`, as in fio).
+    Untouched,
+    /// The runner lays the files out and opens them; the engine gets their descriptors.
+    Opened,
+    /// By name: the runner opens nothing and hands the engine the paths
+    /// ([`Engine::set_paths`]), having laid the files out first when `laid_out`; the
+    /// engine's work is once per file and loop ([`Engine::next_loop`], see
+    /// [`crate::fileops`]).
+    Named {
+        /// Whether the runner lays the files out before the job (`filestat`,
+        /// `filedelete`; `filecreate` creates them itself).
+        laid_out: bool,
+    },
 }
 
 /// A synchronous engine of `flavor`, with pvsync2's `hipri_percentage`.
@@ -42,36 +67,48 @@ pub const REGISTRY: &[EngineInfo] = &[
         name: "null",
         completes_in_call: false,
         about: "no data transfer: completes every I/O at once (queued at depths above 1)",
+        files: FileUse::Untouched,
+        moves_data: false,
         make: |o| Ok(Box::new(crate::null::NullEngine::new(o.iodepth))),
     },
     EngineInfo {
         name: "sync",
         completes_in_call: true,
         about: "lseek and read/write",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| sync(SyncFlavor::Sync, o),
     },
     EngineInfo {
         name: "psync",
         completes_in_call: true,
         about: "pread/pwrite",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| sync(SyncFlavor::Psync, o),
     },
     EngineInfo {
         name: "vsync",
         completes_in_call: true,
         about: "lseek and readv/writev",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| sync(SyncFlavor::Vsync, o),
     },
     EngineInfo {
         name: "pvsync",
         completes_in_call: true,
         about: "preadv/pwritev",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| sync(SyncFlavor::Pvsync, o),
     },
     EngineInfo {
         name: "pvsync2",
         completes_in_call: true,
         about: "preadv2/pwritev2, with hipri, nowait and uncached",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| {
             let flavor =
                 SyncFlavor::Pvsync2 { hipri: o.hipri, nowait: o.nowait, uncached: o.uncached != 0 };
@@ -82,37 +119,97 @@ pub const REGISTRY: &[EngineInfo] = &[
         name: "libaio",
         completes_in_call: false,
         about: "Linux native asynchronous I/O (io_setup, io_submit, io_getevents)",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::libaio::LibaioEngine::new(o)?)),
     },
     EngineInfo {
         name: "posixaio",
         completes_in_call: false,
         about: "POSIX asynchronous I/O (aio_read, aio_write, aio_suspend)",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::posixaio::PosixAioEngine::new(o.iodepth))),
     },
     EngineInfo {
         name: "mmap",
         completes_in_call: true,
         about: "copies to and from a shared mapping of the file",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::mmap::MmapEngine::new(o))),
     },
     EngineInfo {
         name: "threadpool",
         completes_in_call: false,
         about: "a pool of threads running the blocking calls",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::threadpool::ThreadPoolEngine::new("threadpool", o)?)),
     },
     EngineInfo {
         name: "guasi",
         completes_in_call: false,
         about: "threadpool, by the name of fio's former GUASI engine",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::threadpool::ThreadPoolEngine::new("guasi", o)?)),
     },
     EngineInfo {
         name: "io_uring",
         completes_in_call: false,
         about: "Linux io_uring",
+        files: FileUse::Opened,
+        moves_data: true,
         make: |o| Ok(Box::new(crate::uring::UringEngine::new(o)?)),
+    },
+    EngineInfo {
+        name: "splice",
+        completes_in_call: true,
+        about: "splice(2) and vmsplice(2) through a pipe",
+        files: FileUse::Opened,
+        moves_data: true,
+        make: |_| Ok(Box::new(crate::splice::SpliceEngine::new()?)),
+    },
+    EngineInfo {
+        name: "ftruncate",
+        completes_in_call: true,
+        about: "ftruncate(2) to each write's offset; no data transfer",
+        files: FileUse::Opened,
+        moves_data: false,
+        make: |_| Ok(Box::new(SizeEngine::new(SizeCall::Ftruncate))),
+    },
+    EngineInfo {
+        name: "falloc",
+        completes_in_call: true,
+        about: "fallocate(2) over each block: keep size (read), allocate (write), punch (trim)",
+        files: FileUse::Opened,
+        moves_data: false,
+        make: |_| Ok(Box::new(SizeEngine::new(SizeCall::Fallocate))),
+    },
+    EngineInfo {
+        name: "filecreate",
+        completes_in_call: true,
+        about: "creates each file (open with O_CREAT), timed; no data transfer",
+        files: FileUse::Named { laid_out: false },
+        moves_data: false,
+        make: |_| Ok(Box::new(FileOpEngine::new(FileOp::Create))),
+    },
+    EngineInfo {
+        name: "filestat",
+        completes_in_call: true,
+        about: "stat(2), lstat(2) or statx(2) of each file (stat_type), timed; no data transfer",
+        files: FileUse::Named { laid_out: true },
+        moves_data: false,
+        make: |o| Ok(Box::new(FileOpEngine::new(FileOp::Stat(o.stat_type)))),
+    },
+    EngineInfo {
+        name: "filedelete",
+        completes_in_call: true,
+        about: "unlink(2) of each file, timed; no data transfer",
+        files: FileUse::Named { laid_out: true },
+        moves_data: false,
+        make: |_| Ok(Box::new(FileOpEngine::new(FileOp::Delete))),
     },
 ];
 
@@ -127,6 +224,18 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, En
 /// The entry of the engine called `name`, if iomark runs it.
 pub fn find(name: &str) -> Option<&'static EngineInfo> {
     REGISTRY.iter().find(|e| e.name == name)
+}
+
+/// How the engine called `name` uses the job's files ([`FileUse::Opened`] for a name
+/// iomark does not run).
+pub fn file_use(name: &str) -> FileUse {
+    find(name).map_or(FileUse::Opened, |e| e.files)
+}
+
+/// The names of the engines that move data ([`EngineInfo::moves_data`]), in
+/// [`REGISTRY`]'s order: the ones a test of reads and writes runs.
+pub fn data_engines() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().filter(|e| e.moves_data).map(|e| e.name)
 }
 
 /// The names of the engines iomark runs, in [`REGISTRY`]'s order.

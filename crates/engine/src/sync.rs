@@ -47,12 +47,30 @@ pub struct SyncEngine {
     hipri_percentage: u32,
     /// Where the spread of `hipri_percentage` stands: the percent owed to the next I/Os.
     owed: u32,
+    /// Reads and writes made; each is `per_transfer` system calls (counted this way, a
+    /// transfer costs one addition).
+    transfers: u64,
+    /// The system calls of one transfer: 2 for the flavors that seek first, else 1.
+    per_transfer: u64,
+    /// The other system calls made: syncs and trims.
+    other_calls: u64,
 }
 
 impl SyncEngine {
     /// An engine of the given flavor.
     pub fn new(flavor: SyncFlavor) -> Self {
-        SyncEngine { flavor, hipri_percentage: 100, owed: 0 }
+        let per_transfer = match flavor {
+            SyncFlavor::Sync | SyncFlavor::Vsync => 2,
+            _ => 1,
+        };
+        SyncEngine {
+            flavor,
+            hipri_percentage: 100,
+            owed: 0,
+            transfers: 0,
+            per_transfer,
+            other_calls: 0,
+        }
     }
 
     /// pvsync2 with `hipri`: this share of the I/Os, in percent, asks for polling (fio's
@@ -233,16 +251,25 @@ impl Engine for SyncEngine {
         true
     }
 
+    fn syscalls(&self) -> Option<u64> {
+        Some(self.transfers * self.per_transfer + self.other_calls)
+    }
+
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
+        if let Ddir::Read | Ddir::Write = unit.ddir {
+            self.transfers += 1;
+            unit.result = transfer(self.flavor_for_io(), unit, unit.ddir == Ddir::Write);
+            return Queued::Completed;
+        }
+        // A sync_file_range of nothing makes no call.
+        self.other_calls += u64::from(unit.ddir != Ddir::SyncFileRange || unit.len > 0);
         unit.result = match unit.ddir {
-            Ddir::Read => transfer(self.flavor_for_io(), unit, false),
-            Ddir::Write => transfer(self.flavor_for_io(), unit, true),
             Ddir::Trim => trim(unit.fd, unit.offset, unit.len as u64),
-            Ddir::Sync => sync_file(unit.fd, false),
             Ddir::Datasync => sync_file(unit.fd, true),
             Ddir::SyncFileRange => {
                 sync_range(unit.fd, unit.offset, unit.len as u64, unit.sync_flags)
             }
+            Ddir::Sync | Ddir::Read | Ddir::Write => sync_file(unit.fd, false),
         };
         Queued::Completed
     }

@@ -62,6 +62,8 @@ pub struct ThreadPoolEngine {
     depth: usize,
     /// Completions popped so far (wrapping), to know what count to wait for.
     reaped: u32,
+    /// Requests reaped in all, each one call made by a worker.
+    reaped_total: u64,
     /// Why the pool could not grow, if it once could not.
     spawn_failure: Option<String>,
     /// Workers started so far (they stay until the engine stops).
@@ -106,6 +108,7 @@ impl ThreadPoolEngine {
             submitted: 0,
             depth,
             reaped: 0,
+            reaped_total: 0,
             spawn_failure: None,
             spawned: 0,
         };
@@ -217,6 +220,7 @@ impl Engine for ThreadPoolEngine {
                 done.push(c.index);
                 got += 1;
                 self.reaped = self.reaped.wrapping_add(1);
+                self.reaped_total += 1;
                 continue;
             }
             if got >= min {
@@ -233,6 +237,12 @@ impl Engine for ThreadPoolEngine {
         self.submitted -= got;
         self.in_flight -= got;
         Ok(got)
+    }
+
+    /// One call per request, made by a worker; the pool's futex waits and wake-ups are not
+    /// counted (they show in the context switches).
+    fn syscalls(&self) -> Option<u64> {
+        Some(self.reaped_total)
     }
 
     fn finish(&mut self) -> ThreadUsage {

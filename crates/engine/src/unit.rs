@@ -31,6 +31,11 @@ pub struct IoUnit {
     /// The flags of a [`Ddir::SyncFileRange`]: `SYNC_FILE_RANGE_*` bits (fio's
     /// `sync_file_range`, the same for every sync of a job). Other I/Os ignore them.
     pub sync_flags: u32,
+    /// Whether the I/O's time is a latency to record. Only the metadata engines set it (see
+    /// [`crate::fileops`]): the first I/O of a file in a loop does the file's operation and
+    /// is timed, the others do nothing and are not; other engines leave it true and the
+    /// runner does not look at it.
+    pub timed: bool,
     /// Bytes transferred, or a negated errno, once the I/O completed.
     pub result: i64,
     /// Whether the buffer holds data a read brought in, so that a write must refill it
@@ -57,6 +62,7 @@ impl IoUnit {
             buf,
             ioprio: 0,
             sync_flags: 0,
+            timed: true,
             result: 0,
             holds_read_data: false,
         }

@@ -58,6 +58,8 @@ pub struct UringEngine {
     /// Requests submitted or queued and not yet reaped.
     in_flight: u32,
     notes: Vec<String>,
+    /// `io_uring_enter` calls made.
+    enters: std::cell::Cell<u64>,
 }
 
 impl UringEngine {
@@ -73,6 +75,7 @@ impl UringEngine {
             enter_fd: built.ring.as_raw_fd(),
             ring: built.ring,
             enter_flags: 0,
+            enters: std::cell::Cell::new(0),
             disabled: built.disabled,
             sqpoll: options.sqthread_poll,
             iopoll: options.hipri,
@@ -108,6 +111,7 @@ impl UringEngine {
     /// One `io_uring_enter`; `EINTR` is retried.
     fn enter(&self, to_submit: u32, min_complete: u32, flags: u32) -> io::Result<usize> {
         loop {
+            self.enters.set(self.enters.get() + 1);
             // SAFETY: no argument pointer is passed; the kernel reads the submission entries
             // we pushed, whose buffers stay valid until their completions are reaped.
             let r = unsafe {
@@ -321,6 +325,10 @@ impl Engine for UringEngine {
             self.unsubmitted = self.unsubmitted.min(self.ring.submission().len() as u32);
             got += self.drain(units, max - got, done);
         }
+    }
+
+    fn syscalls(&self) -> Option<u64> {
+        Some(self.enters.get())
     }
 
     fn notes(&self) -> Vec<String> {

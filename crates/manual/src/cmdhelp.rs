@@ -84,13 +84,15 @@ const CHILDREN: &[&str] = &[
 const GRANDCHILDREN: &[&str] = &["trim_verify_zero", "trim_backlog", "trim_backlog_batch"];
 
 /// Options that fio 3.33 accepts and describes with `--cmdhelp=NAME`, but leaves out of
-/// `--cmdhelp=all`, and iomark's own options that fio 3.33 lacks (`verify_write_sequence`).
+/// `--cmdhelp=all`, and iomark's own options that fio 3.33 lacks (`verify_write_sequence`,
+/// `block_latency`).
 const UNLISTED: &[&str] = &[
     "bs_is_seq_rand",
     "softrandommap",
     "iomem_align",
     "verify_async_cpus",
     "verify_write_sequence",
+    "block_latency",
 ];
 
 /// `(engine, option, help)` where an engine words a shared option's help differently from the

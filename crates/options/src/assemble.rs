@@ -30,6 +30,12 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "threadpool",
     "guasi",
     "io_uring",
+    "splice",
+    "ftruncate",
+    "falloc",
+    "filecreate",
+    "filestat",
+    "filedelete",
 ];
 
 /// fio's default engine.

@@ -126,6 +126,8 @@ pub struct ProgramOptions {
     pub debug: Vec<String>,
     /// `--bandwidth-log`: fio's aggregate bandwidth logs (`agg-read_bw.log`, …).
     pub bandwidth_log: bool,
+    /// `--block-latency`: split every job's latency at the block layer.
+    pub block_latency: bool,
     /// `--inflate-log=LOG`: print this compressed log as text and run nothing.
     pub inflate_log: Option<PathBuf>,
     /// `--completions=SHELL`: print the completion script for that shell.
@@ -136,6 +138,39 @@ pub struct ProgramOptions {
     pub html: Option<PathBuf>,
     /// `--web[=ADDR:PORT]`: serve the live page; `Some("")` for the default address.
     pub web: Option<String>,
+    /// `--crctest[=LIST]`: the checksums named (`Some("")`: all), measured; runs no job.
+    pub crctest: Option<String>,
+    /// `--cpuclock-test`: check the clock on every CPU; runs no job.
+    pub cpuclock_test: bool,
+    /// `--alloc-size=KB`: fio's pool size, checked and not needed.
+    pub alloc_size: Option<u64>,
+    /// `--trigger-file=FILE`: trigger when it exists.
+    pub trigger_file: Option<PathBuf>,
+    /// `--trigger-timeout=TIME`: trigger that long after the start.
+    pub trigger_timeout: Option<Duration>,
+    /// `--trigger=COMMAND`: what a trigger runs.
+    pub trigger: Option<String>,
+    /// `--aux-path=DIR`: where the verify state files go.
+    pub aux_path: Option<PathBuf>,
+    /// `--server[=ARGS]`: serve fio's clients; `Some("")` for the default address.
+    pub server: Option<String>,
+    /// `--daemonize=PIDFILE`: serve in the background.
+    pub daemonize: Option<PathBuf>,
+    /// `--client=HOSTNAME`, each time it is given, in order.
+    pub clients: Vec<ClientArg>,
+    /// `--remote-config=FILE` given before any `--client` (an error when the jobs run).
+    pub remote_without_client: Vec<String>,
+}
+
+/// One `--client` and the job files given after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientArg {
+    /// The host (or a file of hosts), as written.
+    pub host: String,
+    /// The index in [`CommandLine::files`] of the first job file given after it.
+    pub first_file: usize,
+    /// Job files on the server's side (`--remote-config` after it).
+    pub remote: Vec<String>,
 }
 
 /// A parsed command line: program options, and where the jobs come from.
@@ -211,6 +246,11 @@ where
                     Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
                 }
+                if let Some(client) =
+                    cmd.program.clients.last_mut().filter(|c| c.first_file == usize::MAX)
+                {
+                    client.first_file = cmd.files.len();
+                }
             }
         }
     }
@@ -266,6 +306,7 @@ fn program_flag(
         FlagId::Section => p.sections.push(value),
         FlagId::Readonly => p.readonly = true,
         FlagId::BandwidthLog => p.bandwidth_log = true,
+        FlagId::BlockLatency => p.block_latency = true,
         FlagId::InflateLog => p.inflate_log = Some(PathBuf::from(value)),
         FlagId::MaxJobs => {
             let n = value.trim().parse::<u64>().ok().filter(|&n| n > 0);
@@ -307,6 +348,36 @@ fn program_flag(
         FlagId::Man => p.man = true,
         FlagId::Html => p.html = Some(PathBuf::from(value)),
         FlagId::Web => p.web = Some(value),
+        FlagId::Crctest => {
+            let names = flags::CRCTEST_NAMES;
+            if let Some(bad) = value.split(',').find(|n| !n.is_empty() && !names.contains(n)) {
+                let why = format!("invalid --crctest '{bad}' (valid: {})", names.join(","));
+                return Err(usage(at, why));
+            }
+            p.crctest = Some(value)
+        }
+        FlagId::CpuclockTest => p.cpuclock_test = true,
+        FlagId::AllocSize => match value.trim().parse::<u64>() {
+            Ok(kb) if kb > 0 => p.alloc_size = Some(kb),
+            _ => return Err(usage(at, format!("--{name}: '{value}' is not a size in KiB"))),
+        },
+        FlagId::TriggerFile => p.trigger_file = Some(PathBuf::from(value)),
+        FlagId::TriggerTimeout => {
+            p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
+        }
+        FlagId::Trigger => p.trigger = Some(value),
+        FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
+        FlagId::Server => p.server = Some(value),
+        FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
+        // Its first file is known to the caller, which has the files so far.
+        FlagId::Client => {
+            p.clients.push(ClientArg { host: value, first_file: usize::MAX, remote: Vec::new() })
+        }
+        FlagId::RemoteConfig => match p.clients.last_mut() {
+            Some(client) => client.remote.push(value),
+            // Refused when the jobs run: it belongs to a --client.
+            None => p.remote_without_client.push(value),
+        },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
     Ok(())

@@ -27,6 +27,7 @@ const IDS: &[FlagId] = &[
     FlagId::EtaInterval,
     FlagId::StatusInterval,
     FlagId::BandwidthLog,
+    FlagId::BlockLatency,
     FlagId::InflateLog,
     FlagId::Debug,
     FlagId::Completions,
@@ -35,6 +36,17 @@ const IDS: &[FlagId] = &[
     FlagId::Help,
     FlagId::Html,
     FlagId::Web,
+    FlagId::Crctest,
+    FlagId::CpuclockTest,
+    FlagId::AllocSize,
+    FlagId::TriggerFile,
+    FlagId::TriggerTimeout,
+    FlagId::Trigger,
+    FlagId::AuxPath,
+    FlagId::Server,
+    FlagId::Daemonize,
+    FlagId::Client,
+    FlagId::RemoteConfig,
     FlagId::NotYet,
 ];
 
@@ -58,6 +70,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::EtaInterval
         | FlagId::StatusInterval
         | FlagId::BandwidthLog
+        | FlagId::BlockLatency
         | FlagId::InflateLog
         | FlagId::Debug
         | FlagId::Completions
@@ -66,6 +79,17 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Help
         | FlagId::Html
         | FlagId::Web
+        | FlagId::Crctest
+        | FlagId::CpuclockTest
+        | FlagId::AllocSize
+        | FlagId::TriggerFile
+        | FlagId::TriggerTimeout
+        | FlagId::Trigger
+        | FlagId::AuxPath
+        | FlagId::Server
+        | FlagId::Daemonize
+        | FlagId::Client
+        | FlagId::RemoteConfig
         | FlagId::NotYet => {}
     }
 }
@@ -104,8 +128,8 @@ fn sample(flag: &flags::Flag) -> String {
         return last.to_string();
     }
     match flag.long {
-        "max-jobs" => "4".into(),
-        "eta-newline" | "eta-interval" | "status-interval" => "2s".into(),
+        "max-jobs" | "alloc-size" => "4".into(),
+        "eta-newline" | "eta-interval" | "status-interval" | "trigger-timeout" => "2s".into(),
         _ => "x".into(),
     }
 }

@@ -2,6 +2,8 @@
 //! and how the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
 
 use crate::error::OptionError;
+use iomark_engine::fileops::StatCall;
+use iomark_engine::registry::{self, FileUse};
 use iomark_engine::EngineOptions;
 use iomark_options::keys;
 use iomark_options::JobSpec;
@@ -119,10 +121,27 @@ impl EnginePlan {
         }
     }
 
-    /// Whether the engine touches the job's files: every engine but `null`, which lays
-    /// out, opens and hints nothing.
+    /// Whether the runner lays out the job's files: every engine but `null` (which lays
+    /// out, opens and hints nothing) and `filecreate` (which creates them as its I/O).
     pub fn touches_files(&self) -> bool {
-        self.name != "null"
+        match registry::file_use(&self.name) {
+            FileUse::Untouched => false,
+            FileUse::Opened => true,
+            FileUse::Named { laid_out } => laid_out,
+        }
+    }
+
+    /// Whether the runner opens the job's files for the engine (all but `null` and the
+    /// metadata engines, which work on the files by name).
+    pub fn opens_files(&self) -> bool {
+        registry::file_use(&self.name) == FileUse::Opened
+    }
+
+    /// Whether the engine works on the files by name, once per file and loop, and only
+    /// that operation is timed (`filecreate`, `filestat`, `filedelete`; see
+    /// [`iomark_engine::fileops`]).
+    pub fn per_file(&self) -> bool {
+        matches!(registry::file_use(&self.name), FileUse::Named { .. })
     }
 }
 
@@ -159,5 +178,10 @@ fn engine_options(
         userspace_reap: spec.flag(keys::USERSPACE_REAP),
         threads_min,
         threads_max,
+        stat_type: match spec.get(keys::STAT_TYPE).map(|c| c.name) {
+            Some("lstat") => StatCall::Lstat,
+            Some("statx") => StatCall::Statx,
+            _ => StatCall::Stat,
+        },
     }
 }

@@ -33,10 +33,16 @@ pub struct FilesPlan {
     /// Whether the engine touches the files: every engine but `null`, which lays out,
     /// opens and hints nothing (as in fio).
     pub touched: bool,
+    /// Whether the runner opens the files for the engine: not for `null` nor for the
+    /// metadata engines, which work on them by name (`filecreate` lays out nothing either).
+    pub opened: bool,
     /// Whether the job reads its files (its `rw`, or its replayed log, has reads).
     pub reads: bool,
     /// Whether the job writes or trims its files.
     pub writes: bool,
+    /// Open the files for writing even when the job only reads: `falloc`'s reads are
+    /// `fallocate` calls, which need a writable descriptor (fio's engine opens so too).
+    pub open_writable: bool,
     /// Open with `O_DIRECT` (`direct`, or not `buffered`, whichever was set last).
     pub direct: bool,
     /// How writes reach the disk (`sync`).
@@ -123,8 +129,10 @@ impl FilesPlan {
         Ok(FilesPlan {
             list,
             touched,
+            opened: engine.opens_files(),
             reads,
             writes,
+            open_writable: writes || engine.name == "falloc",
             direct: direct(spec),
             sync_mode: SyncMode::of(spec),
             // "pre_read … will also clear the invalidate flag" (fio's HOWTO).

@@ -19,6 +19,8 @@ pub struct ReportPlan {
     pub report_stats: bool,
     /// Report the disks under the job's files (`disk_util`).
     pub disk_util: bool,
+    /// Split each I/O's latency at the block layer (`block_latency`, iomark's own).
+    pub block_latency: bool,
     /// Whether the job asked for thread mode (`thread`); iomark always runs jobs as
     /// threads, and this only changes fio's "Starting N processes" wording.
     pub thread: bool,
@@ -77,6 +79,7 @@ impl ReportPlan {
             group_reporting: spec.flag(keys::GROUP_REPORTING),
             report_stats: spec.flag(keys::STATS),
             disk_util: spec.flag(keys::DISK_UTIL),
+            block_latency: spec.flag(keys::BLOCK_LATENCY),
             thread: spec.flag(keys::THREAD),
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),

@@ -134,6 +134,7 @@ fn job(p: &JobPlan, do_verify: bool) -> VerifyJob {
     VerifyJob {
         name: p.job.name.clone(),
         jobnum: p.job.jobnum,
+        state_dir: None,
         file_names: p.files.list.iter().map(|f| f.path.display().to_string()).collect(),
         depth: p.engine.iodepth,
         max_bs: p.max_block_size(),

@@ -18,6 +18,7 @@
 
 use std::fmt::Write as _;
 
+use iomark_stats::block::BlockLatencyReport;
 use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport, SteadyReport};
 
 /// A JSON value as fio writes it.
@@ -101,11 +102,48 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     if !report.global_options.is_empty() {
         top.push(("global options".into(), options(&report.global_options)));
     }
-    top.push(("jobs".into(), Value::Array(report.jobs.iter().map(|j| job(j, bins)).collect())));
+    if report.clients.is_empty() {
+        top.push(("jobs".into(), Value::Array(report.jobs.iter().map(|j| job(j, bins)).collect())));
+    } else {
+        top.push(("client_stats".into(), client_stats(report, bins)));
+    }
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
+    // iomark's: under MPI, each rank's own jobs beside the merged ones.
+    if !report.ranks.is_empty() {
+        let rank = |r: &iomark_stats::report::RankReport| {
+            object([
+                ("rank", int(r.rank)),
+                ("hostname", string(&r.hostname)),
+                ("jobs", Value::Array(r.jobs.iter().map(|j| job(j, bins)).collect())),
+            ])
+        };
+        top.push(("ranks".into(), Value::Array(report.ranks.iter().map(rank).collect())));
+    }
     Value::Object(top)
+}
+
+/// fio's `client_stats` (under `--client`): each server's jobs, then the merge of all of
+/// them ("All clients"), each with the host and port it came from (the last server's for
+/// the merge, as fio).
+fn client_stats(report: &RunReport, bins: Bins) -> Value {
+    let with_host = |j: &JobReport, host: &str, port: u16| match job(j, bins) {
+        Value::Object(mut entries) => {
+            entries.push(("hostname".into(), string(host)));
+            entries.push(("port".into(), int(port)));
+            Value::Object(entries)
+        }
+        other => other,
+    };
+    let mut all = Vec::new();
+    for c in &report.clients {
+        all.extend(c.jobs.iter().map(|j| with_host(j, &c.hostname, c.port)));
+    }
+    if let Some(last) = report.clients.last() {
+        all.extend(report.jobs.iter().map(|j| with_host(j, &last.hostname, last.port)));
+    }
+    Value::Array(all)
 }
 
 fn options(list: &[(String, String)]) -> Value {
@@ -172,10 +210,44 @@ fn job(job: &JobReport, bins: Bins) -> Value {
     if let Some(ss) = &job.steadystate {
         entries.push(("steadystate".into(), steadystate(ss)));
     }
+    if let Some(b) = &job.block_latency {
+        entries.push(("block_latency".into(), block_latency(b, bins)));
+    }
     if !job.notes.is_empty() {
         let notes = job.notes.iter().map(|n| string(n)).collect();
         entries.push(("iomark notes".into(), Value::Array(notes)));
     }
+    Value::Object(entries)
+}
+
+/// iomark's `block_latency` object: per direction with matched I/Os, each segment as a
+/// latency object (`pre_ns`, `queue_ns`, `device_ns`, `completion_ns`); then the counts,
+/// the clock map and the notes.
+fn block_latency(b: &BlockLatencyReport, bins: Bins) -> Value {
+    let mut entries: Vec<(String, Value)> = Vec::new();
+    for (name, dir) in ["read", "write", "trim"].iter().zip(&b.dirs) {
+        let Some(dir) = dir else { continue };
+        let segs = dir.segments().map(|(s, stats)| (format!("{}_ns", s.name()), lat(stats, bins)));
+        entries.push((name.to_string(), object(segs)));
+    }
+    let c = &b.counts;
+    let counts = [
+        ("ios", c.ios),
+        ("matched", c.matched),
+        ("unmatched", c.unmatched),
+        ("cache_hits", c.cache_hits),
+        ("merged", c.merged),
+        ("split", c.split),
+        ("inserted", c.inserted),
+        ("records", c.records),
+        ("lost_records", c.lost_records),
+        ("reordered", c.reordered),
+        ("reorder_max_ns", c.reorder_max_ns),
+        ("clock_points", b.clock.points),
+    ];
+    entries.extend(counts.into_iter().map(|(k, v)| (k.to_owned(), int(v))));
+    entries.push(("clock_max_rate_ppm".into(), float(b.clock.max_rate_ppm)));
+    entries.push(("notes".into(), Value::Array(b.notes.iter().map(|n| string(n)).collect())));
     Value::Object(entries)
 }
 

@@ -47,6 +47,8 @@ mod tests {
             jobs: vec![job],
             groups: Vec::new(),
             disks: Vec::new(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

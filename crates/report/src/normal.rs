@@ -15,6 +15,7 @@ use iomark_stats::report::{
 
 use crate::units::{LatUnit, PrintOptions};
 
+mod block;
 mod percentiles;
 
 use percentiles::write_percentiles;
@@ -96,8 +97,10 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
     for (name, dir) in shown {
         if dir.io_bytes > 0 {
             write_dir(out, name, dir, opts);
+            block::write_dir(out, name, job.block_latency.as_ref());
         }
     }
+    block::write_counts(out, job.block_latency.as_ref());
     write_lat_buckets(out, "nsec", &NSEC_LABELS, &job.latency_ns);
     write_lat_buckets(out, "usec", &NSEC_LABELS, &job.latency_us);
     write_lat_buckets(out, "msec", &MSEC_LABELS, &job.latency_ms);
@@ -404,10 +407,12 @@ mod tests {
             latency_us: [0.0; 10],
             latency_ms: [0.0; 12],
             terse_latency_2us: 0.0,
+            counters: Default::default(),
             percentile_list: Vec::new(),
             latency_target: LatencyTarget { depth: 1, target: 0, percentile: 100.0, window: 0 },
             steadystate: None,
             errors: None,
+            block_latency: None,
         }
     }
 
@@ -428,6 +433,8 @@ mod tests {
                 mixed: None,
             }],
             disks: Vec::new(),
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

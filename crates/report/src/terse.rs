@@ -256,6 +256,8 @@ mod tests {
             jobs,
             groups,
             disks,
+            ranks: Vec::new(),
+            clients: Vec::new(),
         }
     }
 

@@ -284,9 +284,9 @@ fn write_chunks(
 }
 
 /// Opens the job's files with its flags (`direct`, `sync`, read-only for read jobs); the
-/// null engine opens none.
+/// null engine and the metadata engines open none.
 pub fn open(job: &FilesPlan) -> Result<Vec<File>, FileError> {
-    if !job.touched {
+    if !job.opened {
         return Ok(Vec::new());
     }
     let mut files = Vec::with_capacity(job.list.len());
@@ -334,7 +334,7 @@ fn open_one(job: &FilesPlan, plan: &FilePlan, create: bool) -> Result<File, File
     }
     OpenOptions::new()
         .read(true)
-        .write(job.writes)
+        .write(job.open_writable)
         .create(create)
         .custom_flags(flags)
         .open(&plan.path)

@@ -40,8 +40,12 @@ pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
 pub use logs::{inflate, InflateError};
+pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
-pub use run::{header, interim_report, plans, run, RunError, RunOptions, FIO_COMPAT};
+pub use run::{
+    ctime, header, interim_report, plans, reduce, run, run_outcomes, RawJob, RunError, RunOptions,
+    RunOutcomes, FIO_COMPAT,
+};
 pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.

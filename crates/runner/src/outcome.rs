@@ -6,7 +6,7 @@ use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::JobTimes;
 
 /// What a finished job hands back for the report (or a running one, for an interim report).
-#[derive(Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct JobOutcome {
     /// Everything recorded.
     pub recorder: JobRecorder,
@@ -26,4 +26,8 @@ pub struct JobOutcome {
     pub latency_depth: u32,
     /// What the steady-state watch found, if the job had one.
     pub steadystate: Option<iomark_stats::report::SteadyReport>,
+    /// Each I/O's latency split at the block layer, if the job asked for it.
+    /// Not carried between MPI ranks (multi-host runs have no split).
+    #[serde(skip)]
+    pub block: Option<iomark_stats::block::BlockRecorder>,
 }

@@ -118,6 +118,11 @@ impl<const N: usize> Buckets<N> {
         self.counts[idx] += n;
     }
 
+    /// Takes back `n` of what [`add`](Self::add) put in bucket `idx` (never below 0).
+    pub fn remove(&mut self, idx: usize, n: u64) {
+        self.counts[idx] = self.counts[idx].saturating_sub(n);
+    }
+
     /// The raw counts.
     pub fn counts(&self) -> &[u64; N] {
         &self.counts
@@ -155,6 +160,22 @@ impl<const N: usize> Buckets<N> {
             }
         }
         out
+    }
+}
+
+impl<const N: usize> serde::Serialize for Buckets<N> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.counts.as_slice().serialize(s)
+    }
+}
+
+impl<'de, const N: usize> serde::Deserialize<'de> for Buckets<N> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let counts = Vec::<u64>::deserialize(d)?;
+        let counts = <[u64; N]>::try_from(counts).map_err(|v| {
+            serde::de::Error::custom(format!("{} buckets where {N} were expected", v.len()))
+        })?;
+        Ok(Buckets { counts })
     }
 }
 

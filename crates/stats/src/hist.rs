@@ -315,6 +315,31 @@ impl LatHistogram {
     }
 }
 
+/// On the wire (the MPI gather) a histogram is its non-empty buckets as `(index, count)`
+/// pairs, most of its 17 409 buckets being empty.
+impl serde::Serialize for LatHistogram {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let used: Vec<(u32, u64)> =
+            self.buckets().filter(|&(_, c)| c > 0).map(|(i, c)| (i as u32, c)).collect();
+        used.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LatHistogram {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let used = Vec::<(u32, u64)>::deserialize(d)?;
+        let mut hist = LatHistogram::new();
+        for (i, c) in used {
+            let i = i as usize;
+            if i >= LatHistogram::BUCKETS {
+                return Err(serde::de::Error::custom(format!("histogram bucket {i} out of range")));
+            }
+            hist.chunk_mut(i >> CHUNK_BITS)[i & (CHUNK - 1)] = c;
+        }
+        Ok(hist)
+    }
+}
+
 /// A part given to [`LatHistogram::set_remainder`] held more in some bucket than the whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("a histogram taken out of another held values the other did not")]

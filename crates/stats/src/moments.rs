@@ -8,7 +8,7 @@
 //! formula of Chan, Golub and LeVeque, as fio does for `group_reporting`.
 
 /// Running count, min, max, mean and sample standard deviation.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     n: u64,
     min: u64,
@@ -28,6 +28,15 @@ impl Moments {
     /// No values yet.
     pub const fn new() -> Self {
         Moments { n: 0, min: u64::MAX, max: 0, mean: 0.0, m2: 0.0 }
+    }
+
+    /// `n` values with these extremes, this mean and this sum of squared deviations from
+    /// it (fio's `io_stat`, as its server sends it).
+    pub fn from_summary(n: u64, min: u64, max: u64, mean: f64, m2: f64) -> Self {
+        if n == 0 {
+            return Self::new();
+        }
+        Moments { n, min, max, mean, m2 }
     }
 
     /// Adds one value (Welford: `δ = x − mean; mean += δ/n; M2 += δ·(x − mean)`).

@@ -124,7 +124,7 @@ impl Default for PercentileList {
 }
 
 /// What the runner measured for one job (or, under `group_reporting`, for its group).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct JobTimes {
     /// Runtime per direction in milliseconds (fio's `runtime[ddir]`; 0 for a direction the
     /// job did not perform). Under `group_reporting`, the longest job's.
@@ -142,6 +142,43 @@ pub struct JobTimes {
     pub majf: u64,
     /// Minor page faults.
     pub minf: u64,
+    /// The job's own counters after `ramp_time`.
+    pub counters: crate::report::JobCounters,
+}
+
+impl JobTimes {
+    /// Adds `other`, a job of the same reporting group (fio's `group_reporting`): the
+    /// longest runtime per direction, the sums of everything else.
+    pub fn merge_group(&mut self, other: &JobTimes) {
+        self.runtime_ms = [0, 1, 2].map(|d| self.runtime_ms[d].max(other.runtime_ms[d]));
+        self.add_usage(other);
+    }
+
+    /// Adds `other`, the same job run elsewhere (another MPI rank or host), IOR's way: each
+    /// direction's runtime becomes the common wall time, from the earliest start to the
+    /// latest end. `start_ms` and `other_start_ms` are when each began (wall clock, ms);
+    /// usage is summed as under `group_reporting`.
+    pub fn merge_spans(&mut self, start_ms: u64, other: &JobTimes, other_start_ms: u64) {
+        let first = start_ms.min(other_start_ms);
+        self.runtime_ms = [0, 1, 2].map(|d| {
+            let end = |start: u64, t: &JobTimes| match t.runtime_ms[d] {
+                0 => 0,
+                r => start + r - first,
+            };
+            end(start_ms, self).max(end(other_start_ms, other))
+        });
+        self.add_usage(other);
+    }
+
+    fn add_usage(&mut self, other: &JobTimes) {
+        self.total_run_ms += other.total_run_ms;
+        self.usr_ns += other.usr_ns;
+        self.sys_ns += other.sys_ns;
+        self.ctx += other.ctx;
+        self.majf += other.majf;
+        self.minf += other.minf;
+        self.counters = self.counters.plus(other.counters);
+    }
 }
 
 /// The parts of a [`JobReport`] that are not statistics, copied through as given.
@@ -311,6 +348,7 @@ pub fn job_report(
         ctx: times.ctx,
         majf: times.majf,
         minf: times.minf,
+        counters: times.counters,
         iodepth_level: rec.depth.percentages(ios, MAP_FLOOR),
         iodepth_submit: rec.submit.percentages(rec.submit.total(), MAP_FLOOR),
         iodepth_complete: rec.complete.percentages(rec.complete.total(), MAP_FLOOR),
@@ -322,6 +360,7 @@ pub fn job_report(
         latency_target: meta.latency_target,
         steadystate: meta.steadystate,
         errors: meta.errors,
+        block_latency: None,
     }
 }
 

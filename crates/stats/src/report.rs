@@ -34,6 +34,39 @@ pub struct RunReport {
     pub groups: Vec<GroupReport>,
     /// The disks under the jobs' files.
     pub disks: Vec<DiskReport>,
+    /// Under MPI, each rank's own jobs (the per-rank breakdown of the merged `jobs`), in
+    /// rank order; empty otherwise.
+    #[serde(default)]
+    pub ranks: Vec<RankReport>,
+    /// Under `--client`, each server's own jobs and groups, in the order of the hosts;
+    /// `jobs` and `groups` then hold the merge of all of them ("All clients"). Empty
+    /// otherwise.
+    #[serde(default)]
+    pub clients: Vec<ClientReport>,
+}
+
+/// One server's part of a run driven by `--client`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientReport {
+    /// The host as `--client` named it.
+    pub hostname: String,
+    /// Its port (0 for a Unix socket).
+    pub port: u16,
+    /// Its jobs (or groups).
+    pub jobs: Vec<JobReport>,
+    /// Its reporting groups.
+    pub groups: Vec<GroupReport>,
+}
+
+/// One MPI rank's part of a merged run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankReport {
+    /// The rank, from 0.
+    pub rank: u32,
+    /// The host it ran on.
+    pub hostname: String,
+    /// Its jobs (or groups), reduced from its own recordings alone.
+    pub jobs: Vec<JobReport>,
 }
 
 /// Reads, writes, trims: the order of every per-direction array.
@@ -127,6 +160,39 @@ pub struct JobReport {
     /// errors (fio then reports `total_err` and `first_error`).
     #[serde(default)]
     pub errors: Option<ErrorReport>,
+    /// The job's own counters over the measured part of the run (after `ramp_time`):
+    /// iomark's addition, which `iomark sweep` reads; fio's formats do not print it.
+    #[serde(default)]
+    pub counters: JobCounters,
+    /// Each I/O's completion latency split at the block layer, when the job asked for it
+    /// (`--block-latency`, `block_latency=1`); iomark's addition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_latency: Option<crate::block::BlockLatencyReport>,
+}
+
+/// What a job counted over the measured part of its run (after `ramp_time`), summed over
+/// the jobs of a group under `group_reporting`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct JobCounters {
+    /// User and system CPU time of the job's thread (and of its engine's worker threads,
+    /// whose whole life counts), in nanoseconds; 0 under the fake clock.
+    pub cpu_ns: u64,
+    /// Context switches of the job's thread; 0 under the fake clock.
+    pub ctx: u64,
+    /// System calls the engine made for I/O (see the engine's `syscalls`); `None` when the
+    /// engine does not count them.
+    pub syscalls: Option<u64>,
+}
+
+impl JobCounters {
+    /// The counters of two jobs together.
+    pub fn plus(self, other: JobCounters) -> JobCounters {
+        JobCounters {
+            cpu_ns: self.cpu_ns + other.cpu_ns,
+            ctx: self.ctx + other.ctx,
+            syscalls: self.syscalls.zip(other.syscalls).map(|(a, b)| a + b),
+        }
+    }
 }
 
 /// A job's failed I/Os, reported when it may go on past errors.

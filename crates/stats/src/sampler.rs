@@ -20,7 +20,7 @@
 use crate::moments::Moments;
 
 /// What a [`RateSampler`] measures, and so how a rate is scaled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RateUnit {
     /// Bytes in, KiB/s out.
     KibPerSec,
@@ -48,7 +48,7 @@ impl std::error::Error for SamplerError {}
 const NS_PER_MS: u64 = 1_000_000;
 
 /// Samples a rate per direction every window; see the module doc for fio's exact rule.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RateSampler {
     unit: RateUnit,
     window_ms: u64,
@@ -130,6 +130,12 @@ impl RateSampler {
     /// The samples of one direction (0 read, 1 write, 2 trim).
     pub fn stats(&self, dir: usize) -> &Moments {
         &self.stats[dir]
+    }
+
+    /// Sets what direction `dir` sampled to `stats` (a recording rebuilt from another
+    /// tool's figures).
+    pub fn set_stats(&mut self, dir: usize, stats: Moments) {
+        self.stats[dir] = stats;
     }
 
     /// Adds another job's samples by fio's `group_reporting` rule ([`Moments::merge_sum`]).

@@ -11,7 +11,7 @@
 //! (2^42 ns) that is more than 2^44 values; beyond, it saturates rather than wraps.
 
 /// Exact running sums of a stream of values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SumMoments {
     n: u64,
     min: u64,
@@ -30,6 +30,19 @@ impl SumMoments {
     /// No values yet.
     pub const fn new() -> Self {
         SumMoments { n: 0, min: u64::MAX, max: 0, sum: 0, sum_sq: 0 }
+    }
+
+    /// Sums that give `n` values with these extremes, this mean and this sum of squared
+    /// deviations from it (fio's `io_stat`, as its server sends it): exact to the
+    /// rounding of `mean` and `s`.
+    pub fn from_summary(n: u64, min: u64, max: u64, mean: f64, s: f64) -> Self {
+        if n == 0 {
+            return Self::new();
+        }
+        let sum = (mean * n as f64).round().max(0.0) as u128;
+        // Σx² = S + (Σx)² / n.
+        let sum_sq = (s.max(0.0) + (sum as f64) * (sum as f64) / n as f64).round() as u128;
+        SumMoments { n, min, max, sum, sum_sq }
     }
 
     /// Adds one value.

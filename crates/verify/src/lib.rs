@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod block;
+pub mod hashes;
 mod job;
 mod plan;
 

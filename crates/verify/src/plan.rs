@@ -54,6 +54,8 @@ pub struct VerifyJob {
     pub name: String,
     /// The clone's number among `numjobs` copies, from 0 (the state file's name has it).
     pub jobnum: u64,
+    /// Where the state file goes (`--aux-path`); the current directory when `None`.
+    pub state_dir: Option<std::path::PathBuf>,
     /// The names of the job's files, as failure reports show them.
     pub file_names: Vec<String>,
     /// The job's I/O units (`iodepth`).

@@ -18,3 +18,4 @@ pub mod live;
 pub mod model;
 pub mod png;
 pub mod svg;
+pub mod sweep;

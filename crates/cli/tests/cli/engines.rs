@@ -75,7 +75,7 @@ fn available(engine: &str, direct: bool) -> bool {
 #[test]
 fn every_engine_issues_the_same_ios_and_writes_the_same_bytes() {
     let directs: &[bool] = if direct_runs() { &[false, true] } else { &[false] };
-    let engines: Vec<&str> = iomark_engine::registry::names().filter(|e| *e != "null").collect();
+    let engines: Vec<&str> = iomark_engine::registry::data_engines().collect();
     for &direct in directs {
         // The data depends on the depth (each unit's buffer is filled from the job's
         // random stream when the pool is made), so the reference is psync at each depth.

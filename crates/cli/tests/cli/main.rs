@@ -11,6 +11,7 @@
 
 mod support;
 
+mod block_latency;
 mod buffers;
 mod distributions;
 mod engines;
@@ -20,6 +21,8 @@ mod fio_plot;
 mod fuse;
 mod job_options;
 mod logs;
+mod metadata;
+mod multihost;
 mod pacing;
 mod pictures;
 mod random;
@@ -27,7 +30,9 @@ mod replay;
 mod run;
 mod safety;
 mod sched;
+mod selftest;
 mod signals;
+mod sweep;
 mod syncs;
 mod terse;
 mod usage;

@@ -1,6 +1,6 @@
-//! The rows of the program-flag table and the look-ups into it, the `genzipf` subcommand's
-//! flags, and the exit statuses: the data that the parser reads and that `--help`, the man
-//! page and the completions print.
+//! The rows of the program-flag table and the look-ups into it, the subcommands' flags
+//! (`genzipf`, `report`, `sweep`, `compare`, `fuse-export`), and the exit statuses: the data
+//! that the parser reads and that `--help`, the man page and the completions print.
 
 use super::flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 
@@ -26,6 +26,12 @@ pub const DEBUG_CATEGORIES: &[&str] = &[
     "helperthread",
     "zbd",
     "all",
+];
+
+/// fio 3.33's `--crctest` checksums, in its order.
+pub const CRCTEST_NAMES: &[&str] = &[
+    "md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash",
+    "murmur3", "jhash", "fnv", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
 ];
 
 /// A flag that iomark acts on, with no long help and any value.
@@ -134,6 +140,14 @@ const FLAGS: &[Flag] = &[
              standard output when the run starts; at the end the page becomes the final HTML \
              report.",
         ),
+    flag(F::BlockLatency, "block-latency", Arg::None, "Split each I/O's latency at the block layer")
+        .long_help(
+            "iomark's own: sets block_latency for every job. While the jobs run, iomark follows \
+             the kernel's block tracepoints for the disks under their files and splits each \
+             I/O's completion latency into pre (issue to the block layer), queue, device and \
+             completion, reported after clat (docs/block-latency.md). Needs root or \
+             CAP_PERFMON; without, a note says why and the run goes on without the split.",
+        ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(
             "fio's aggregate bandwidth logs of the whole run, one sample every --eta-interval; \
@@ -157,24 +171,66 @@ const FLAGS: &[Flag] = &[
             "The script completes these flags, the job options with their fixed values, and job \
              file names; see INSTALLING below.",
         ),
+    flag(F::Server, "server", Optional("ARGS"), "Run as a server, waiting for clients")
+        .long_help(
+            "Speaks fio 3.33's client/server protocol, so that `fio --client=HOST job.fio` and \
+             gfio run jobs here. ARGS is fio's: `ip:ADDR[,PORT]`, `ip6:ADDR[,PORT]` or \
+             `sock:PATH`; by default all IPv4 addresses, port 8765. See docs/multi-host.md.",
+        ),
+    flag(F::Daemonize, "daemonize", Required("PIDFILE"), "Run the server in the background")
+        .long_help("With --server: the server goes on in the background and its process id is written to PIDFILE."),
+    flag(F::Client, "client", Required("HOSTNAME"), "Run the jobs on a server (repeat for several)")
+        .long_help(
+            "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
+             one host a line. The job files that follow a --client go to that server; a \
+             server given none runs the job files given before the first --client. fio's \
+             servers and iomark's alike; the report shows each server's jobs, then \
+             \"All clients\" under group_reporting. See docs/multi-host.md.",
+        ),
+    flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
+        .long_help("After a --client: that server runs FILE, a path on the server's side."),
     flag(F::Man, "man", Arg::None, "Print the manual page (roff)"),
     flag(F::Version, "version", Arg::None, "Print the version and exit"),
     flag(F::Help, "help", Arg::None, "Print this text").short('h'),
+    // Self-tests, triggers and fio's memory pool (issue 19).
+    flag(F::Crctest, "crctest", Optional("LIST"), "Measure the checksums' throughput and exit")
+        .values(Values::List(CRCTEST_NAMES))
+        .long_help(
+            "Hashes a buffer with each checksum named (all of fio 3.33's when none is) and \
+             prints MiB/sec per checksum in fio's table; runs no job.",
+        ),
+    flag(F::CpuclockTest, "cpuclock-test", Arg::None, "Check the clock on every CPU and exit")
+        .long_help(
+            "Reads iomark's clock on every CPU in turn and checks that it never goes back \
+             between CPUs; prints what it saw and Pass! or Failed! (exit code 1), as fio's.",
+        ),
+    flag(F::AllocSize, "alloc-size", Required("KB"), "fio's shared memory pool size (accepted, not needed)")
+        .long_help(
+            "fio keeps what its job processes share in a pool of this many KiB; iomark's jobs \
+             share memory without a fixed pool, so the value is checked and has nothing to size.",
+        ),
+    flag(F::TriggerFile, "trigger-file", Required("FILE"), "Trigger when FILE exists (checked every 250 ms)")
+        .values(Values::File)
+        .long_help(
+            "When the file appears it is removed and the trigger fires: the jobs stop as on \
+             SIGTERM (saving verify state where they save it), --trigger's command runs, and \
+             the report of what was done is printed; the exit code is 0, as in fio 3.33.",
+        ),
+    flag(F::TriggerTimeout, "trigger-timeout", Required("TIME"), "Trigger TIME after the start")
+        .long_help("A bare number is in seconds; the trigger does what --trigger-file's does."),
+    flag(F::AuxPath, "aux-path", Required("DIR"), "Where verify state files go")
+        .values(Values::File)
+        .long_help(
+            "The directory of the files a run keeps state in: the verify state files \
+             (local-JOB-N-verify.state) are saved and loaded there instead of the current \
+             directory, as fio 3.33's.",
+        ),
+    flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
+        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("cpuclock-test", Arg::None, "Test the CPU clock and exit"),
-    not_yet("crctest", Optional("TYPE"), "Test the speed of the checksum functions"),
-    not_yet("alloc-size", Required("KB"), "Size of the shared memory pool"),
     not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
-    not_yet("server", Optional("ARGS"), "Run as a server, waiting for clients"),
-    not_yet("daemonize", Required("PIDFILE"), "Run the server in the background"),
-    not_yet("client", Required("HOSTNAME"), "Run the jobs on a server"),
-    not_yet("remote-config", Required("FILE"), "Tell the server to read a job file of its own"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("trigger-file", Required("FILE"), "Run the trigger command when FILE appears"),
-    not_yet("trigger-timeout", Required("TIME"), "Run the trigger command after TIME"),
-    not_yet("trigger", Required("COMMAND"), "The command to run on a trigger"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
-    not_yet("aux-path", Required("PATH"), "Where to write auxiliary files"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.
@@ -313,6 +369,45 @@ impl ShortFlag {
     }
 }
 
+/// `iomark sweep`: one job over a grid of options, with the models fitted to the points
+/// (docs/sweep.md).
+pub const SWEEP: Subcommand = Subcommand {
+    name: "sweep",
+    summary: "sweeps a job over a grid of options, fits IOPS against depth",
+    title: "iomark sweep [flags] [job options] [job file]: run one job over a grid of options (lists and\ndoubling ranges A..B), print a line per point as it goes, fit seed 003's queue model over\niodepth and the Universal Scalability Law over numjobs, with confidence intervals",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('d', "iodepth", Some("LIST"), "Depths to sweep, such as 1,2,4..256"),
+        both('j', "numjobs", Some("LIST"), "Numbers of jobs to sweep, such as 1..64"),
+        both('b', "bs", Some("LIST"), "Block sizes to sweep, such as 4k..1m"),
+        both('e', "ioengine", Some("LIST"), "Engines to sweep, such as psync,libaio,io_uring"),
+        both('w', "rw", Some("LIST"), "I/O patterns to sweep, such as randread,randwrite"),
+        both('s', "ioscheduler", Some("LIST"), "I/O schedulers to sweep, such as none,mq-deadline"),
+        both('V', "vary", Some("OPTION=LIST"), "Any other job option to sweep (repeatable)"),
+        both('r', "repeat", Some("N"), "Rounds over the grid (default 1): each point runs N times,\nand their spread weighs the fit"),
+        both('c', "curve", Some("LIST"), "vdbench's curve: the maximum rate, then these percentages\nof it ('default': 10,50,70,80,90,100)"),
+        both('l', "stop-at-latency", Some("TIME[:P]"), "End a series once latency percentile P (mean, 50,\n99 (default), 99.9) passes TIME"),
+        both('J', "json", Some("FILE"), "Write the sweep's JSON (every point's report, the fits)\nto FILE (- for standard output)").file(),
+        both('C', "csv", Some("FILE"), "Write a CSV line per point run to FILE (- for standard\noutput)").file(),
+        both('H', "html", Some("FILE"), "Write the HTML report with the curves and fits to FILE\n(- for standard output)").file(),
+    ],
+    operands: Some("[JOB OPTIONS] [JOB FILE]"),
+};
+
+/// `iomark compare`: two runs, figure by figure, with confidence intervals.
+pub const COMPARE: Subcommand = Subcommand {
+    name: "compare",
+    summary: "compares two runs, each figure with a confidence interval",
+    title: "iomark compare [flags] A B [-- job options]: compare two runs figure by figure, the ratio B/A\nwith a confidence interval and a verdict; A and B are JSON files (fio's or iomark's, one\ndocument per round) or option sets (such as 'ioengine=libaio iodepth=8') run in turn",
+    flags: &[
+        both('h', "help", None, "This help screen"),
+        both('r', "rounds", Some("N"), "Run option sets N times each, alternating (default 5)"),
+        both('p', "confidence", Some("PERCENT"), "The level of the intervals (default 95)"),
+        both('J', "json", Some("FILE"), "Also write the comparison as JSON to FILE (- for\nstandard output)").file(),
+    ],
+    operands: Some("A B [-- JOB OPTIONS]"),
+};
+
 /// `iomark fuse-export`: a FUSE export of one file served through io_uring, with fault and
 /// latency injection (docs/fuse-export.md).
 pub const FUSE_EXPORT: Subcommand = Subcommand {
@@ -345,7 +440,7 @@ pub const FUSE_EXPORT: Subcommand = Subcommand {
 };
 
 /// The subcommands, in the order of the help.
-pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, FUSE_EXPORT];
+pub const SUBCOMMANDS: &[Subcommand] = &[GENZIPF, REPORT, SWEEP, COMPARE, FUSE_EXPORT];
 
 /// The exit statuses of `iomark`, in order.
 pub const EXIT_CODES: &[ExitStatus] = &[

@@ -76,6 +76,30 @@ pub enum FlagId {
     Html,
     /// `--web[=ADDR:PORT]`.
     Web,
+    /// `--block-latency`.
+    BlockLatency,
+    /// `--crctest[=LIST]`.
+    Crctest,
+    /// `--cpuclock-test`.
+    CpuclockTest,
+    /// `--alloc-size=KB`.
+    AllocSize,
+    /// `--trigger-file=FILE`.
+    TriggerFile,
+    /// `--trigger-timeout=TIME`.
+    TriggerTimeout,
+    /// `--trigger=COMMAND`.
+    Trigger,
+    /// `--aux-path=DIR`.
+    AuxPath,
+    /// `--server[=ARGS]`.
+    Server,
+    /// `--daemonize=PIDFILE`.
+    Daemonize,
+    /// `--client=HOSTNAME` (repeated).
+    Client,
+    /// `--remote-config=FILE`.
+    RemoteConfig,
     /// One of fio's flags that iomark refuses for now ([`Status::NotYet`]).
     NotYet,
 }

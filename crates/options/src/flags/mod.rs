@@ -15,8 +15,8 @@ mod flag;
 mod shell;
 
 pub use defs::{
-    all, find, find_short, suggest, supported, DEBUG_CATEGORIES, EXIT_CODES, FUSE_EXPORT, GENZIPF,
-    REPORT, SUBCOMMANDS,
+    all, find, find_short, suggest, supported, COMPARE, CRCTEST_NAMES, DEBUG_CATEGORIES,
+    EXIT_CODES, FUSE_EXPORT, GENZIPF, REPORT, SUBCOMMANDS, SWEEP,
 };
 pub use flag::{Arg, ExitStatus, Flag, FlagId, ShortFlag, Status, Subcommand, Values};
 pub use shell::Shell;

@@ -547,6 +547,9 @@ pub const PERCENTILE_LIST: Key<Vec<f64>> = Key::new("percentile_list");
 /// `significant_figures`: Significant figures for output-format set to normal
 pub const SIGNIFICANT_FIGURES: Key<u64> = Key::new("significant_figures");
 
+/// `block_latency`: Split each I/O's latency at the block layer
+pub const BLOCK_LATENCY: Key<bool> = Key::new("block_latency");
+
 /// `disk_util`: Log disk utilization statistics
 pub const DISK_UTIL: Key<bool> = Key::new("disk_util");
 
@@ -657,6 +660,9 @@ pub const NOWAIT: Key<bool> = Key::new("nowait");
 
 /// `force_async`: Set IOSQE_ASYNC every N requests
 pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
+
+/// `stat_type`: Specify stat system call type to measure lookup/getattr performance
+pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
 
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");

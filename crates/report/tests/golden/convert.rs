@@ -59,6 +59,8 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         groups,
         jobs,
         disks,
+        ranks: Vec::new(),
+        clients: Vec::new(),
     };
     (report, opts)
 }
@@ -198,6 +200,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
         iodepth_submit: shares("iodepth_submit").try_into().expect("7 batches"),
         iodepth_complete: shares("iodepth_complete").try_into().expect("7 batches"),
         terse_latency_2us: latency_us[0] + latency_ns.iter().sum::<f64>(),
+        counters: Default::default(),
         latency_ns,
         latency_us,
         latency_ms: shares("latency_ms").try_into().expect("12 buckets"),
@@ -218,6 +221,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
                 fatal: false,
             }
         }),
+        block_latency: None,
     }
 }
 

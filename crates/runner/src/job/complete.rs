@@ -45,7 +45,16 @@ impl Hot<'_, '_> {
         self.active[d] = true;
         let dir = unit.ddir;
         let bytes = unit.result as u64;
-        self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
+        if RICH && feat.per_file {
+            // A metadata engine: every I/O counts, only a file's operation is timed, and
+            // as clat alone (see iomark_engine::fileops).
+            self.recorder.record_io(dir, bytes, unit.len as u64, None, None, None);
+            if let Some(ns) = clat.filter(|_| unit.timed) {
+                self.recorder.record_clat_alone(dir, ns);
+            }
+        } else {
+            self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
+        }
         self.recorder.tick(now);
         self.published.count(d, bytes, now);
         if RICH {

@@ -31,6 +31,7 @@ use super::hot::Hot;
 use crate::links::progress::JobState;
 use crate::request::Request;
 use iomark_core::Ddir;
+use iomark_engine::file::ThreadUsage;
 use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -123,7 +124,8 @@ impl Loop<'_, '_> {
             };
             let Some(req) = self.next_request::<RICH>() else {
                 self.io.free.push(index);
-                if RICH && self.feat.plan.files.unlink_each_loop && self.next_loop() {
+                let pauses = self.feat.plan.files.unlink_each_loop || self.feat.per_file;
+                if RICH && pauses && self.next_loop() {
                     continue;
                 }
                 break;
@@ -145,6 +147,11 @@ impl Loop<'_, '_> {
     fn end_ramp(&mut self, now: u64) {
         self.io.ramp_over = true;
         self.io.recorder.clear(now);
+        let used = match self.io.clock.is_fake() {
+            true => ThreadUsage::default(),
+            false => ThreadUsage::now().since(self.feat.usage_before),
+        };
+        self.feat.ramp_used = (used, self.io.engine.syscalls().unwrap_or(0));
         if let Some(logs) = &mut self.feat.logs {
             logs.restart(now);
         }

@@ -33,6 +33,25 @@ impl Hot<'_, '_> {
                 return;
             }
         }
+        if RICH && feat.per_file && unit.timed {
+            // A metadata engine's operation failed: as fio's, it fails the job when the
+            // file is "opened", before any I/O is counted (`delete(PATH): ...`).
+            let func = match self.engine.name() {
+                "filecreate" => "create",
+                "filestat" => "stat",
+                _ => "delete",
+            };
+            let path = feat.plan.files.list.get(unit.file as usize).map(|f| f.path.display());
+            let text = super::describe::errno_text(errno);
+            let line =
+                format!("{func}({}): {text}", path.map(|p| p.to_string()).unwrap_or_default());
+            eprintln!("iomark: job '{}': {line}", self.on_error.0);
+            self.set_error_text(errno, line);
+            // Not an I/O: its issue depth is taken back.
+            let depth = iomark_stats::dist::depth_bucket(self.in_flight + 1);
+            self.recorder.depth.remove(depth, 1);
+            return;
+        }
         let op = super::describe::ddir_name(unit.ddir);
         if super::describe::failed_io(self.on_error, &mut self.recorder, unit, op, errno) {
             self.set_error(errno, op);

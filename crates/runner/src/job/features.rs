@@ -6,6 +6,7 @@
 use super::controls::Controls;
 use super::hot::Hot;
 use super::sync::SyncState;
+use crate::features::block::trace;
 use crate::links::status::JobSlot;
 use crate::logs::JobLogs;
 use iomark_core::Ddir;
@@ -40,6 +41,9 @@ pub(super) struct Features<'a, 's> {
     pub(super) serialize: bool,
     /// `number_ios` over all loops: the job ends once that many data I/Os completed.
     pub(super) ios_limit: Option<u64>,
+    /// Whether the engine works once per file and loop, and only that is timed (the
+    /// metadata engines, [`iomark_plan::engine::EnginePlan::per_file`]).
+    pub(super) per_file: bool,
     /// `fill_device`: a write found the file system full.
     pub(super) filled: bool,
     /// Whether a control ended the job (a latency target found, steady state reached).
@@ -48,10 +52,15 @@ pub(super) struct Features<'a, 's> {
     pub(super) deadline: u64,
     /// The thread's CPU usage before the job.
     pub(super) usage_before: ThreadUsage,
+    /// The thread's CPU usage during `ramp_time`, and the engine's system calls by its end
+    /// (both zero until a ramp ends): the job's counters leave them out.
+    pub(super) ramp_used: (ThreadUsage, u64),
     /// Wall-clock start, ms since the epoch.
     pub(super) start_wall_ms: u64,
     /// Where requests for interim reports are answered.
     pub(super) status: &'a mut JobSlot<'s>,
+    /// The feed of I/Os to the block-layer split, if the job asks for it.
+    pub(super) block: Option<Box<crate::features::block::BlockFeed>>,
 }
 
 impl Features<'_, '_> {
@@ -68,6 +77,8 @@ impl Features<'_, '_> {
             || self.plan.files.fill_device
             || self.ios_limit.is_some()
             || self.plan.files.unlink_each_loop
+            || self.block.is_some()
+            || self.per_file
     }
 
     /// The completion point's work for the features: the data I/O on unit `index` (`dir`,
@@ -105,6 +116,10 @@ impl Features<'_, '_> {
                 },
             };
             logs.complete(now, &io);
+        }
+        if let Some(block) = &mut self.block {
+            let (file, len) = (unit.file, unit.result as u32);
+            block.completed(trace(dir, file, unit.offset, len, start, now));
         }
         if let Some(ctl) = self.ctl.as_deref_mut() {
             self.ended |= ctl.completed(io, index, dir, start, now);

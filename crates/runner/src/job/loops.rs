@@ -32,6 +32,9 @@ impl Loop<'_, '_> {
         if io.error != 0 || !io.workload.next_pass() {
             return false;
         }
+        if loop_ends && feat.per_file {
+            io.engine.next_loop();
+        }
         if !loop_ends || feat.files.is_empty() || !feat.plan.files.unlink_each_loop {
             return true;
         }

@@ -109,7 +109,12 @@ fn end(
     } else {
         ThreadUsage::now().since(l.feat.usage_before).plus(engine_usage)
     };
-    let outcome = l.outcome(l.io.recorder.clone(), end, usage);
+    let mut outcome = l.outcome(l.io.recorder.clone(), end, usage);
+    if let Some(block) = l.feat.block.take() {
+        let block = block.finish(l.io.clock.now_ns());
+        outcome.notes.extend(block.notes.iter().cloned());
+        outcome.block = Some(block);
+    }
     drop(files);
     if plan.files.unlink || l.unlinks_at_end() {
         crate::files::unlink(&plan.files).map_err(JobError::of(&plan.job.name))?;

@@ -9,6 +9,7 @@ use iomark_engine::thread::ioprio_value;
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::{JobRecorder, RecorderConfig};
 use iomark_stats::reduce::JobTimes;
+use iomark_stats::report::JobCounters;
 
 /// Which statistics the job keeps.
 pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConfig {
@@ -18,7 +19,10 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     let r = r || plan.verify.as_ref().is_some_and(|v| v.do_verify);
     let t = t || plan.verify.as_ref().is_some_and(iomark_verify::VerifyPlan::trims);
     let stats = &plan.report.stats;
-    let mirror = sync_engine && (stats.clat_percentiles || !stats.lat_percentiles);
+    // The metadata engines record only their operations' clat (see Hot::complete).
+    let mirror = sync_engine
+        && !plan.engine.per_file()
+        && (stats.clat_percentiles || !stats.lat_percentiles);
     RecorderConfig {
         dirs: [r, w, t],
         slat: !sync_engine && plan.timing.slat,
@@ -52,6 +56,18 @@ impl Loop<'_, '_> {
             ctx: usage.ctx,
             majf: usage.majflt,
             minf: usage.minflt,
+            counters: self.counters(usage),
+        }
+    }
+
+    /// The job's own counters after `ramp_time`, from its whole `usage`.
+    fn counters(&self, usage: ThreadUsage) -> JobCounters {
+        let (ramp, ramp_calls) = self.feat.ramp_used;
+        let measured = usage.since(ramp);
+        JobCounters {
+            cpu_ns: (measured.user_us + measured.system_us) * 1000,
+            ctx: measured.ctx,
+            syscalls: self.io.engine.syscalls().map(|n| n.saturating_sub(ramp_calls)),
         }
     }
 
@@ -74,6 +90,7 @@ impl Loop<'_, '_> {
             start_wall_ms: self.feat.start_wall_ms,
             latency_depth: self.io.depth_limit,
             steadystate: self.feat.ctl.as_deref().and_then(controls::Controls::steady_report),
+            block: None,
         }
     }
 

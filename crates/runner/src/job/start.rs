@@ -11,6 +11,7 @@ use super::outcome::recorder_config;
 use super::submit::units;
 use super::sync::SyncState;
 use crate::clock::JobClock;
+use crate::features::block::BlockFeed;
 use crate::features::verify_host::Host;
 use crate::links::progress::{JobProgress, Publisher};
 use crate::links::status::JobSlot;
@@ -52,7 +53,7 @@ fn open_io(plan: &JobPlan, filler: Option<BufferFiller>) -> Result<Io, JobError>
         workload.set_buffers(filler);
     }
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
-    if plan.files.unlink_each_loop || each_pass {
+    if plan.files.unlink_each_loop || each_pass || plan.engine.per_file() {
         workload.pause_between_passes();
     }
     if plan.logs.iolog.is_some() {
@@ -65,6 +66,10 @@ fn open_io(plan: &JobPlan, filler: Option<BufferFiller>) -> Result<Io, JobError>
     } else {
         files.iter().map(AsRawFd::as_raw_fd).collect()
     };
+    if plan.engine.per_file() {
+        let paths: Vec<_> = plan.files.list.iter().map(|f| f.path.clone()).collect();
+        engine.set_paths(&paths).map_err(JobError::of(name))?;
+    }
     engine.setup(&mut units, &fds).map_err(JobError::of(name))?;
     Ok(Io { files, fds, engine, workload, units })
 }
@@ -123,6 +128,7 @@ pub(super) fn start<'a, 's>(
     let job = (plan.job.name.as_str(), &plan.files);
     let seeds = &plan.seeds.fio;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
+    let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {
@@ -166,12 +172,15 @@ pub(super) fn start<'a, 's>(
         locks: links.locks,
         serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
         ios_limit: (limits.number_ios > 0).then(|| limits.number_ios.saturating_mul(limits.loops)),
+        per_file: plan.engine.per_file(),
         filled: false,
         ended: false,
         deadline: u64::MAX,
         usage_before,
+        ramp_used: (ThreadUsage::default(), 0),
         start_wall_ms,
         status,
+        block,
     };
     Ok((Loop::new(io, feat), verify_host))
 }

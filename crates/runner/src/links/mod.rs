@@ -26,8 +26,10 @@ pub(crate) mod status;
 use flow::FlowLink;
 use iomark_plan::schedule::{ExitWhat, SchedulePlan};
 use iomark_plan::JobPlan;
+use iomark_stats::block::BlockTracing;
 use lockfile::{FileLocks, JobLocks};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// What the jobs of one run share.
 #[derive(Debug)]
@@ -45,6 +47,8 @@ pub(crate) struct RunLinks {
     group_stop: Vec<AtomicBool>,
     /// No further job is to start.
     all_stop: AtomicBool,
+    /// The run's block-layer tracing, and whether every job asks for it.
+    pub(crate) block: Option<(Arc<dyn BlockTracing>, bool)>,
 }
 
 impl RunLinks {
@@ -70,6 +74,7 @@ impl RunLinks {
             waves,
             group_stop: (0..group_count).map(|_| AtomicBool::new(false)).collect(),
             all_stop: AtomicBool::new(false),
+            block: None,
         }
     }
 
@@ -79,6 +84,11 @@ impl RunLinks {
             locks: self.locks.for_job(&plan.files),
             flow: self.flows[i].clone(),
             stop: self.stop_flag(i),
+            block: self
+                .block
+                .as_ref()
+                .filter(|(_, all)| *all || plan.report.block_latency)
+                .map(|(t, _)| t.as_ref()),
         }
     }
 
@@ -122,4 +132,6 @@ pub(crate) struct JobLinks<'a> {
     /// Set when the job is to stop because another ended (`exitall`): checked with the
     /// run's stop request, one relaxed load per I/O.
     pub(crate) stop: &'a AtomicBool,
+    /// The run's block-layer tracing, when the job asks for the split.
+    pub(crate) block: Option<&'a dyn BlockTracing>,
 }

@@ -276,6 +276,7 @@ mod tests {
             start_wall_ms: 0,
             latency_depth: 1,
             steadystate: None,
+            block: None,
         }
     }
 

@@ -16,13 +16,15 @@ use crate::clock::{self, JobClock};
 use crate::links::progress::Progress;
 use crate::links::status::StatusBoard;
 use crate::links::RunLinks;
+use crate::outcome::JobOutcome;
 use iomark_options::JobSpec;
 use iomark_plan::layout::FileKind;
+use iomark_plan::timing::ClockSource;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use iomark_workload::BufferFiller;
 use report::report;
-pub use report::{header, FIO_COMPAT};
+pub use report::{ctime, header, RawJob, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use thread::{job_thread, not_started};
@@ -38,6 +40,11 @@ pub struct RunOptions {
     pub progress: Option<Arc<Progress>>,
     /// Where the jobs answer requests for interim reports, if anywhere.
     pub status: Option<Arc<StatusBoard>>,
+    /// The run's block-layer tracing, for the jobs that ask for the split
+    /// (`block_latency`, or every job with [`RunOptions::block_latency_all`]).
+    pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
+    /// `--block-latency`: every job asks for the split.
+    pub block_latency_all: bool,
 }
 
 /// Refuses a job that would write to a block device in use (see `crate::system::safety`).
@@ -76,8 +83,45 @@ pub fn run(
     plans: &[JobPlan],
     options: &RunOptions,
     stop: &AtomicBool,
-    mut starting: impl FnMut(&[JobPlan]),
+    starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
+    let outcomes = run_outcomes(plans, options, stop, starting)?;
+    Ok(reduce(plans, outcomes, options.fake_clock_step_ns.is_some()).0)
+}
+
+/// What a run leaves before its reduction: every job's outcome in the order of the plans,
+/// when the run started, and the disks under the jobs. The MPI launch gathers these from
+/// every rank and merges them job by job before reducing once.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RunOutcomes {
+    /// One per plan, in order.
+    pub outcomes: Vec<JobOutcome>,
+    /// When the run started, in milliseconds since the epoch (0 under the fake clock).
+    pub start_ms: u64,
+    /// The disks' statistics.
+    pub disks: Vec<iomark_stats::report::DiskReport>,
+    /// How many runs these outcomes merge (MPI ranks), each job standing for that many;
+    /// 1 for one run.
+    pub copies: u32,
+}
+
+/// Reduces a run's outcomes into its report ([`run`] is [`run_outcomes`] then this), with
+/// what each of the report's jobs was reduced from, in the same order.
+pub fn reduce(plans: &[JobPlan], outcomes: RunOutcomes, fake: bool) -> (RunReport, Vec<RawJob>) {
+    let groups = schedule::group_ids(plans);
+    let (start, copies) = (outcomes.start_ms, outcomes.copies);
+    let (mut report, raw) = report(plans, &groups, outcomes.outcomes, (start, copies), fake);
+    report.disks = outcomes.disks;
+    (report, raw)
+}
+
+/// Runs `plans` as [`run`] does, and returns their outcomes unreduced.
+pub fn run_outcomes(
+    plans: &[JobPlan],
+    options: &RunOptions,
+    stop: &AtomicBool,
+    mut starting: impl FnMut(&[JobPlan]),
+) -> Result<RunOutcomes, RunError> {
     let groups = schedule::group_ids(plans);
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
     let mut fillers = crate::files::lay_out_all(plans, options.readonly, stop)
@@ -105,7 +149,8 @@ pub fn run(
     );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let waves =
         run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
@@ -116,9 +161,7 @@ pub fn run(
         .map(|(p, o)| o.map_or_else(|| not_started(p), Ok))
         .collect::<Result<_, _>>()?;
     let disks = disks.map(crate::system::disk::DiskWatch::finish).unwrap_or_default();
-    let mut report = report(plans, &groups, outcomes, run_start_ms, fake);
-    report.disks = disks;
-    Ok(report)
+    Ok(RunOutcomes { outcomes, start_ms: run_start_ms, disks, copies: 1 })
 }
 
 /// The report so far of the run under way whose jobs answer on `board`: finished jobs as
@@ -133,7 +176,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
         .collect::<Result<_, _>>()
         .ok()?;
     let groups = schedule::group_ids(plans);
-    let mut report = report(plans, &groups, outcomes, collected.start_ms, fake);
+    let (mut report, _) = report(plans, &groups, outcomes, (collected.start_ms, 1), fake);
     report.disks = if fake { Vec::new() } else { collected.disks };
     Some(report)
 }
@@ -171,8 +214,15 @@ fn run_waves(
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
                 let filler = fillers[i].take();
+                let traced = options.block_tracing.is_some()
+                    && (options.block_latency_all || plan.report.block_latency);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
                     Some(step) => (JobClock::fake(step), None),
+                    // The block tracer stamps on CLOCK_MONOTONIC: so does a traced job,
+                    // unless it asks for another clock.
+                    None if traced && plan.timing.clock == ClockSource::Default => {
+                        (JobClock::monotonic(), None)
+                    }
                     None => JobClock::of(&plan.timing),
                 };
                 handles.push_back(scope.spawn(move || {

@@ -5,6 +5,7 @@
 use crate::clock;
 use crate::job::JobOutcome;
 use iomark_plan::JobPlan;
+use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
@@ -13,15 +14,27 @@ use iomark_stats::report::{
 /// The fio release whose formats the report follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
 
-/// Reduces the outcomes: one report per job, or per group where `group_reporting` is set.
+/// What one entry of a report was reduced from: the recording (under `group_reporting`,
+/// the group's jobs merged) and the runner's times. The client/server protocol sends these
+/// counts as they are, where the report holds only shares.
+#[derive(Debug, Clone)]
+pub struct RawJob {
+    /// Everything recorded.
+    pub recorder: JobRecorder,
+    /// Runtimes and CPU usage.
+    pub times: JobTimes,
+}
+
+/// Reduces the outcomes: one report per job, or per group where `group_reporting` is set;
+/// beside the report, what each of its jobs was reduced from, in the same order.
 pub(super) fn report(
     plans: &[JobPlan],
     groups: &[u32],
     outcomes: Vec<JobOutcome>,
-    run_start_ms: u64,
+    (run_start_ms, copies): (u64, u32),
     fake: bool,
-) -> RunReport {
-    let mut jobs: Vec<JobReport> = Vec::new();
+) -> (RunReport, Vec<RawJob>) {
+    let mut jobs: Vec<(JobReport, RawJob)> = Vec::new();
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
     let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
@@ -35,7 +48,12 @@ pub(super) fn report(
         if plan.report.group_reporting {
             if let Some(m) = merged.iter_mut().find(|m| m.0 == groups[i]) {
                 m.2.recorder.merge(&outcome.recorder);
-                m.2.times = add_times(&m.2.times, &outcome.times);
+                m.2.times.merge_group(&outcome.times);
+                match (&mut m.2.block, &outcome.block) {
+                    (Some(mine), Some(theirs)) => mine.merge(theirs),
+                    (mine @ None, Some(theirs)) => *mine = Some(theirs.clone()),
+                    _ => {}
+                }
                 if m.2.error == 0 {
                     m.2.error = outcome.error;
                     m.2.error_text = outcome.error_text;
@@ -52,19 +70,24 @@ pub(super) fn report(
             continue;
         }
         let pcts = percentiles(plan);
-        let meta = meta(plan, groups[i], 1, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let meta = meta(plan, groups[i], copies, &outcome, run_start_ms, fake);
+        let mut job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
+        jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
     for (group, first, outcome, count) in merged {
         let plan = &plans[first];
         let pcts = percentiles(plan);
-        let meta = meta(plan, group, count, &outcome, run_start_ms, fake);
-        jobs.push(reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts));
+        let meta = meta(plan, group, count * copies, &outcome, run_start_ms, fake);
+        let mut job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
+        job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
+        jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
-    jobs.sort_by_key(|j| j.groupid);
+    jobs.sort_by_key(|j| j.0.groupid);
+    let (mut jobs, raw): (Vec<JobReport>, Vec<RawJob>) = jobs.into_iter().unzip();
     let groups = reduce::group_reports(&mut jobs);
     let end_ms = clock::wall_ms(fake);
-    RunReport {
+    let report = RunReport {
         version: REPORT_VERSION,
         iomark_version: env!("CARGO_PKG_VERSION").to_string(),
         fio_compat: FIO_COMPAT.to_string(),
@@ -75,23 +98,14 @@ pub(super) fn report(
         jobs,
         groups,
         disks: Vec::new(),
-    }
+        ranks: Vec::new(),
+        clients: Vec::new(),
+    };
+    (report, raw)
 }
 
 fn percentiles(plan: &JobPlan) -> PercentileList {
     PercentileList::new(&plan.report.stats.percentile_list).unwrap_or_default()
-}
-
-fn add_times(a: &JobTimes, b: &JobTimes) -> JobTimes {
-    JobTimes {
-        runtime_ms: [0, 1, 2].map(|d| a.runtime_ms[d].max(b.runtime_ms[d])),
-        total_run_ms: a.total_run_ms + b.total_run_ms,
-        usr_ns: a.usr_ns + b.usr_ns,
-        sys_ns: a.sys_ns + b.sys_ns,
-        ctx: a.ctx + b.ctx,
-        majf: a.majf + b.majf,
-        minf: a.minf + b.minf,
-    }
 }
 
 fn meta(
@@ -150,7 +164,7 @@ pub fn header(plan: &JobPlan) -> JobHeader {
 
 /// Wall-clock milliseconds as `ctime(3)` writes them (UTC), without the newline:
 /// `Sun Nov 22 02:41:06 2026`.
-pub(crate) fn ctime(ms: u64) -> String {
+pub fn ctime(ms: u64) -> String {
     const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
     const MONTHS: [&str; 12] =
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -29,6 +29,7 @@ pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
         start_wall_ms: 0,
         latency_depth: plan.engine.iodepth,
         steadystate: None,
+        block: None,
     })
 }
 

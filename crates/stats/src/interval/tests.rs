@@ -29,6 +29,8 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         jobs,
         groups: Vec::new(),
         disks: Vec::new(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

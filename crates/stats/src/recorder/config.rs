@@ -1,7 +1,7 @@
 //! [`RecorderConfig`]: which statistics a job keeps, and [`SyncKind`], how a sync counts.
 
 /// The kind of a sync I/O, which decides how fio 3.33 counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SyncKind {
     /// `fsync=N`: in the sync latency and in the syncs issued.
     Fsync,
@@ -14,7 +14,7 @@ pub enum SyncKind {
 }
 
 /// Which statistics a job keeps; decides what [`super::JobRecorder::new`] allocates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RecorderConfig {
     /// The directions the job performs (from `rw`); histograms exist only for these.
     pub dirs: [bool; 3],

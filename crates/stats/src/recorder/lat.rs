@@ -6,7 +6,7 @@ use crate::hist::LatHistogram;
 use crate::sums::SumMoments;
 
 /// One latency kind: its moments, and its histogram when percentiles are wanted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LatRecorder {
     /// Count, min, max, mean, deviation.
     pub moments: SumMoments,
@@ -61,7 +61,7 @@ impl LatRecorder {
 }
 
 /// What one direction of a job recorded.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DirRecorder {
     /// Bytes transferred.
     pub bytes: u64,

@@ -21,7 +21,7 @@ use crate::sampler::{RateSampler, RateUnit, SamplerError};
 use iomark_core::Ddir;
 
 /// Failed I/Os: fio's `total_err` and `first_error`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ErrorCounts {
     /// How many I/Os failed.
     pub total: u64,
@@ -30,7 +30,7 @@ pub struct ErrorCounts {
 }
 
 /// Everything one job records. See the module doc.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JobRecorder {
     config: RecorderConfig,
     /// Reads, writes, trims.
@@ -163,6 +163,15 @@ impl JobRecorder {
         if self.config.clat {
             self.dirs[dir.index()].clat.record_n(ns, count);
             self.latency.add(dist::latency_bucket(ns), count);
+        }
+    }
+
+    /// Records the completion latency `ns` of an I/O of direction `dir` already counted by
+    /// [`record_io`](Self::record_io) without one, and leaves the latency buckets alone:
+    /// fio's metadata engines (`filecreate`…) time each file's operation so.
+    pub fn record_clat_alone(&mut self, dir: Ddir, ns: u64) {
+        if self.config.clat {
+            self.dirs[dir.index()].clat.record(ns);
         }
     }
 

@@ -25,7 +25,7 @@ use crate::hist::NotAShare;
 /// Latency per I/O priority: for each direction, each priority its I/Os may have with
 /// their completion latency (the total latency with `lat_percentiles`, as fio 3.33
 /// chooses).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PrioRecorder {
     /// Reads, writes, trims: each priority (an `ioprio_set(2)` value) the direction's I/Os
     /// may have, in the order fio 3.33 lists them, the job's own first, with its latency.

@@ -261,3 +261,16 @@ fn merge_copies_a_histogram_only_the_other_side_has() {
     assert_eq!(a.dirs[1].clat.hist.as_ref().map(|h| h.count()), Some(1));
     assert_eq!(a.config().dirs, [true, true, false]);
 }
+
+#[test]
+fn a_recording_survives_serde_as_it_was() {
+    let mut r = JobRecorder::new(rw_config(), 0).unwrap();
+    r.record_io(Ddir::Read, 4096, 4096, Some(700), Some(12_345), Some(13_045));
+    r.record_io(Ddir::Write, 4096, 4096, Some(900), Some(7_000_000_000), Some(7_000_000_900));
+    r.record_depth(4, 1);
+    let text = serde_json::to_string(&r).unwrap();
+    let back: JobRecorder = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, r);
+    // Only the buckets in use travel.
+    assert!(text.len() < 4096, "{} bytes", text.len());
+}

@@ -308,3 +308,20 @@ fn group_mixed_line_follows_fio() {
     assert_eq!((m.io_bytes, m.min_bw, m.max_bw), (46_141_440, 10_489_483, 31_428_708));
     assert_eq!(g.unified_rw, UnifiedRw::Mixed);
 }
+
+#[test]
+fn times_of_one_job_on_several_ranks_span_from_the_first_start_to_the_last_end() {
+    let a =
+        JobTimes { runtime_ms: [1000, 0, 0], total_run_ms: 1000, usr_ns: 5, ..JobTimes::default() };
+    let b =
+        JobTimes { runtime_ms: [900, 0, 0], total_run_ms: 900, usr_ns: 7, ..JobTimes::default() };
+    let mut m = a;
+    // b started 200 ms after a and ended 100 ms after it.
+    m.merge_spans(10_000, &b, 10_200);
+    assert_eq!(m.runtime_ms, [1100, 0, 0]);
+    assert_eq!((m.total_run_ms, m.usr_ns), (1900, 12));
+    // A group keeps the longest.
+    let mut g = a;
+    g.merge_group(&b);
+    assert_eq!(g.runtime_ms, [1000, 0, 0]);
+}

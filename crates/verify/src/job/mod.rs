@@ -96,8 +96,7 @@ impl JobVerify {
         // `trimwrite` logs its trims too: one before each write.
         let per_write = if job.trimwrite { 2 } else { 1 };
         let reserve = (job.writes * per_write).min(MAX_RESERVED);
-        let limit =
-            if plan.state_load { Some(report::load_state(&job.name, job.jobnum)?) } else { None };
+        let limit = if plan.state_load { Some(report::load_state(job)?) } else { None };
         let newest = (plan.backlog > 0 && plan.do_verify).then(|| {
             let round = plan.backlog.max(plan.backlog_batch) + u64::from(job.depth);
             newest::Newest::new(job.grain, job.max_bs, 4 * round)
@@ -411,7 +410,7 @@ impl JobVerify {
         if !self.plan.state_save || self.plan.verify_only || self.issued == 0 {
             return Ok(());
         }
-        report::save_state(&self.plan.job.name, self.plan.job.jobnum, self.issued)
+        report::save_state(&self.plan.job, self.issued)
     }
 }
 

@@ -24,7 +24,7 @@
 
 use super::written::Written;
 use crate::block::{Expect, Mismatch, MismatchKind, VerifyFormat};
-use crate::plan::VerifyPlan;
+use crate::plan::{VerifyJob, VerifyPlan};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -116,21 +116,23 @@ fn dump(
     Ok((received, expected))
 }
 
-/// The state file's name for clone `jobnum` of job `job`.
-pub fn state_file(job: &str, jobnum: u64) -> PathBuf {
-    PathBuf::from(format!("local-{job}-{jobnum}-verify.state"))
+/// The state file of `job`'s clone (its name has the job's name and clone number, as
+/// fio's), in its `state_dir` (`--aux-path`) or the current directory.
+pub fn state_file(job: &VerifyJob) -> PathBuf {
+    let name = format!("local-{}-{}-verify.state", job.name, job.jobnum);
+    job.state_dir.as_ref().map_or_else(|| PathBuf::from(&name), |dir| dir.join(&name))
 }
 
 const STATE_HEADER: &str = "iomark verify state 1";
 
-pub(super) fn save_state(job: &str, jobnum: u64, writes: u64) -> Result<(), String> {
-    let path = state_file(job, jobnum);
+pub(super) fn save_state(job: &VerifyJob, writes: u64) -> Result<(), String> {
+    let path = state_file(job);
     std::fs::write(&path, format!("{STATE_HEADER}\nwrites={writes}\n"))
         .map_err(|e| format!("option 'verify_state_save': '{}': {e}", path.display()))
 }
 
-pub(super) fn load_state(job: &str, jobnum: u64) -> Result<u64, String> {
-    let path = state_file(job, jobnum);
+pub(super) fn load_state(job: &VerifyJob) -> Result<u64, String> {
+    let path = state_file(job);
     let fail = |what: String| format!("option 'verify_state_load': '{}': {what}", path.display());
     let text = std::fs::read_to_string(&path).map_err(|e| fail(e.to_string()))?;
     let mut lines = text.lines();

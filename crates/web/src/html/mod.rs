@@ -6,6 +6,7 @@
 //! `group_reporting`), across the runs overlaid: its summary table, its fio command line
 //! and options, and its charts (see [`crate::charts`]).
 
+mod block;
 mod tables;
 
 use crate::charts::{section_charts, total_charts};
@@ -83,6 +84,7 @@ pub fn body(out: &mut String, page: &Page) {
     for (k, s) in sections.iter().enumerate() {
         let _ = write!(out, "<section id=\"job{k}\"><h2>job {}</h2>", escape(&s.name));
         tables::summary(out, page, s);
+        block::table(out, page, s);
         for (run, at) in page.runs.iter().zip(&s.at) {
             if let Some(j) = at {
                 if page.runs.len() > 1 {

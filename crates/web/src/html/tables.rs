@@ -9,11 +9,11 @@ use iomark_stats::report::{DirReport, JobReport, LatStats, RunReport};
 use std::fmt::Write as _;
 
 /// `stats`' value at percentile `p`, if reported.
-fn at(stats: &LatStats, p: f64) -> Option<u64> {
+pub(super) fn at(stats: &LatStats, p: f64) -> Option<u64> {
     stats.percentiles.as_ref()?.iter().find(|(q, _)| (q - p).abs() < 1e-9).map(|&(_, v)| v)
 }
 
-fn ns(v: Option<f64>) -> String {
+pub(super) fn ns(v: Option<f64>) -> String {
     v.map_or_else(|| "–".into(), |v| Unit::Nanos.format(v))
 }
 

@@ -65,6 +65,8 @@ pub fn report(doc: &Value) -> RunReport {
         global_options,
         jobs,
         disks,
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 
@@ -119,10 +121,12 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
         latency_us: shares(&job["latency_us"]),
         latency_ms: shares(&job["latency_ms"]),
         terse_latency_2us: 0.0,
+        counters: Default::default(),
         percentile_list: Vec::new(),
         latency_target: Default::default(),
         steadystate: None,
         errors: None,
+        block_latency: None,
     }
 }
 

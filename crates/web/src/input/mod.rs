@@ -55,6 +55,8 @@ pub fn empty_report() -> RunReport {
         jobs: Vec::new(),
         groups: Vec::new(),
         disks: Vec::new(),
+        ranks: Vec::new(),
+        clients: Vec::new(),
     }
 }
 

@@ -20,7 +20,7 @@ fn verify_job(engine: &str) -> Vec<String> {
 #[test]
 fn both_transports_serve_verified_jobs_on_every_engine() {
     let Some(_one) = exclusive() else { return };
-    let engines: Vec<&str> = iomark_engine::registry::names().filter(|&n| n != "null").collect();
+    let engines: Vec<&str> = iomark_engine::registry::data_engines().collect();
     for transport in transports() {
         // Two dev queues: the second on a cloned /dev/fuse descriptor.
         let export = Export::start(8 << 20, transport, &["--queues=2"]);

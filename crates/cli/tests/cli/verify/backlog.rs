@@ -96,7 +96,7 @@ fn on_every_engine(jobs: &str, seeds: std::ops::RangeInclusive<u64>, zeros_read:
     let mut ran = 0;
     let sections = jobs.matches("\n[").count() + 1;
     let helpers_from = seeds.end().saturating_sub(1);
-    for engine in iomark_engine::registry::names().filter(|&e| e != "null") {
+    for engine in iomark_engine::registry::data_engines() {
         if !available(engine) {
             continue;
         }

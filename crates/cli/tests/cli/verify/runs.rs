@@ -225,7 +225,7 @@ pub fn undamaged_on_every_engine(extra: &str) -> Vec<(String, Counts)> {
         [backlog]\nrw=randwrite\nfilename=backlog.dat\nverify=crc16\nverify_backlog=5\n\
         verify_backlog_batch=3\n";
     let mut runs = Vec::new();
-    for engine in iomark_engine::registry::names().filter(|&e| e != "null") {
+    for engine in iomark_engine::registry::data_engines() {
         if !available(engine) {
             continue;
         }

@@ -215,7 +215,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Specify stat system call type to measure lookup/getattr performance",
     )
     .default("stat")
-    .engines(&["filestat"]),
+    .engines(&["filestat"])
+    .supported(
+        "The system call filestat times on each file: stat(2) (the default), lstat(2), or \
+         statx(2) asking for the basic statistics.",
+    ),
     opt("program", Kind::Str, Category::Engine, "Program to execute").engines(&["exec"]),
     opt("arguments", Kind::Str, Category::Engine, "Arguments to pass").engines(&["exec"]),
     opt("grace_time", int(0, NOLIMIT), Category::Engine, "Grace time before sending a SIGKILL")

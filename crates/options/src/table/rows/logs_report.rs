@@ -379,6 +379,20 @@ pub(super) const ROWS: &[OptionDef] = &[
         "How many figures the normal report shows of scaled numbers (IOPS, \
          bandwidth, sizes): `2` prints `30MiB/s`, `6` prints `30692KiB/s`. Default 4.",
     ),
+    opt(
+        "block_latency",
+        Kind::Bool,
+        Category::Reporting,
+        "Split each I/O's latency at the block layer",
+    )
+    .default("0")
+    .supported(
+        "iomark's own (fio 3.33 lacks it): follow the kernel's block tracepoints while the \
+         job runs and split each I/O's completion latency into the time before the block \
+         layer, the queue, the device and the completion path (docs/block-latency.md). Needs \
+         root or CAP_PERFMON; without, a note says why and the job runs without the split. \
+         `--block-latency` sets it for every job. Default false.",
+    ),
     opt("disk_util", Kind::Bool, Category::Reporting, "Log disk utilization statistics")
         .default("1")
         .supported(

@@ -60,7 +60,8 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "The pattern for generated file names when `filename` is not given: \
          `$jobname`, `$jobnum` and `$filenum` become the job's name, its clone number and \
-         the file's number. Default `$jobname.$jobnum.$filenum`.",
+         the file's number. Default `$jobname.$jobnum.$filenum`. iomark adds `$rank` (the \
+         MPI rank under `mpirun` or `srun`, 0 otherwise) and `$hostname` (docs/multi-host.md).",
     ),
     opt(
         "unique_filename",

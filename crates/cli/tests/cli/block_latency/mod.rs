@@ -1,0 +1,144 @@
+//! `--block-latency` and `block_latency=1` (docs/block-latency.md): each I/O's latency
+//! split at the block layer, checked on a loop device and on the disk under the build
+//! directory, against the page cache, and against `btt` (`btt.rs`). Tracing needs root
+//! and the block tracepoints; where they are missing a run says so and the tests skip.
+//! One test traces at a time (tracefs may be mounted by the run and unmounted after).
+
+mod btt;
+
+use crate::support::devices::LoopDevice;
+use crate::support::report::report_json;
+use crate::support::run::{iomark_in, iomark_ok, text, IOMARK};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// One tracing run at a time.
+static TRACING: Mutex<()> = Mutex::new(());
+
+/// The job's `block_latency` object, or `None` (with the skip message) where tracing is
+/// not available here.
+fn traced(report: &Value) -> Option<Value> {
+    let b = report["jobs"][0]["block_latency"].clone();
+    assert!(b.is_object(), "no block_latency in {report}");
+    let notes = b["notes"].as_array().cloned().unwrap_or_default();
+    if let Some(n) = notes.iter().find(|n| n.as_str().is_some_and(|n| n.contains("not available")))
+    {
+        eprintln!("skipped: {n}");
+        return None;
+    }
+    Some(b)
+}
+
+/// A JSON run of iomark in `dir` with `args` and `--block-latency`.
+fn run_traced(dir: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["--name=j", "--block-latency", "--output-format=json"];
+    all.extend_from_slice(args);
+    let out = iomark_ok(dir, &all, false);
+    report_json(IOMARK, &out)
+}
+
+fn n(v: &Value, key: &str) -> u64 {
+    v[key].as_u64().unwrap_or_else(|| panic!("{key} missing in {v}"))
+}
+
+fn mean(v: &Value, dir: &str, seg: &str) -> f64 {
+    v[dir][seg]["mean"].as_f64().unwrap_or_else(|| panic!("{dir}.{seg} missing in {v}"))
+}
+
+/// Checks a run of `ios` direct synchronous reads: every I/O seen (a few may be lost to a
+/// busy machine, never silently), and at the median I/O the kernel's times lie inside the
+/// I/O's own span, so that its four segments add up to its clat with no boundary moved
+/// (the clocks agree within the 2 µs the issue allows).
+fn check_direct_reads(report: &Value, b: &Value, ios: u64) {
+    assert_eq!(n(b, "ios"), ios, "{b}");
+    let (matched, lost) = (n(b, "matched"), n(b, "lost_records"));
+    assert!(matched * 100 >= ios * 99 || lost > 0, "matched {matched} of {ios}: {b}");
+    assert_eq!(n(b, "matched") + n(b, "unmatched") + n(b, "cache_hits"), ios, "{b}");
+    assert!(n(b, "reordered") * 2 < matched, "the clocks disagree: {b}");
+    let segs = ["pre_ns", "queue_ns", "device_ns", "completion_ns"];
+    let sum: f64 = segs.iter().map(|s| mean(b, "read", s)).sum();
+    let job = &report["jobs"][0];
+    let clat = job["read"]["clat_ns"]["mean"].as_f64().expect("clat mean");
+    if matched == ios {
+        // For a synchronous read the segments span its clat (lat = clat).
+        assert!((sum - clat).abs() <= 2_000.0, "segments {sum} ns, clat {clat} ns: {b}");
+    }
+    assert!(mean(b, "read", "device_ns") > 0.0, "{b}");
+}
+
+#[test]
+fn direct_reads_on_a_loop_device_split_into_segments_that_add_up_to_clat() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(disk) = LoopDevice::new(16 << 20) else { return };
+    let dir = crate::support::run::tempdir();
+    let file = format!("--filename={}", disk.dev);
+    let args =
+        [&file, "--direct=1", "--rw=randread", "--bs=4k", "--ioengine=psync", "--number_ios=3000"];
+    let report = run_traced(dir.path(), &args);
+    let Some(b) = traced(&report) else { return };
+    check_direct_reads(&report, &b, 3000);
+    assert_eq!((n(&b, "merged"), n(&b, "split")), (0, 0), "{b}");
+}
+
+#[test]
+#[ignore = "on a build disk shared with other I/O, a varying share of the job's I/Os (those \
+            whose request had no rq_insert record) goes unmatched: issue 21 is open on it; run \
+            with --ignored"]
+fn direct_reads_of_a_file_on_the_build_disk_are_placed_through_its_extents() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temporary directory");
+    let path = dir.path().join("data");
+    let file = format!("--filename={}", path.display());
+    let args = [
+        &file,
+        "--size=8m",
+        "--direct=1",
+        "--rw=randread",
+        "--bs=4k",
+        "--ioengine=psync",
+        "--number_ios=2000",
+    ];
+    let report = run_traced(dir.path(), &args);
+    let Some(b) = traced(&report) else { return };
+    if n(&b, "matched") == 0 {
+        eprintln!("skipped: the build directory is on no disk whose requests are traced: {b}");
+        return;
+    }
+    check_direct_reads(&report, &b, 2000);
+}
+
+#[test]
+fn buffered_reads_served_by_the_page_cache_count_as_cache_hits() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temporary directory");
+    let path = dir.path().join("data");
+    let file = format!("--filename={}", path.display());
+    // invalidate=0: the job does not drop the file's pages (fio's default drops them, and
+    // its first read then brings them back through the block layer).
+    let args = [&file, "--size=1m", "--rw=read", "--bs=4k", "--ioengine=psync", "--invalidate=0"];
+    // The first pass lays the file out and leaves it in the page cache.
+    let warm = ["--name=warm", &file, "--size=1m", "--rw=read", "--bs=4k", "--end_fsync=1"];
+    iomark_ok(dir.path(), &warm, false);
+    let report = run_traced(dir.path(), &args);
+    let Some(b) = traced(&report) else { return };
+    assert_eq!(n(&b, "ios"), 256, "{b}");
+    assert_eq!((n(&b, "cache_hits"), n(&b, "matched")), (256, 0), "{b}");
+}
+
+#[test]
+fn without_tracing_the_run_goes_on_and_says_why() {
+    let dir = crate::support::run::tempdir();
+    let args = ["--name=j", "--ioengine=null", "--size=1m", "--block_latency=1"];
+    let json = [&args[..], &["--output-format=json"]].concat();
+    let out = iomark_in(dir.path(), &json, true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = report_json(IOMARK, &out);
+    let b = &report["jobs"][0]["block_latency"];
+    assert_eq!((n(b, "ios"), n(b, "matched")), (0, 0), "{b}");
+    let note = b["notes"][0].as_str().expect("a note");
+    assert!(note.contains("the job runs without the split"), "{note}");
+    let out = iomark_ok(dir.path(), &args, true);
+    let normal = text(&out.stdout);
+    assert!(normal.contains("  block latency: ios=0, matched=0, unmatched=0"), "{normal}");
+}

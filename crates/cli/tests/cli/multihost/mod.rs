@@ -1,0 +1,79 @@
+//! Many clients at once: the MPI launch (`mpirun -np N iomark`) and fio's client/server
+//! protocol (`iomark --server` driven by fio 3.33's client), on loopback only.
+
+mod client;
+mod gfio;
+mod mpi;
+mod server;
+
+use crate::support::process::poll_until;
+use crate::support::run::{command, FAKE_STEP_NS, IOMARK};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+/// An `iomark --server` on a free loopback port, under the fake clock; killed when dropped.
+pub struct Server {
+    child: Child,
+    /// Its port.
+    pub port: u16,
+}
+
+impl Server {
+    /// Starts a server under the fake clock whose standard error goes to `log`, and waits
+    /// until it accepts connections.
+    pub fn start(log: &Path) -> Server {
+        Server::start_on(log, true)
+    }
+
+    /// [`Server::start`], on the real clock unless `fake`.
+    pub fn start_on(log: &Path, fake: bool) -> Server {
+        let mut cmd = command(IOMARK);
+        if fake {
+            cmd.env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS);
+        }
+        Server::spawn(cmd, log)
+    }
+
+    /// `fio --server` on a free loopback port.
+    pub fn fio(log: &Path) -> Server {
+        Server::spawn(command("fio"), log)
+    }
+
+    /// Starts `cmd` with `--server` on a free loopback port and waits until it accepts
+    /// connections.
+    fn spawn(mut cmd: std::process::Command, log: &Path) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = cmd
+            .arg(format!("--server=ip:127.0.0.1,{port}"))
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).expect("server log"))
+            .spawn()
+            .expect("start a server");
+        let server = Server { child, port };
+        // Nothing announces that it listens: try to connect, for a bounded time.
+        poll_until(|| TcpStream::connect(("127.0.0.1", port)).ok()).expect("server listening");
+        server
+    }
+
+    /// Bytes the server has passed to `write(2)` and its kin so far (`/proc/PID/io`).
+    pub fn written(&self) -> Option<u64> {
+        let io = std::fs::read_to_string(format!("/proc/{}/io", self.child.id())).ok()?;
+        io.lines().find_map(|l| l.strip_prefix("wchar: ")).and_then(|v| v.trim().parse().ok())
+    }
+
+    /// The `--client` argument that names it.
+    pub fn client_arg(&self) -> String {
+        format!("--client=127.0.0.1,{}", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

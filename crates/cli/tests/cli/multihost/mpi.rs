@@ -1,0 +1,105 @@
+//! `mpirun -np 4 iomark job.fio`: rank 0's report merges the four ranks exactly (counts,
+//! bytes, every histogram bin), `$rank` gives each rank its files, and a build without
+//! MPI refuses a launch of several ranks. The launch itself needs the `mpi` feature
+//! (`cargo test -p iomark --features mpi --test cli multihost`) and Open MPI's `mpirun`.
+
+use crate::support::run::{command, iomark_in, tempdir, text, write_job, FAKE_STEP_NS, IOMARK};
+use crate::support::tools::have;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Whether this binary can join an MPI launch and `mpirun` is there; prints why not.
+fn mpi_ready() -> bool {
+    if !cfg!(feature = "mpi") {
+        eprintln!("skipped: iomark built without the mpi feature (cargo test --features mpi)");
+        return false;
+    }
+    have("mpirun", &["--version"])
+}
+
+/// Adds the bins of `lat` (json+'s `bins`, value to count) into `sum`.
+fn add_bins(sum: &mut BTreeMap<u64, u64>, lat: &Value) {
+    for (v, c) in lat["bins"].as_object().expect("bins") {
+        *sum.entry(v.parse().expect("bin value")).or_insert(0) += c.as_u64().expect("count");
+    }
+}
+
+#[test]
+fn four_ranks_report_once_with_every_rank_merged_exactly() {
+    if !mpi_ready() {
+        return;
+    }
+    let dir = tempdir();
+    let job = write_job(
+        dir.path(),
+        "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
+         filename_format=f.$rank.$jobnum.$filenum\n[j]\nnumjobs=2\n",
+    );
+    let out = command("mpirun")
+        .current_dir(dir.path())
+        .env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS)
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "4", IOMARK])
+        .arg(&job)
+        .arg("--output-format=json+")
+        .output()
+        .expect("run mpirun");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // One document: rank 0's.
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let job = &doc["jobs"][0];
+    let ranks = doc["ranks"].as_array().expect("ranks");
+    assert_eq!(ranks.len(), 4);
+    assert_eq!(job["job options"]["numjobs"], "2");
+    for dir in ["read", "write"] {
+        let total = |j: &Value, k: &str| j[dir][k].as_u64().expect(k);
+        for key in ["total_ios", "io_bytes"] {
+            let sum: u64 = ranks.iter().map(|r| total(&r["jobs"][0], key)).sum();
+            assert_eq!(total(job, key), sum, "{dir} {key}");
+        }
+        let (mut sum, mut merged) = (BTreeMap::new(), BTreeMap::new());
+        for r in ranks {
+            add_bins(&mut sum, &r["jobs"][0][dir]["clat_ns"]);
+        }
+        add_bins(&mut merged, &job[dir]["clat_ns"]);
+        assert_eq!(merged, sum, "{dir} bins");
+        let max = ranks.iter().map(|r| r["jobs"][0][dir]["clat_ns"]["max"].as_u64().unwrap());
+        assert_eq!(job[dir]["clat_ns"]["max"].as_u64(), max.max());
+    }
+    let ios = |d: &str| job[d]["total_ios"].as_u64().unwrap();
+    assert_eq!(ios("read") + ios("write"), 4 * 2 * 256);
+}
+
+#[test]
+fn a_build_without_mpi_refuses_a_launch_of_several_ranks() {
+    if cfg!(feature = "mpi") {
+        eprintln!("skipped: this iomark is built with MPI");
+        return;
+    }
+    let dir = tempdir();
+    let out = command(IOMARK)
+        .current_dir(dir.path())
+        .env("OMPI_COMM_WORLD_RANK", "1")
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .args(["--name=j", "--ioengine=null", "--size=64k"])
+        .output()
+        .expect("run iomark");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("rank 1 of 4") && err.contains("--features mpi"), "{err}");
+}
+
+#[test]
+fn rank_and_hostname_name_the_files_of_a_single_run() {
+    let dir = tempdir();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let args = [
+        "--name=j",
+        "--ioengine=psync",
+        "--rw=write",
+        "--size=8k",
+        "--filename_format=f.$rank.$hostname.$jobnum",
+    ];
+    let out = iomark_in(dir.path(), &args, true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir.path().join(format!("f.0.{}.0", host.trim())).exists());
+}

@@ -1,0 +1,206 @@
+//! `iomark --client=HOST`: fio 3.33's client side, driving fio's servers and iomark's
+//! alike. For each host: connect, probe (and check the protocol version), send its job
+//! files, run them, pass the servers' text on, and read back each job's statistics
+//! ([`super::decode`]) and the end of the run.
+
+use super::decode::{self, RemoteJob};
+use super::frame::{read_message, write_message};
+use super::messages::{self as msg, c_str};
+use super::{Op, ProtoError, DEFAULT_PORT};
+use iomark_stats::report::JobHeader;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// A server to run jobs on, as `--client` names it: `HOST[,PORT]`, `ip6:HOST[,PORT]`,
+/// `sock:PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    /// The name as given (fio's `hostname` in the JSON report).
+    pub name: String,
+    /// Where it listens.
+    pub addr: Addr,
+}
+
+/// Where a server listens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Addr {
+    /// A TCP host and port.
+    Tcp(String, u16),
+    /// A Unix socket.
+    Unix(PathBuf),
+}
+
+impl Host {
+    /// Reads one `--client` host.
+    pub fn parse(arg: &str) -> Result<Host, String> {
+        let arg = arg.trim();
+        if let Some(path) = arg.strip_prefix("sock:") {
+            return Ok(Host { name: path.to_string(), addr: Addr::Unix(PathBuf::from(path)) });
+        }
+        let rest = arg.strip_prefix("ip6:").or_else(|| arg.strip_prefix("ip:")).unwrap_or(arg);
+        let (host, port) = match rest.rsplit_once(',') {
+            Some((h, p)) => (h, p.trim().parse().map_err(|_| format!("bad port '{p}'"))?),
+            None => (rest, DEFAULT_PORT),
+        };
+        let host = host.trim_matches(|c| c == '[' || c == ']');
+        if host.is_empty() {
+            return Err(format!("no host in '{arg}'"));
+        }
+        Ok(Host { name: host.to_string(), addr: Addr::Tcp(host.to_string(), port) })
+    }
+}
+
+/// What one host ran.
+#[derive(Debug, Clone)]
+pub struct HostRun {
+    /// The name the server gave for itself in its probe answer.
+    pub server_name: String,
+    /// Its fio (or iomark) version.
+    pub version: String,
+    /// Each job (or group) it reported, in order.
+    pub jobs: Vec<RemoteJob>,
+    /// The error the run ended with (an errno), 0 if none.
+    pub error: i32,
+}
+
+/// Why a host failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// It could not be reached.
+    #[error("cannot connect: {0}")]
+    Connect(std::io::Error),
+    /// The conversation failed.
+    #[error(transparent)]
+    Proto(#[from] ProtoError),
+    /// It closed the connection before the end of the run.
+    #[error("the server closed the connection before the end of the run")]
+    Closed,
+}
+
+/// The job files a host runs: sent from here, or read on the server's side.
+#[derive(Debug, Clone, Default)]
+pub struct JobFiles {
+    /// Name and text of each job file sent.
+    pub local: Vec<(String, Vec<u8>)>,
+    /// Paths of job files on the server (`--remote-config`).
+    pub remote: Vec<String>,
+}
+
+/// Runs `files` on `host`, handing each line of text the server sends to `text`, and
+/// returns what it ran.
+pub fn run_host(
+    host: &Host,
+    files: &JobFiles,
+    text: &mut dyn FnMut(&str, &str),
+) -> Result<HostRun, ClientError> {
+    match &host.addr {
+        Addr::Tcp(h, port) => {
+            let conn =
+                std::net::TcpStream::connect((h.as_str(), *port)).map_err(ClientError::Connect)?;
+            let _ = conn.set_nodelay(true);
+            converse(conn, host, files, text)
+        }
+        Addr::Unix(path) => {
+            let conn =
+                std::os::unix::net::UnixStream::connect(path).map_err(ClientError::Connect)?;
+            converse(conn, host, files, text)
+        }
+    }
+}
+
+fn converse(
+    mut conn: impl Read + Write,
+    host: &Host,
+    files: &JobFiles,
+    text: &mut dyn FnMut(&str, &str),
+) -> Result<HostRun, ClientError> {
+    let mut probe = msg::Le::zeros(136);
+    probe.str(8, 128, &host.name);
+    write_message(&mut conn, Op::Probe, 1, &probe.0).map_err(ProtoError::from)?;
+    let mut run = HostRun {
+        server_name: host.name.clone(),
+        version: String::new(),
+        jobs: Vec::new(),
+        error: 0,
+    };
+    let mut headers: HashMap<u32, JobHeader> = HashMap::new();
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut sent = false;
+    loop {
+        let Some(m) = read_message(&mut conn)? else {
+            return Err(ClientError::Closed);
+        };
+        match m.op {
+            Op::Probe => {
+                run.server_name = m.payload.get(..64).map(c_str).unwrap_or_default();
+                run.version = m.payload.get(65..97).map(c_str).unwrap_or_default();
+                if !sent {
+                    for path in &files.remote {
+                        write_message(&mut conn, Op::LoadFile, 0, &msg::load_file(path))
+                            .map_err(ProtoError::from)?;
+                    }
+                    for (_, bytes) in &files.local {
+                        let mut pdu = (bytes.len() as u32 + 1).to_le_bytes().to_vec();
+                        pdu.extend_from_slice(&1u32.to_le_bytes());
+                        pdu.extend_from_slice(bytes);
+                        pdu.push(0);
+                        write_message(&mut conn, Op::Job, 0, &pdu).map_err(ProtoError::from)?;
+                    }
+                    write_message(&mut conn, Op::Run, 0, &[]).map_err(ProtoError::from)?;
+                    sent = true;
+                }
+            }
+            Op::Text => {
+                if let Some(t) = msg::text_of(&m.payload) {
+                    text(&run.server_name, &t);
+                }
+            }
+            Op::AddJob => {
+                let (number, header) = decode::add_job(&m.payload);
+                headers.insert(number, header);
+            }
+            Op::JobOpt => {
+                let name = m.payload.get(8..72).map(c_str).unwrap_or_default();
+                let value = m.payload.get(72..200).map(c_str).unwrap_or_default();
+                options.push((name, value));
+            }
+            Op::Ts => {
+                let header_of = |n: u32| headers.get(&n).cloned();
+                let mut job = decode::thread_stat(&m.payload, std::mem::take(&mut options), None)?;
+                job.meta.header = header_of(job.number)
+                    .or_else(|| headers.values().next().cloned())
+                    .unwrap_or_default();
+                run.jobs.push(job);
+            }
+            Op::Stop => {
+                run.error = msg::u32_at(&m.payload, 0).unwrap_or(0) as i32;
+            }
+            Op::Quit => {
+                let _ = write_message(&mut conn, Op::Quit, 0, &[]);
+                return Ok(run);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_read_as_fio_reads_them() {
+        assert_eq!(
+            Host::parse("node1").unwrap(),
+            Host { name: "node1".into(), addr: Addr::Tcp("node1".into(), 8765) }
+        );
+        assert_eq!(
+            Host::parse("127.0.0.1,8766").unwrap().addr,
+            Addr::Tcp("127.0.0.1".into(), 8766)
+        );
+        assert_eq!(Host::parse("ip6:[::1],9000").unwrap().addr, Addr::Tcp("::1".into(), 9000));
+        assert_eq!(Host::parse("sock:/run/fio").unwrap().addr, Addr::Unix("/run/fio".into()));
+        assert!(Host::parse("h,port").is_err());
+    }
+}
