@@ -1,3 +1,6 @@
+//! The buffer filler against what fio 3.33 writes: contents by option, refills, scrambles,
+//! compressible chunks and deduplication, with fixed seeds.
+
 use super::*;
 use crate::FioSeeds;
 use std::collections::HashMap;
