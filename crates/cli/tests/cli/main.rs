@@ -25,6 +25,7 @@ mod metadata;
 mod multihost;
 mod pacing;
 mod pictures;
+mod random;
 mod replay;
 mod run;
 mod safety;
