@@ -90,7 +90,7 @@ pub fn compatibility_markdown() -> String {
          ignores an option. Where iomark does run an option but differs from fio 3.33 in a \
          detail, the difference is documented beside the feature ([running.md](running.md), \
          [job-files.md](job-files.md), [workloads.md](workloads.md), [engines.md](engines.md), \
-         [logs.md](logs.md)).\n",
+         [logs.md](logs.md), [random.md](random.md)).\n",
     );
     out.push_str(
         "\nA reason that starts with \"planned\" marks an option iomark means to run and has \
@@ -115,6 +115,15 @@ pub fn compatibility_markdown() -> String {
     for def in &engine_bound {
         let engines: Vec<String> = def.engines.iter().map(|e| format!("`{e}`")).collect();
         let _ = writeln!(out, "- `{}` ({})", def.name, engines.join(", "));
+    }
+    out.push_str(
+        "\n## Random draws that are not fio's\n\nWith `randrepeat=1` (the default) iomark draws \
+         fio 3.33's random numbers, so a random job issues fio's I/O in fio's order and \
+         writes fio's data ([random.md](random.md)). These draws differ:\n\n\
+         | option | what differs |\n|---|---|\n",
+    );
+    for d in compat::DRAWS {
+        let _ = writeln!(out, "| `{}` | {} |", d.name, d.what);
     }
     out.push_str(
         "\n## Refusals audited against fio 3.33\n\nEvery case that iomark's checks refused was \

@@ -65,6 +65,31 @@ pub const OPTIONS: &[Refusal] = &[
     refuse("zone_reset_frequency", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
 ];
 
+/// An option iomark runs whose random draws are not all fio 3.33's, and what differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Difference {
+    /// The option (or options) concerned.
+    pub name: &'static str,
+    /// What differs from fio 3.33, as one sentence without a final full stop.
+    pub what: &'static str,
+}
+
+const fn differ(name: &'static str, what: &'static str) -> Difference {
+    Difference { name, what }
+}
+
+/// Where iomark's draws differ from fio 3.33's (every other random choice is fio's own
+/// sequence; see `docs/random.md`).
+pub const DRAWS: &[Difference] = &[
+    differ("scramble_buffers", "fio stamps the time of day into each 512-byte sector at places that move with the time, so two fio runs write different files; iomark stamps the sector's offset and a draw of its own over the sector's first 16 bytes, and the rest of the data is fio's"),
+    differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
+    differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
+    differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
+    differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's"),
+    differ("cmdprio_percentage", "which I/Os take the other priority is iomark's own draw; the share is fio's"),
+    differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
+];
+
 /// Why `option` is refused, if it is: its own reason, or else the reason of its engines
 /// when all of them are refused.
 pub fn option_reason(option: &str) -> Option<&'static str> {

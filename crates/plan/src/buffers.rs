@@ -66,7 +66,9 @@ impl BufferPlan {
             percentage,
             mode: match spec.get(keys::DEDUPE_MODE) {
                 // The working set's size needs the job's size: see `options`.
-                Some(Choice { name: "working_set", .. }) => DedupeMode::WorkingSet { buffers: 0 },
+                Some(Choice { name: "working_set", .. }) => {
+                    DedupeMode::WorkingSet { buffers: 0, block: 0 }
+                }
                 _ => DedupeMode::Repeat,
             },
             global: spec.flag(keys::DEDUPE_GLOBAL),
@@ -91,12 +93,24 @@ impl BufferPlan {
             compress_chunk: spec.get(keys::BUFFER_COMPRESS_CHUNK).unwrap_or(512),
             dedupe,
         };
+        let working_set_percentage =
+            spec.get(keys::DEDUPE_WORKING_SET_PERCENTAGE).unwrap_or(5).min(100) as u32;
+        if let Some(d) = dedupe.filter(|d| matches!(d.mode, DedupeMode::WorkingSet { .. })) {
+            if d.percentage > 100 - working_set_percentage {
+                return Err(OptionError::new(
+                    keys::DEDUPE_PERCENTAGE,
+                    format!(
+                        "{}: impossible to reach since {working_set_percentage} percentage of \
+                         size is reserved to the dedupe working set (fio 3.33: \"impossible to \
+                         reach expected dedupe percentage\")",
+                        d.percentage
+                    ),
+                ));
+            }
+        }
         Ok(BufferPlan {
             contents,
-            working_set_percentage: spec
-                .get(keys::DEDUPE_WORKING_SET_PERCENTAGE)
-                .unwrap_or(5)
-                .min(100) as u32,
+            working_set_percentage,
             mem: mem(spec),
             hugepage_size: spec.get(keys::HUGEPAGE_SIZE).unwrap_or(2 << 20),
             align,
@@ -108,8 +122,9 @@ impl BufferPlan {
     pub fn options(&self, size: u64, block: u64) -> BufferOptions {
         let mut contents = self.contents;
         if let Some(d) = &mut contents.dedupe {
-            if let DedupeMode::WorkingSet { buffers } = &mut d.mode {
+            if let DedupeMode::WorkingSet { buffers, block: b } = &mut d.mode {
                 *buffers = Dedupe::working_set_buffers(self.working_set_percentage, size, block);
+                *b = block;
             }
         }
         contents
@@ -193,7 +208,7 @@ mod tests {
         assert_eq!(p.contents.compress_chunk, 1024);
         let d = p.options(4 << 20, 4096).dedupe.unwrap();
         assert_eq!(d.percentage, 30);
-        assert_eq!(d.mode, DedupeMode::WorkingSet { buffers: 204 });
+        assert_eq!(d.mode, DedupeMode::WorkingSet { buffers: 204, block: 4096 });
         assert!(d.global);
         let file = Some(PathBuf::from("/tmp/x"));
         assert_eq!(p.mem, IoMem::Mmap { shared: true, huge: false, file });

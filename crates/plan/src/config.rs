@@ -22,6 +22,7 @@ impl JobPlan {
             (None, None) => BlockSizes::Fixed(w.bs[d]),
         });
         let [read, write, trim] = bs;
+        let min_write = write.min();
         let limits = &self.limits;
         let io_limit_default: u64 = self.files.list.iter().map(|f| f.len).sum();
         let [r, wr, t] = w.percentage_random;
@@ -46,8 +47,15 @@ impl JobPlan {
             time_based: limits.time_based,
             random_map: w.random_map(),
             seed: self.seeds.workload,
+            fio_seeds: self.seeds.fio,
+            file_seeds: self
+                .files
+                .list
+                .iter()
+                .map(|f| self.seeds.fio.file_seed(&f.path.display().to_string()))
+                .collect(),
             percentage_random: PerDir { read: r, write: wr, trim: t },
-            buffers: self.buffers.options(io_limit_default, w.bsrange[1].map_or(w.bs[1], |r| r.0)),
+            buffers: self.buffers.options(io_limit_default, min_write),
             distribution: PerDir { read: dr, write: dw, trim: dt },
             lfsr: w.lfsr,
             rw_sequencer: w.sequencer,

@@ -95,10 +95,11 @@ pub struct FilesPlan {
 
 impl FilesPlan {
     /// The files of clone `jobnum` of `spec` (a replay's are its log's), with `engine`,
-    /// placed after what the jobs before lay out (`sizes`).
+    /// placed after what the jobs before lay out (`sizes`), drawing from the job's fio
+    /// streams (`seeds`: `filesize` ranges).
     pub fn of(
         spec: &JobSpec,
-        jobnum: u64,
+        (jobnum, seeds): (u64, &iomark_workload::FioSeeds),
         workload: &WorkloadPlan,
         replay: Option<&ReplayPlan>,
         engine: &EnginePlan,
@@ -110,7 +111,7 @@ impl FilesPlan {
         // A replay's files and sizes are its log's (see crate::replay).
         let mut list = match replay {
             Some(r) => r.file_plans(workload.bs.iter().copied().max().unwrap_or(0))?,
-            None => layout::plan_files(spec, jobnum, align)?,
+            None => layout::plan_files(spec, jobnum, align, seeds)?,
         };
         if file_append && touched {
             sizes.place(&mut list);

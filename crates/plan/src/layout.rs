@@ -7,9 +7,9 @@
 //!   dealt to the clones in turn).
 //! - Each file's size is `filesize`, else `size` divided among the files (`size=N%` is a
 //!   share of each existing file or device), else the size of the existing file or device.
-//!   A range `filesize=lo-hi` gives each file a size drawn in it, a multiple of the job's
-//!   smallest block size (as fio 3.33 does; the draw is iomark's own, from `randseed`, the
-//!   job's name, the clone and the file's number).
+//!   A range `filesize=lo-hi` gives each file a size drawn in it as fio 3.33 draws it:
+//!   `lo + ⌊(hi - lo) × f⌋` for the next fraction `f` of the job's stream 7, file after
+//!   file, rounded down to a multiple of the job's smallest block size (but not below `lo`).
 //! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
 //!   `offset_increment` times the clone number. On a block device it ends at the device's
 //!   end at the latest.
@@ -39,6 +39,7 @@ use iomark_options::keys::{self, Key};
 use iomark_options::spec::expand_filename_format;
 use iomark_options::value::SizeOrPercent;
 use iomark_options::JobSpec;
+use iomark_workload::{FioRng, FioSeeds, FioStream};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
@@ -87,16 +88,19 @@ impl FilePlan {
 }
 
 /// Resolves the files of clone `jobnum` of `spec`; `align` is the job's smallest block
-/// size, to which `filesize` ranges are aligned.
-pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePlan>, OptionError> {
+/// size, to which `filesize` ranges are aligned; `seeds` are the job's fio streams.
+pub fn plan_files(
+    spec: &JobSpec,
+    jobnum: u64,
+    align: u64,
+    seeds: &FioSeeds,
+) -> Result<Vec<FilePlan>, OptionError> {
     let paths = paths(spec, jobnum)?;
     let mut kinds = Vec::with_capacity(paths.len());
     for path in &paths {
         kinds.push(probe(path).map_err(OptionError::other)?);
     }
-    let seed = spec.get(keys::RANDSEED).unwrap_or(iomark_workload::DEFAULT_SEED)
-        ^ name_hash(&spec.name)
-        ^ jobnum.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut sizes = seeds.rng(FioStream::FileSize);
     let nfiles = paths.len() as u64;
     let size = spec.given(keys::SIZE);
     let filesize = spec.given(keys::FILESIZE).and_then(|r| r[0]);
@@ -106,7 +110,7 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
     let file_append = spec.flag(keys::FILE_APPEND);
     let from_opendir = spec.is_set(keys::OPENDIR);
     let mut plans = Vec::with_capacity(paths.len());
-    for (filenum, (path, kind)) in paths.into_iter().zip(kinds).enumerate() {
+    for (path, kind) in paths.into_iter().zip(kinds) {
         let own = match kind {
             FileKind::Regular(n) | FileKind::BlockDevice(n) => Some(n),
             FileKind::Missing | FileKind::CharDevice => None,
@@ -140,7 +144,7 @@ pub fn plan_files(spec: &JobSpec, jobnum: u64, align: u64) -> Result<Vec<FilePla
         let fill = spec.flag(keys::FILL_DEVICE) && !matches!(kind, FileKind::BlockDevice(_));
         let len = match (filesize, size) {
             (None, None) if fill => FILL_BYTES / nfiles.max(1) / align.max(1) * align.max(1),
-            (Some((lo, hi)), _) => pick_in_range(lo, hi, align, seed ^ filenum as u64),
+            (Some((lo, hi)), _) => pick_in_range(lo, hi, align, &mut sizes),
             (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
                 OptionError::new(
@@ -242,25 +246,15 @@ pub fn probe(path: &Path) -> Result<FileKind, String> {
     Err(format!("'{}' is not a file or a device", path.display()))
 }
 
-/// A size in `lo..=hi`, a multiple of `align` when the range holds one (the first such
-/// multiple is `lo` rounded up), the same for the same `key`.
-fn pick_in_range(lo: u64, hi: u64, align: u64, key: u64) -> u64 {
-    let align = align.max(1);
-    let first = lo.div_ceil(align).saturating_mul(align);
-    if hi <= lo || first > hi {
+/// A size in `lo..=hi` from the next draw of `rng`, as fio 3.33 draws it:
+/// `lo + ⌊(hi - lo) × f⌋` rounded down to a multiple of `align`, but not below `lo`.
+fn pick_in_range(lo: u64, hi: u64, align: u64, rng: &mut FioRng) -> u64 {
+    if hi <= lo {
         return lo;
     }
-    let mut x = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^= x >> 31;
-    first + x % ((hi - first) / align + 1) * align
-}
-
-/// A hash of a job's name (FNV-1a), so that jobs with the same seed draw different sizes.
-fn name_hash(name: &str) -> u64 {
-    name.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    let size = lo + ((hi - lo) as f64 * rng.fraction()) as u64;
+    let align = align.max(1);
+    (size / align * align).max(lo)
 }
 
 #[cfg(test)]
@@ -268,18 +262,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn filesize_ranges_are_aligned_and_inside() {
-        let mut seen = std::collections::BTreeSet::new();
-        for key in 0..2000 {
-            let n = pick_in_range(1 << 20, 4 << 20, 4096, key);
-            assert!((1 << 20..=4 << 20).contains(&n) && n % 4096 == 0, "{n}");
-            seen.insert(n);
+    fn filesize_ranges_are_fio_3_33s() {
+        // fio 3.33 `--filesize=256k-1m --nrfiles=8 --bs=4k` (default seed), in 4 KiB blocks.
+        let seeds = FioSeeds::repeatable(iomark_workload::DEFAULT_SEED, 1);
+        let mut rng = seeds.rng(FioStream::FileSize);
+        let blocks: Vec<u64> =
+            (0..8).map(|_| pick_in_range(256 << 10, 1 << 20, 4096, &mut rng) / 4096).collect();
+        assert_eq!(blocks, [91, 123, 121, 235, 211, 162, 175, 71]);
+        let mut rng = FioRng::new(1, false);
+        for _ in 0..2000 {
+            let n = pick_in_range(5000, 90_000, 4096, &mut rng);
+            assert!((5000..=90_000).contains(&n) && (n % 4096 == 0 || n == 5000), "{n}");
         }
-        assert!(seen.len() > 500, "only {} sizes", seen.len());
-        assert!(seen.contains(&(1 << 20)) || seen.contains(&(4 << 20)) || seen.len() > 700);
-        // Unaligned ends: the multiples inside; none inside: the low end.
-        assert_eq!(pick_in_range(5000, 9000, 4096, 7), 8192);
-        assert_eq!(pick_in_range(5000, 6000, 4096, 7), 5000);
-        assert_eq!(pick_in_range(8192, 8192, 4096, 7), 8192);
+        assert_eq!(pick_in_range(8192, 8192, 4096, &mut rng), 8192);
     }
 }

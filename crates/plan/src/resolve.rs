@@ -23,6 +23,7 @@ use crate::verify;
 use crate::workload::{self, WorkloadPlan};
 use iomark_options::keys;
 use iomark_options::JobSpec;
+use iomark_workload::FioSeeds;
 
 impl JobPlan {
     /// Resolves clone `jobnum` of `spec`, job number `thread_number` of the run (from 0);
@@ -41,8 +42,10 @@ impl JobPlan {
         let direct = files::direct(spec);
         let sync_writes = sync::SyncMode::of(spec) != sync::SyncMode::None;
         let engine = EnginePlan::of(spec, direct, sync_writes);
-        let files = FilesPlan::of(spec, jobnum, &workload, replay.as_ref(), &engine, sizes)
-            .map_err(fail)?;
+        let seeds = Seeds::of(spec, jobnum, thread_number);
+        let files =
+            FilesPlan::of(spec, (jobnum, &seeds.fio), &workload, replay.as_ref(), &engine, sizes)
+                .map_err(fail)?;
         let report = ReportPlan::of(spec).map_err(fail)?;
         let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
         let limits = LimitsPlan::of(spec, &files, replay.as_ref()).map_err(fail)?;
@@ -73,15 +76,17 @@ impl JobPlan {
             errors: ErrorPolicy::default(),
             replay,
             hooks: ExecPlan::of(spec),
-            seeds: Seeds::of(spec, thread_number),
+            seeds,
             notes: Vec::new(),
         };
         let verify = verify::of(spec, &plan).map_err(fail)?;
+        let notes = notes(spec, &plan);
+        let mut seeds = plan.seeds;
+        seeds.fio.verify_sizes = verify.is_some();
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
         let errors = ErrorPolicy::of(spec).map_err(fail)?;
-        let notes = notes(spec, &plan);
         let placement = Placement { cmdprio, ..plan.placement };
-        Ok(JobPlan { verify, placement, errors, notes, ..plan })
+        Ok(JobPlan { verify, placement, errors, seeds, notes, ..plan })
     }
 }
 
@@ -146,14 +151,31 @@ fn no_effect(spec: &JobSpec) -> impl Iterator<Item = &'static str> {
 }
 
 impl Seeds {
-    /// The seeds of job number `thread_number` with `randseed` and, unless `randrepeat`
-    /// (or `allrandrepeat`) holds, a seed of its own for the workload.
-    fn of(spec: &JobSpec, thread_number: u64) -> Seeds {
+    /// The seeds of clone `jobnum` of `spec`, job number `thread_number` of the run (from
+    /// 0), with `randseed` and, unless `randrepeat` (or `allrandrepeat`) holds, seeds of its
+    /// own.
+    fn of(spec: &JobSpec, jobnum: u64, thread_number: u64) -> Seeds {
         // fio 3.33: `allrandrepeat=1` makes every stream repeatable even with
         // `randrepeat=0` (iomark's streams all come from the one seed).
         let repeat = spec.flag(keys::RANDREPEAT) || spec.flag(keys::ALLRANDREPEAT);
         let randseed = spec.get(keys::RANDSEED).unwrap_or(0x89);
+        // fio numbers its jobs from 1 in the order it makes them: a job, then its clones
+        // from the last to the first (clone 1 of 3 is the job's number + 2).
+        let first = thread_number - jobnum + 1;
+        let fio_number = if jobnum == 0 { first } else { first + spec.numjobs() - jobnum };
+        let mut fio = if repeat {
+            let seeds = FioSeeds::repeatable(randseed, fio_number);
+            if spec.is_set(keys::RANDSEED) {
+                seeds.given_randseed(jobnum > 0)
+            } else {
+                seeds
+            }
+        } else {
+            FioSeeds::random(workload::fresh_seed(randseed))
+        };
+        fio.use64 = spec.get(keys::RANDOM_GENERATOR).is_some_and(|c| c.name == "tausworthe64");
         Seeds {
+            fio,
             // Each job (and clone) draws its own offsets, as fio seeds each job by its
             // number.
             workload: if repeat {

@@ -41,8 +41,8 @@ pub struct WorkloadPlan {
     pub serialize_overlap: bool,
     /// `random_distribution` per direction (reads, writes, trims).
     pub distribution: [Distribution; 3],
-    /// `random_generator=lfsr` (`tausworthe` and `tausworthe64` both mean iomark's own
-    /// generator).
+    /// `random_generator=lfsr` (`tausworthe64` is in the job's seeds: every stream draws
+    /// 64 bits).
     pub lfsr: bool,
     /// `rw_sequencer`: what the `:N` of a random mode does between new offsets.
     pub sequencer: Sequencer,

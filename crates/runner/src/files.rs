@@ -5,7 +5,9 @@
 //! except under `file_append`. Such a file is preallocated per `fallocate` over the region's
 //! end; a job that reads (or writes with `overwrite`) gets the region written first, so
 //! that reads hit real data ("Laying out IO file" in fio), and the file is then as large as
-//! the region needs. A job that only writes or trims leaves the size to `fallocate` and
+//! the region needs. The layout's data is the job's, as in fio 3.33: chunks of its
+//! largest write size, each filled as a write's buffer ([`LayoutData`]). A job that only
+//! writes or trims leaves the size to `fallocate` and
 //! its writes, as fio 3.33 does: with `fallocate=none` or `keep` a file grows only as far
 //! as the job writes (`size=1m number_ios=3` leaves 12 KiB). The mmap engine maps the
 //! whole file, so its files are extended to the region's end whatever the job does (fio's
@@ -20,6 +22,7 @@ use iomark_plan::files::FilesPlan;
 use iomark_plan::layout::{self, FileKind, FilePlan};
 use iomark_plan::sync::SyncMode;
 use iomark_plan::JobPlan;
+use iomark_workload::BufferFiller;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
@@ -163,10 +166,35 @@ pub fn check_layouts(plans: &[JobPlan], readonly: bool) -> Result<(), (String, F
     Ok(())
 }
 
-/// Creates and extends the job's files as needed. With `readonly` (`--readonly`) a file that
-/// would have to be created or extended is an error. The null engine touches no file, as in
-/// fio. When `stop` is set meanwhile it returns early, without error (see the module doc).
-pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(), FileError> {
+/// What a job's layout writes: fio 3.33 writes a file it lays out in chunks of the job's
+/// largest write size, each filled as a write's buffer from the job's buffer streams, so
+/// the job's units then take the seeds after the layout's.
+pub struct LayoutData {
+    /// The job's buffer filler, handed to the job afterwards.
+    pub filler: BufferFiller,
+    /// The chunk: the job's largest write size.
+    pub chunk: usize,
+}
+
+impl LayoutData {
+    /// The layout data of job `plan`.
+    pub fn of(plan: &JobPlan) -> LayoutData {
+        let cfg = plan.workload_config();
+        let chunk = usize::try_from(cfg.bs.write.max()).unwrap_or(usize::MAX).max(1);
+        LayoutData { filler: BufferFiller::for_job(&cfg), chunk }
+    }
+}
+
+/// Creates and extends the job's files as needed, writing `data`. With `readonly`
+/// (`--readonly`) a file that would have to be created or extended is an error. The null
+/// engine touches no file, as in fio. When `stop` is set meanwhile it returns early,
+/// without error (see the module doc).
+pub fn lay_out(
+    job: &FilesPlan,
+    readonly: bool,
+    stop: &AtomicBool,
+    data: &mut LayoutData,
+) -> Result<(), FileError> {
     for (plan, (exists, size)) in laid_out_files(job) {
         let Some(Layout { anew, needed }) = layout_of(job, plan, (exists, size), readonly)? else {
             continue;
@@ -184,7 +212,9 @@ pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(),
         }
         // `overwrite`: a job that writes gets its files written first too.
         if job.reads || job.overwrite {
-            match fill(&mut file, size, needed, stop) {
+            let chunk = data.chunk.min(usize::try_from(needed).unwrap_or(usize::MAX)).max(1);
+            let fill = |buf: &mut [u8]| data.filler.initial_fill(buf);
+            match write_chunks(&mut file, (size, needed), stop, chunk, fill) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
                     if !exists {
                         let _ = std::fs::remove_file(&plan.path);
@@ -207,27 +237,36 @@ pub fn lay_out(job: &FilesPlan, readonly: bool, stop: &AtomicBool) -> Result<(),
 /// Lays out the files of every job but the `create_on_open` ones (which lay out their own
 /// when they start): the `create_serialize` jobs (fio's default) one after the other, in
 /// order, and each of the others in a thread of its own beside them. The first failure
-/// names its job.
+/// names its job. Each job's buffer filler comes back, in the order of `plans`, to fill its
+/// units after its layout (`None` for the `create_on_open` jobs).
 pub fn lay_out_all(
     plans: &[JobPlan],
     readonly: bool,
     stop: &AtomicBool,
-) -> Result<(), (String, FileError)> {
+) -> Result<Vec<Option<BufferFiller>>, (String, FileError)> {
     let one = |plan: &JobPlan| {
-        lay_out(&plan.files, readonly, stop).map_err(|e| (plan.job.name.clone(), e))
+        let mut data = LayoutData::of(plan);
+        lay_out(&plan.files, readonly, stop, &mut data)
+            .map(|()| data.filler)
+            .map_err(|e| (plan.job.name.clone(), e))
     };
     let (serial, parallel): (Vec<&JobPlan>, Vec<&JobPlan>) =
         plans.iter().filter(|p| !p.files.create_on_open).partition(|p| p.files.create_serialize);
-    std::thread::scope(|scope| {
+    let mut fillers: Vec<Option<BufferFiller>> = plans.iter().map(|_| None).collect();
+    let index = |p: &JobPlan| plans.iter().position(|q| std::ptr::eq(p, q)).unwrap_or(0);
+    let result = std::thread::scope(|scope| {
         let threads: Vec<_> = parallel.iter().map(|&p| (p, scope.spawn(move || one(p)))).collect();
         let mut result = Ok(());
         for plan in serial {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            result = one(plan);
-            if result.is_err() {
-                break;
+            match one(plan) {
+                Ok(filler) => fillers[index(plan)] = Some(filler),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
         for (plan, t) in threads {
@@ -241,12 +280,15 @@ pub fn lay_out_all(
                 };
                 Err((plan.job.name.clone(), error))
             });
-            if result.is_ok() {
-                result = r;
+            match r {
+                Ok(filler) => fillers[index(plan)] = Some(filler),
+                Err(e) if result.is_ok() => result = Err(e),
+                Err(_) => {}
             }
         }
         result
-    })
+    });
+    result.map(|()| fillers)
 }
 
 /// Creates (or truncates) the file at `path` and writes `len` bytes of data into it, so that
@@ -254,31 +296,40 @@ pub fn lay_out_all(
 /// [`io::ErrorKind::Interrupted`].
 pub fn write_out(path: &std::path::Path, len: u64, stop: &AtomicBool) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).create(true).truncate(true).open(path)?;
-    fill(&mut file, 0, len, stop)?;
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let pattern = |chunk: &mut [u8]| {
+        for b in chunk.chunks_mut(8) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b.copy_from_slice(&x.to_le_bytes()[..b.len()]);
+        }
+    };
+    write_chunks(&mut file, (0, len), stop, 1 << 20, pattern)?;
     file.sync_all()
 }
 
-/// Writes bytes `from..to` of the file with a fixed pseudo-random pattern; stops with an
-/// error of kind [`io::ErrorKind::Interrupted`] when `stop` is set (looked at every MiB).
-fn fill(file: &mut File, from: u64, to: u64, stop: &AtomicBool) -> io::Result<()> {
+/// Writes bytes `from..to` of the file in chunks of `chunk` bytes (the last one shorter),
+/// each filled by `fill` first; stops with an error of kind [`io::ErrorKind::Interrupted`]
+/// when `stop` is set (looked at before every chunk).
+fn write_chunks(
+    file: &mut File,
+    (from, to): (u64, u64),
+    stop: &AtomicBool,
+    chunk: usize,
+    mut fill: impl FnMut(&mut [u8]),
+) -> io::Result<()> {
     use std::io::{Seek, SeekFrom};
-    const CHUNK: usize = 1 << 20;
-    let mut chunk = vec![0u8; CHUNK];
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    for b in chunk.chunks_mut(8) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        b.copy_from_slice(&x.to_le_bytes()[..b.len()]);
-    }
+    let mut buf = vec![0u8; chunk];
     file.seek(SeekFrom::Start(from))?;
     let mut left = to.saturating_sub(from);
     while left > 0 {
         if stop.load(Ordering::Relaxed) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
         }
-        let n = left.min(CHUNK as u64) as usize;
-        file.write_all(&chunk[..n])?;
+        let n = left.min(chunk as u64) as usize;
+        fill(&mut buf[..n]);
+        file.write_all(&buf[..n])?;
         left -= n as u64;
     }
     Ok(())

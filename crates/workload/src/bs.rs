@@ -2,12 +2,19 @@
 //! or `bssplit`), the choice itself for one direction ([`BsChooser`]), and the rule
 //! that shrinks a size to the room left (a region's tail, a run of free blocks).
 //!
-//! `bssplit` shares are resolved once, in [`BsChooser::new`]: a blank share takes an equal
-//! part of what the explicit shares leave of 100 (`4k/50:1k/:32k/` is 50/25/25, fio's
-//! documented rule), and the shares are then weights, so a split whose shares add up to less
-//! than 100 (fio 3.33 runs `4k/30:8k/30`) draws each size with `share / sum`.
+//! The draws are fio 3.33's (fitted with `--write_iolog`), from the direction's own block
+//! size stream (see [`crate::FioSeeds`]):
+//!
+//! - `bsrange=min-max`: `min + ⌊max × f⌋` for the draw's fraction `f`, rounded down to a
+//!   multiple of `min` unless `bs_unaligned`, and cut to `max` when above it
+//!   (`bsrange=3000-10000` gives 3000, 6000, 9000 and 10000);
+//! - `bssplit`: a blank share takes an equal part (rounded down) of what the explicit shares
+//!   leave of 100 (`4k/50:1k/:32k/` is 50/25/25, fio's documented rule); the entries are
+//!   sorted by share, smallest first (ties in the order written), and a percentage draw `v`
+//!   in 1..=100 takes the first entry whose running sum of shares reaches `v`, or the last
+//!   entry when none does (so `4k/30:8k/30` gives 8k 70% of the time, as fio 3.33 does).
 
-use crate::rng::Rng;
+use crate::taus::FioRng;
 
 /// One `bssplit` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +64,37 @@ impl BlockSizes {
     }
 }
 
+/// How many times a size is drawn again before the smallest is taken (see
+/// [`BsChooser::within`]); far more than any split with a share for its smallest size needs.
+const MAX_REDRAWS: u32 = 10_000;
+
+/// One direction's sizes with their stream: what an I/O's size is drawn from, once its
+/// place is known.
+///
+/// A size must fit before the region's end. fio 3.33 draws a range's size again until it
+/// fits; a split's draw takes the first entry (in share order) whose running share it
+/// reaches and that fits, else the last entry, and is drawn again when that does not fit
+/// either (`bssplit=64k/10:4k/30:16k/60`
+/// with 12k left: a draw of 98 reaches only 16k, which does not fit; the next, 85, neither;
+/// the next, 4, reaches 64k, which does not fit, then 4k, which does).
+pub(crate) struct Sizes<'a> {
+    /// The direction's sizes.
+    pub(crate) bs: &'a BsChooser,
+    /// The direction's block size stream.
+    pub(crate) rng: &'a mut FioRng,
+}
+
+impl Sizes<'_> {
+    /// A size that fits in `avail` bytes, as fio 3.33 chooses it (see [`Sizes`]): a fixed
+    /// size if it fits; a size of a range or split drawn until one fits (`bsrange=1k-16k`
+    /// over 1 MiB ends with 2k and 2k where the draws gave 5k first). `None` when not even
+    /// the smallest fits.
+    #[inline]
+    pub(crate) fn within(&mut self, avail: u64) -> Option<u64> {
+        self.bs.within(self.rng, avail)
+    }
+}
+
 /// Chooses block sizes for one direction. Holds no growing state: the split table is built
 /// in `new` and only read afterwards.
 #[derive(Debug, Clone)]
@@ -72,28 +110,21 @@ enum Kind {
     Range {
         unaligned: bool,
     },
-    /// Sizes with cumulative weights; `total` is the last cumulative weight. Boxed slices
-    /// rather than vectors: the enum then has a plain tag, which `choose` tests in one
-    /// instruction (a vector's capacity would serve as a niche, decoded at every call).
+    /// Sizes sorted by share with their running sums of shares. Boxed slices rather than
+    /// vectors: the enum then has a plain tag, which `choose` tests in one instruction (a
+    /// vector's capacity would serve as a niche, decoded at every call).
     Split {
         sizes: Box<[u64]>,
-        cumulative: Box<[u64]>,
-        total: u64,
+        cumulative: Box<[u32]>,
     },
 }
 
-/// Resolves blank shares to weights (see the module note).
-pub(crate) fn split_weights(entries: &[SplitEntry]) -> Vec<u64> {
-    let explicit: u64 = entries.iter().filter_map(|e| e.percent).map(u64::from).sum();
-    let blanks = entries.iter().filter(|e| e.percent.is_none()).count() as u64;
-    let blank_share = 100u64.saturating_sub(explicit).checked_div(blanks).unwrap_or(0);
-    let weights: Vec<u64> =
-        entries.iter().map(|e| e.percent.map_or(blank_share, u64::from)).collect();
-    if weights.iter().all(|&w| w == 0) {
-        // Nothing to weigh by: every size equally likely.
-        return vec![1; entries.len()];
-    }
-    weights
+/// Resolves blank shares (see the module note).
+pub(crate) fn split_weights(entries: &[SplitEntry]) -> Vec<u32> {
+    let explicit: u32 = entries.iter().filter_map(|e| e.percent).sum();
+    let blanks = entries.iter().filter(|e| e.percent.is_none()).count() as u32;
+    let blank_share = 100u32.saturating_sub(explicit).checked_div(blanks).unwrap_or(0);
+    entries.iter().map(|e| e.percent.unwrap_or(blank_share)).collect()
 }
 
 impl BsChooser {
@@ -101,21 +132,23 @@ impl BsChooser {
     pub(crate) fn new(bs: &BlockSizes, unaligned: bool) -> BsChooser {
         let kind = match bs {
             BlockSizes::Fixed(size) => Kind::Fixed(*size),
-            BlockSizes::Range { min, max } if min == max => Kind::Fixed(*min),
+            // One size, however written (`bsrange=4k-4k`, `bssplit=4k/100`).
+            _ if bs.min() == bs.max() => Kind::Fixed(bs.min()),
             BlockSizes::Range { .. } => Kind::Range { unaligned },
             BlockSizes::Split(entries) => {
                 let weights = split_weights(entries);
-                let mut cumulative = Vec::with_capacity(weights.len());
-                let mut total = 0u64;
-                for w in &weights {
-                    total += w;
-                    cumulative.push(total);
-                }
-                Kind::Split {
-                    sizes: entries.iter().map(|e| e.size).collect(),
-                    cumulative: cumulative.into_boxed_slice(),
-                    total,
-                }
+                let mut order: Vec<usize> = (0..entries.len()).collect();
+                // A stable sort: ties keep the order written.
+                order.sort_by_key(|&i| weights[i]);
+                let mut total = 0u32;
+                let cumulative = order
+                    .iter()
+                    .map(|&i| {
+                        total = total.saturating_add(weights[i]);
+                        total
+                    })
+                    .collect();
+                Kind::Split { sizes: order.iter().map(|&i| entries[i].size).collect(), cumulative }
             }
         };
         BsChooser { kind, min: bs.min(), max: bs.max() }
@@ -134,27 +167,57 @@ impl BsChooser {
         self.min
     }
 
-    /// True when every size is the same (a fixed `bs`, `bsrange=4k-4k`, `bssplit=4k/100`).
-    pub(crate) fn uniform(&self) -> bool {
-        self.min == self.max
-    }
-
-    /// The next block size, drawn from `rng` (fixed sizes draw nothing).
+    /// The next block size, drawn from `rng`, the direction's block size stream (fixed
+    /// sizes draw nothing).
     #[inline]
-    pub(crate) fn choose(&self, rng: &mut Rng) -> u64 {
+    pub(crate) fn choose(&self, rng: &mut FioRng) -> u64 {
         match &self.kind {
             Kind::Fixed(size) => *size,
-            Kind::Range { unaligned: true } => self.min + rng.below(self.max - self.min + 1),
-            Kind::Range { unaligned: false } => {
-                let multiples = self.max / self.min;
-                self.min * (1 + rng.below(multiples))
+            Kind::Range { unaligned } => {
+                let mut size = self.min + (self.max as f64 * rng.fraction()) as u64;
+                if !unaligned {
+                    size -= size % self.min;
+                }
+                size.min(self.max)
             }
-            Kind::Split { sizes, cumulative, total } => {
-                let r = rng.below(*total);
-                let i = cumulative.partition_point(|&c| c <= r);
+            Kind::Split { sizes, cumulative } => {
+                let v = rng.percent();
+                let i = cumulative.partition_point(|&c| c < v);
                 sizes[i.min(sizes.len() - 1)]
             }
         }
+    }
+
+    /// A size of the direction's that fits in `avail` bytes (see [`Sizes::within`]).
+    #[inline]
+    pub(crate) fn within(&self, rng: &mut FioRng, avail: u64) -> Option<u64> {
+        if let Kind::Fixed(size) = self.kind {
+            return (size <= avail).then_some(size);
+        }
+        if self.min > avail {
+            return None;
+        }
+        // fio 3.33 draws again until a size fits; a bounded number of times here, then
+        // the smallest (which fits), so that no split can make this spin for ever.
+        for _ in 0..MAX_REDRAWS {
+            let size = match &self.kind {
+                // A split takes the first entry the draw reaches that fits.
+                Kind::Split { sizes, cumulative } => {
+                    let v = rng.percent();
+                    let fits = |(&size, &cum): (&u64, &u32)| v <= cum && size <= avail;
+                    match sizes.iter().zip(cumulative.iter()).find(|e| fits(*e)) {
+                        Some((&size, _)) => size,
+                        // Past every share: the last entry, if it fits.
+                        None => sizes[sizes.len() - 1],
+                    }
+                }
+                _ => self.choose(rng),
+            };
+            if size <= avail {
+                return Some(size);
+            }
+        }
+        Some(self.min)
     }
 
     /// `want` if it fits in `avail` bytes; otherwise `avail` rounded down to a multiple of
@@ -191,52 +254,40 @@ mod tests {
         assert_eq!(split_weights(&e), vec![50, 25, 25]);
     }
 
+    /// The first sizes of `bs` from the read size stream of `randseed=1`, in KiB or bytes.
+    fn draws(bs: &BlockSizes, unaligned: bool) -> Vec<u64> {
+        let c = BsChooser::new(bs, unaligned);
+        let mut rng = crate::FioSeeds::repeatable(1, 1).rng(crate::FioStream::BsRead);
+        (0..16).map(|_| c.choose(&mut rng)).collect()
+    }
+
     #[test]
-    fn bssplit_shares_within_one_percent_over_100k_draws() {
-        // bssplit=4k/10:64k/50:32k/40 with a fixed seed; tolerance ±1 point.
-        let c = BsChooser::new(
-            &split(&[(4096, Some(10)), (65536, Some(50)), (32768, Some(40))]),
-            false,
+    fn ranges_draw_fio_3_33_sizes() {
+        // fio 3.33, `--rw=read --randseed=1 --bsrange=3000-10000` (and `1k-8k` unaligned).
+        assert_eq!(
+            draws(&BlockSizes::Range { min: 3000, max: 10000 }, false),
+            [
+                6000, 9000, 6000, 3000, 6000, 9000, 3000, 6000, 3000, 9000, 3000, 9000, 3000,
+                10000, 10000, 6000
+            ]
         );
-        let mut rng = Rng::from_seed(42);
-        let n = 100_000;
-        let mut counts = [0u32; 3];
-        for _ in 0..n {
-            match c.choose(&mut rng) {
-                4096 => counts[0] += 1,
-                65536 => counts[1] += 1,
-                32768 => counts[2] += 1,
-                other => panic!("unexpected size {other}"),
-            }
-        }
-        for (count, want) in counts.iter().zip([10.0, 50.0, 40.0]) {
-            let pct = f64::from(*count) * 100.0 / f64::from(n);
-            assert!((pct - want).abs() < 1.0, "{counts:?}");
-        }
+        assert_eq!(
+            draws(&BlockSizes::Range { min: 1024, max: 8192 }, true),
+            [
+                4112, 7453, 5160, 2674, 3771, 6984, 1255, 5464, 2520, 7169, 1738, 6760, 3295, 8192,
+                8192, 5382
+            ]
+        );
     }
 
     #[test]
-    fn shares_under_100_are_weights() {
-        let c = BsChooser::new(&split(&[(4096, Some(30)), (8192, Some(30))]), false);
-        let mut rng = Rng::from_seed(1);
-        let small = (0..10_000).filter(|_| c.choose(&mut rng) == 4096).count();
-        assert!((4_700..5_300).contains(&small), "{small}");
-    }
-
-    #[test]
-    fn range_sizes_are_multiples_of_min_unless_unaligned() {
-        let range = BlockSizes::Range { min: 4096, max: 16384 };
-        let c = BsChooser::new(&range, false);
-        let mut rng = Rng::from_seed(9);
-        let mut seen = [false; 4];
-        for _ in 0..1000 {
-            let s = c.choose(&mut rng);
-            assert!(s % 4096 == 0 && (4096..=16384).contains(&s));
-            seen[(s / 4096 - 1) as usize] = true;
-        }
-        assert_eq!(seen, [true; 4]);
-        let u = BsChooser::new(&range, true);
-        assert!((0..1000).any(|_| u.choose(&mut rng) % 4096 != 0));
+    fn splits_draw_fio_3_33_sizes() {
+        // fio 3.33, `--rw=read --randseed=1 --bssplit=4k/50:8k/30:16k/20` and `4k/30:8k/30`.
+        let kib = |v: Vec<u64>| v.into_iter().map(|b| b / 1024).collect::<Vec<_>>();
+        let s = split(&[(4096, Some(50)), (8192, Some(30)), (16384, Some(20))]);
+        assert_eq!(kib(draws(&s, false)), [8, 4, 4, 8, 8, 4, 16, 4, 16, 4, 16, 4, 8, 4, 4, 4]);
+        let s = split(&[(4096, Some(30)), (8192, Some(30))]);
+        assert_eq!(kib(draws(&s, false)), [8, 8, 8, 4, 8, 8, 4, 8, 4, 8, 4, 8, 4, 8, 8, 8]);
     }
 
     #[test]

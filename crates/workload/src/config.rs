@@ -12,6 +12,7 @@ use crate::buffers::BufferOptions;
 use crate::distribution::Distribution;
 use crate::files::FileService;
 use crate::region::FileRegion;
+use crate::seeds::FioSeeds;
 use crate::zones::StridedZones;
 use iomark_core::{Ddir, PerDir, RwMode};
 
@@ -93,9 +94,17 @@ pub struct WorkloadConfig {
     /// The random map (`norandommap` turns it off): random I/O touches every block of a
     /// region once per pass.
     pub random_map: bool,
-    /// The seed of every random stream. The runner resolves it: `randseed` if given, else
-    /// [`DEFAULT_SEED`] when `randrepeat=1` (fio's default), else a fresh random value.
+    /// The seed of iomark's own draws (the per-write decisions of generated buffer
+    /// contents, whose draws are not fio's). The runner resolves it: `randseed` if given,
+    /// else [`DEFAULT_SEED`] when `randrepeat=1` (fio's default), else a fresh random value.
     pub seed: u64,
+    /// The seeds of fio's streams (offsets, block sizes, the read/write mix,
+    /// `percentage_random`, `file_service_type=random`), from `randseed` and the job's
+    /// number as fio 3.33 derives them, and `random_generator=tausworthe64`.
+    pub fio_seeds: FioSeeds,
+    /// The seed of each file's zipf, pareto or normal state
+    /// ([`FioSeeds::file_seed`] of its name); a file without one takes the offsets' seed.
+    pub file_seeds: Vec<u64>,
     /// `percentage_random` per direction, 0..=100 (default 100): in random modes, the share
     /// of I/Os at a random offset; the others continue sequentially.
     pub percentage_random: PerDir<u32>,
@@ -107,10 +116,10 @@ pub struct WorkloadConfig {
     /// `softrandommap`: when the random map of a file cannot be allocated, run that file
     /// without it instead of refusing the job.
     pub soft_random_map: bool,
-    /// `random_generator=lfsr`: uniform random offsets come from a maximal-length LFSR
+    /// `random_generator=lfsr`: uniform random offsets come from fio's maximal-length LFSR
     /// over each region's blocks, which visits every block once per pass without the
-    /// random map (the map is off). `tausworthe` and `tausworthe64` (false) use iomark's
-    /// generator.
+    /// random map (the map is off). `tausworthe` and `tausworthe64` (false) draw from the
+    /// offsets' Tausworthe generator.
     pub lfsr: bool,
 }
 
@@ -136,6 +145,8 @@ impl Default for WorkloadConfig {
             time_based: false,
             random_map: true,
             seed: DEFAULT_SEED,
+            fio_seeds: FioSeeds::default(),
+            file_seeds: Vec::new(),
             percentage_random: PerDir::all(100),
             buffers: BufferOptions::default(),
             distribution: PerDir::all(Distribution::Random),

@@ -64,6 +64,18 @@ pub enum ConfigError {
         /// The blocks the map would cover.
         blocks: u64,
     },
+    /// `random_generator=lfsr` whose seed is the register's fixed point.
+    #[error(
+        "option 'random_generator': the lfsr over file {file}'s {blocks} blocks would start at \
+         its fixed point for this job number (fio 3.33 fails the job: \"failed initializing \
+         LFSR\"); use another block count or job order, or random_generator=tausworthe"
+    )]
+    LfsrSeed {
+        /// The file's index in [`crate::WorkloadConfig::files`].
+        file: usize,
+        /// The blocks the register covers.
+        blocks: u64,
+    },
     /// `zonemode=strided` sizes or combinations that cannot run.
     #[error("option '{option}': {why}")]
     Zones {

@@ -9,17 +9,19 @@
 //!   turns to it and closes when its pass is over; a file that is not open is passed over
 //!   while K are open (`nrfiles=4 openfiles=2` round robin serves files 0 and 1 until both
 //!   are done, then 2 and 3). The skewed kinds draw among all files.
-//! - `zipf`, `pareto` and `normal` draw a value of their law over `nrfiles × 1024` values
-//!   and serve the file of its 1024-value bucket: rank 0 of zipf and pareto sits at a
-//!   random value drawn from the seed (fio's hot file changes with `randseed`), and the next
-//!   ranks follow it, wrapping; normal is centred on the middle value. This gives fio's
-//!   shares: over 8 files, zipf (θ 1.1) sends 85% of the I/Os to the hot file and 5% to the
-//!   next, pareto (0.2) 74% and 8.6%, normal 44%, 44%, 7% and 6% to the middle four.
+//! - `zipf`, `pareto` and `normal` draw a value of their law (fio's, see the
+//!   `distribution::laws` module) over `nrfiles × 1024` values from the job's file stream,
+//!   add the stream's first draw (zipf, pareto; normal adds nothing) without fio's hash,
+//!   and serve the file of the 1024-value bucket the sum falls in, modulo the values
+//!   (fio 3.33, every I/O of `nrfiles=5` and `8` runs). Over 8 files zipf (θ 1.1) sends
+//!   85% of the I/Os to the hot file and 5% to the next, pareto (0.2) 74% and 8.6%,
+//!   normal 44%, 44%, 7% and 6% to the middle four.
 
-use crate::distribution::{Distribution, RankSampler};
+use crate::distribution::laws::Law;
 use crate::error::ConfigError;
 use crate::offsets::FileCursor;
-use crate::rng::{Rng, Stream};
+use crate::seeds::{FioSeeds, FioStream};
+use crate::taus::FioRng;
 
 /// fio's `file_service_type`: which file serves the next I/O.
 ///
@@ -44,7 +46,7 @@ pub enum FileService {
     /// hot place).
     Pareto(f64),
     /// `normal[:dev]` / `gauss[:dev]` (default 0): a bell curve centred between the middle
-    /// files, widened by `dev` percent (see [`Distribution::Normal`]).
+    /// files, widened by `dev` percent (see [`crate::Distribution::Normal`]).
     Normal(f64),
 }
 
@@ -55,55 +57,43 @@ impl FileService {
     }
 }
 
+/// How many files `random` draws at most before it takes the next that can serve.
+const RANDOM_FILE_DRAWS: u32 = 10_000;
+
 /// Values of the file law per file.
 const VALUES_PER_FILE: u64 = 1024;
 
 /// The draw of a skewed `file_service_type`.
 #[derive(Debug, Clone)]
 struct SkewedFiles {
-    sampler: RankSampler,
-    /// The value of rank 0.
-    base: u64,
-    /// Ranks fold to both sides of `base` (normal) rather than follow it (zipf, pareto).
-    both_sides: bool,
+    law: Law,
+    /// `nrfiles × 1024`.
+    values: u64,
+    /// What every value is shifted by.
+    shift: u64,
+    rng: FioRng,
 }
 
 impl SkewedFiles {
-    /// The draw of `service` over `files` files, or `None` for the uniform kinds; the
-    /// random base comes from `rng`.
-    fn new(service: FileService, files: usize, rng: &mut Rng) -> Option<SkewedFiles> {
-        let n = files as u64 * VALUES_PER_FILE;
-        let (dist, both_sides) = match service {
-            FileService::Zipf(theta) => (Distribution::Zipf { theta, center: None }, false),
-            // fio's law for files: P(rank < k) = (k/n)^(ln(1-h)/ln h).
-            FileService::Pareto(h) => {
-                let power = (1.0 - h).ln() / h.ln();
-                (Distribution::Pareto { power, center: None }, false)
-            }
-            FileService::Normal(deviation) => {
-                (Distribution::Normal { deviation, center: None }, true)
-            }
+    /// The draw of `service` over `files` files from the file stream `rng`, or `None` for
+    /// the uniform kinds.
+    fn new(service: FileService, files: usize, mut rng: FioRng) -> Option<SkewedFiles> {
+        let values = files as u64 * VALUES_PER_FILE;
+        let law = match service {
+            FileService::Zipf(theta) => Law::zipf(values, theta),
+            FileService::Pareto(h) => Law::pareto(h),
+            FileService::Normal(deviation) => Law::gauss(values, deviation),
             _ => return None,
         };
-        let base = if both_sides { n / 2 } else { rng.below(n) };
-        Some(SkewedFiles { sampler: RankSampler::new(&dist, n)?, base, both_sides })
+        let shift = if law.draws_shift() { rng.next_raw() } else { 0 };
+        Some(SkewedFiles { law, values, shift, rng })
     }
 
     /// The next file.
-    fn pick(&self, rng: &mut Rng) -> usize {
-        let n = self.sampler.values();
-        let rank = self.sampler.rank(rng);
-        let step = if self.both_sides {
-            // Ranks 0, 1, 2, 3… are 0, -1, +1, -2… away from the middle.
-            if rank % 2 == 0 {
-                rank / 2
-            } else {
-                n - rank.div_ceil(2) % n
-            }
-        } else {
-            rank
-        };
-        (((self.base + step) % n) / VALUES_PER_FILE) as usize
+    fn pick(&mut self) -> usize {
+        let n = self.values;
+        let v = self.law.unsigned_value(n, &mut self.rng);
+        ((v.wrapping_add(self.shift) % n) / VALUES_PER_FILE) as usize
     }
 }
 
@@ -160,20 +150,21 @@ pub(crate) struct FilePicker {
     skewed: Option<SkewedFiles>,
     /// Which files are open, when `openfiles` limits them.
     open: Option<OpenFiles>,
-    rng: Rng,
+    /// The draws of `random`: fio's file stream, a file `⌊files × f⌋` for the fraction `f`.
+    random: FioRng,
+    random_start: FioRng,
 }
 
 impl FilePicker {
     /// The service of `files` files by `service`, with at most `open_files` open at once,
-    /// drawing from the job's file stream of `seed`.
+    /// drawing from the job's file stream.
     pub(crate) fn new(
         service: FileService,
         files: usize,
         open_files: Option<usize>,
-        seed: u64,
+        seeds: &FioSeeds,
     ) -> FilePicker {
-        let mut rng = Rng::for_stream(seed, Stream::Files);
-        let skewed = SkewedFiles::new(service, files, &mut rng);
+        let skewed = SkewedFiles::new(service, files, seeds.rng(FioStream::Files));
         FilePicker {
             service,
             current: 0,
@@ -181,7 +172,8 @@ impl FilePicker {
             last_done: 0,
             skewed,
             open: OpenFiles::new(open_files, files),
-            rng,
+            random: seeds.rng(FioStream::Files),
+            random_start: seeds.rng(FioStream::Files),
         }
     }
 
@@ -199,8 +191,12 @@ impl FilePicker {
         }
     }
 
-    /// A new pass over the files starts.
-    pub(crate) fn new_pass(&mut self) {
+    /// A new pass over the files starts; with `reseed` (the files were closed and opened
+    /// again) the draws of `random` start over, as fio's do.
+    pub(crate) fn new_pass(&mut self, reseed: bool) {
+        if reseed {
+            self.random = self.random_start.clone();
+        }
         if let FileService::RoundRobin(_) = self.service {
             // fio 3.33 goes on from the file after the one whose end it found last, with a
             // fresh quota (`filename=a:b`, a of 3 blocks and b of 2: a b a b a, then b a b a
@@ -225,6 +221,21 @@ impl FilePicker {
         (0..n).map(|i| (from + i) % n).find(|&i| serves(i)).unwrap_or(0)
     }
 
+    /// A file drawn for `random`: fio 3.33 draws again while the file drawn cannot serve
+    /// (its pass known to be over, or closed under `openfiles`). After many draws, the
+    /// first file that can serve from the last one drawn, so that this always ends.
+    fn random_file(&mut self, files: &[FileCursor]) -> usize {
+        let n = files.len();
+        let mut pick = 0;
+        for _ in 0..RANDOM_FILE_DRAWS {
+            pick = self.random.below(n as u64) as usize;
+            if !files[pick].done && self.open.as_ref().is_none_or(|o| o.may_serve(pick)) {
+                return pick;
+            }
+        }
+        self.next_open_file(files, pick)
+    }
+
     /// The file of the next I/O among `files` (more than one).
     #[inline(never)]
     pub(crate) fn pick(&mut self, files: &[FileCursor]) -> usize {
@@ -244,15 +255,14 @@ impl FilePicker {
             }
             FileService::Random(n) => {
                 if switch {
-                    let pick = self.rng.below(files.len() as u64) as usize;
-                    self.current = self.next_open_file(files, pick);
+                    self.current = self.random_file(files);
                     self.left_on_file = n.max(1);
                 }
                 self.left_on_file -= 1;
             }
             FileService::Zipf(_) | FileService::Pareto(_) | FileService::Normal(_) => {
-                if let Some(skewed) = &self.skewed {
-                    self.current = skewed.pick(&mut self.rng);
+                if let Some(skewed) = &mut self.skewed {
+                    self.current = skewed.pick();
                 }
             }
         }
@@ -373,7 +383,7 @@ mod tests {
         let mut cfg = files(8, 1 << 30, service);
         cfg.io_limit = 40_000 * 4 * K;
         cfg.random_map = false;
-        cfg.seed = seed;
+        cfg.fio_seeds = crate::FioSeeds::repeatable(seed, 1);
         let mut counts = [0u64; 8];
         for r in Workload::new(&cfg).unwrap() {
             counts[r.file] += 1;
@@ -390,10 +400,10 @@ mod tests {
     fn skewed_services_give_fios_shares() {
         // fio 3.33 over 8 files (default seed): zipf 85.6% on the hot file, 5.5% on the
         // next; pareto 74.9% and 8.6%; pareto:0.5 uniform; normal 43.9/43.6/6.9/5.6%
-        // for the middle four. The hot place is random and its file's share depends on
-        // where in the file it falls: the two largest shares together hold ranks 0 to
-        // somewhere between 1024 and 2048 of 8192, 85.6–90.7% for zipf (fio with
-        // randseed=1: 69.4 + 19.5) and 74.9–82.5% for pareto.
+        // for the middle four. The hot place is the file stream's first draw and its
+        // file's share depends on where in the file it falls: the two largest shares
+        // together hold ranks 0 to somewhere between 1024 and 2048 of 8192, 85.6–90.7% for
+        // zipf (fio with randseed=1: 69.4 + 19.5) and 74.9–82.5% for pareto.
         for seed in [1, 2, 3] {
             let z = sorted(shares(FileService::Zipf(1.1), seed));
             assert!((84.5..92.0).contains(&(z[0] + z[1])), "zipf {z:?}");

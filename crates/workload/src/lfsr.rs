@@ -1,20 +1,26 @@
 //! `random_generator=lfsr`: random offsets that visit every block exactly once per pass
-//! without a random map.
+//! without a random map, in fio 3.33's order.
 //!
-//! A maximal-length linear feedback shift register of `w` bits steps through all `2^w - 1`
-//! non-zero states before it repeats. iomark takes the smallest `w` with `2^w - 1` ≥ the
-//! number of blocks, reads each state `s` as block `s - 1`, and skips the states past the
-//! last block (fewer than half of them). So every block comes exactly once per period, in
-//! an order that looks random, with no memory but the register: that is the point of fio's
-//! `lfsr`. The register starts at a state drawn from the job's seed (fio 3.33 starts at the
-//! same state whatever `randseed` is; iomark's order follows the seed, like its other
-//! random choices) and restarts there at every pass.
+//! fio's register, as its offsets show it (fitted with `--write_iolog` over files of 1 to
+//! 2^63 blocks; each bit of its output obeys the recurrence of the width's polynomial with
+//! one more, constant, term):
 //!
-//! The register is a Galois one shifting right: when the bit shifted out is 1, the tap
-//! mask is XORed in. The taps of each width are those of a primitive polynomial (the
-//! classic table of maximal-length taps, as in Xilinx application note XAPP052); the tests
-//! check that each polynomial is primitive, by enumeration up to 20 bits and by the order
-//! of `x` modulo the polynomial up to 64.
+//! - Its width `w` is the smallest with `2^w - 1` ≥ the number of blocks `n`, at least 3.
+//! - One step: the low bit `o` leaves, the state shifts right and `o` enters at the top;
+//!   when `o` is 0, the bits just below each tap (other than the width itself) flip. That is
+//!   a Galois register in XNOR form: all ones is its one fixed point, and it goes through
+//!   the other `2^w - 1` states, 0 included, before it repeats. A state is block `state`;
+//!   states past the last block are stepped over.
+//! - It starts at `seed & (2^w - 1)` (the seed of the job's offsets, see
+//!   [`crate::FioSeeds`]: `randseed` changes nothing, the job's number does). fio 3.33 fails
+//!   the job ("failed initializing LFSR") when that is all ones; iomark refuses it. The first
+//!   pass starts one step further than the others: each block comes once per pass, and a
+//!   second pass of a file whose blocks fill the period starts with the block the first one
+//!   ended with.
+//!
+//! The taps of each width are the classic table of maximal-length taps (Xilinx application
+//! note XAPP052), but for 32 bits, where fio's are 32, 31, 29, 1; the tests check that every
+//! set is primitive, by enumeration up to 20 bits and by the order of `x` up to 64.
 
 /// The taps of a maximal-length register of each width 2..=64, 1-based bit numbers (the
 /// width itself always among them).
@@ -49,7 +55,7 @@ const TAPS: [&[u32]; 63] = [
     &[29, 27],
     &[30, 6, 4, 1],
     &[31, 28],
-    &[32, 22, 2, 1],
+    &[32, 31, 29, 1],
     &[33, 20],
     &[34, 27, 2, 1],
     &[35, 33],
@@ -92,29 +98,42 @@ fn tap_mask(width: u32) -> u64 {
     TAPS[width as usize - 2].iter().fold(0, |m, &t| m | 1 << (t - 1))
 }
 
-/// Visits `0..n` once per period in a scrambled order.
+/// Visits `0..n` once per pass, in fio's order.
 #[derive(Debug, Clone)]
 pub(crate) struct Lfsr {
     n: u64,
-    mask: u64,
+    /// The top bit, where the leaving bit enters.
+    top: u64,
+    /// The bits that flip when the leaving bit is 0.
+    flips: u64,
+    /// The state a pass after the first starts from.
     start: u64,
     state: u64,
-    /// Values still to come in this period.
+    /// Values still to come in this pass.
     left: u64,
 }
 
 impl Lfsr {
-    /// A register over `0..n` (`n` ≥ 1) whose period starts at a state drawn from `seed`.
-    pub(crate) fn new(n: u64, seed: u64) -> Lfsr {
+    /// A register over `0..n` (`n` ≥ 1) seeded with `seed`, at the start of the first pass;
+    /// `None` when the seed puts it at its fixed point (fio fails such a job).
+    pub(crate) fn new(n: u64, seed: u64) -> Option<Lfsr> {
         let n = n.max(1);
-        // The smallest width whose 2^w - 1 non-zero states cover n values.
-        let width = (64 - n.leading_zeros()).max(1);
-        let states = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
-        let start = 1 + seed % states;
-        Lfsr { n, mask: tap_mask(width), start, state: start, left: n }
+        let mut width = 3;
+        while width < 64 && (1u64 << width) - 1 < n {
+            width += 1;
+        }
+        let all = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let top = 1u64 << (width - 1);
+        let start = seed & all;
+        if start == all {
+            return None;
+        }
+        let mut l = Lfsr { n, top, flips: tap_mask(width) & !top, start, state: start, left: n };
+        l.step();
+        Some(l)
     }
 
-    /// Back to the start of the period (a new pass).
+    /// Back to the start (a new pass).
     pub(crate) fn reset(&mut self) {
         self.state = self.start;
         self.left = self.n;
@@ -126,22 +145,23 @@ impl Lfsr {
         let out = self.state & 1;
         self.state >>= 1;
         if out != 0 {
-            self.state ^= self.mask;
+            self.state |= self.top;
+        } else {
+            self.state ^= self.flips;
         }
     }
 
-    /// The next value in `0..n`, or `None` once all `n` came in this period.
+    /// The next value in `0..n`, or `None` once all `n` came in this pass.
     #[inline]
     pub(crate) fn next_value(&mut self) -> Option<u64> {
         if self.left == 0 {
             return None;
         }
         loop {
-            let value = self.state - 1;
             self.step();
-            if value < self.n {
+            if self.state < self.n {
                 self.left -= 1;
-                return Some(value);
+                return Some(self.state);
             }
         }
     }

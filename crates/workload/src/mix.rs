@@ -1,12 +1,23 @@
 //! The per-I/O decisions that are not offsets: which direction (`rwmixread`) and, in
 //! random modes, whether this I/O takes a new random offset (`percentage_random` and the
-//! `:N` modifier).
+//! `:N` modifier), each from its own fio stream (see [`crate::FioSeeds`]).
 //!
-//! Each decision draws from its own stream, so changing `rwmixread` leaves the offsets
-//! alone. The read/write choice is an independent draw per I/O (fio 3.33 with
-//! `rwmixread=75` over 102400 random I/Os issued 75.03% reads; this gives the same mean).
+//! The read/write choice of a mixed job is fio 3.33's (fitted with `--write_iolog` over
+//! every `rwmixread` from 0 to 100): the job holds a current direction and a threshold. Before
+//! an I/O, while the current direction's issued I/Os are below the threshold, it stays;
+//! otherwise a percentage draw `v` in 1..=100 picks reads when `v ≤ rwmixread`, writes
+//! otherwise, and when that changes the direction the threshold becomes the other
+//! direction's issued I/Os times the new direction's share, divided by 100. So a mix holds a
+//! direction for a run that grows with the job, as fio's does, rather than drawing every I/O.
+//!
+//! `percentage_random`: a percentage draw per I/O (the first I/O too) takes a random offset
+//! when it is at most the direction's percentage, else continues from the previous I/O
+//! (from the region start at first). Each direction draws from a stream of its own, the
+//! three seeded alike (fio 3.33's reads and writes of `randrw` follow the same sequence of
+//! draws, each at its own pace).
 
-use crate::rng::{Rng, Stream};
+use crate::seeds::{FioSeeds, FioStream};
+use crate::taus::FioRng;
 use iomark_core::{Ddir, PerDir, RwMode};
 
 /// Direction and random-or-not decisions for one job.
@@ -15,7 +26,8 @@ pub(crate) struct Mix {
     mode: RwMode,
     /// The direction of every I/O, for modes with one (`trimwrite` modes: trims).
     fixed: Option<Ddir>,
-    rwmixread: u32,
+    /// The shares of reads and writes, in percent.
+    share: [u32; 2],
     percentage_random: [u32; 3],
     /// A random mode's `:N` (1 = every I/O random).
     every: u64,
@@ -24,19 +36,27 @@ pub(crate) struct Mix {
     /// Per direction: every I/O takes a new random offset (a random mode without `:N`
     /// and with `percentage_random=100`), so that no count or draw is needed.
     always_new: [bool; 3],
-    rw_rng: Rng,
-    seq_rng: Rng,
+    /// The mixed mode's current direction (read or write).
+    current: Ddir,
+    /// Reads and writes issued.
+    issued: [u64; 2],
+    /// The current direction holds while its issued I/Os are below this.
+    hold: u64,
+    rw_rng: FioRng,
+    seq_rngs: [FioRng; 3],
+    rw_start: FioRng,
+    seq_start: [FioRng; 3],
 }
 
 impl Mix {
-    /// The decisions of a job in `mode` seeded with `seed`; `modifier` is the `:N` value
-    /// (used here only for random modes).
+    /// The decisions of a job in `mode` with the job's fio `seeds`; `modifier` is the `:N`
+    /// value (used here only for random modes).
     pub(crate) fn new(
         mode: RwMode,
         rwmixread: u32,
         percentage_random: &PerDir<u32>,
         modifier: u64,
-        seed: u64,
+        seeds: &FioSeeds,
     ) -> Mix {
         let every = if mode.is_random() { modifier.max(1) } else { 1 };
         let fixed = match mode {
@@ -47,17 +67,23 @@ impl Mix {
             }
             RwMode::ReadWrite | RwMode::RandReadWrite => None,
         };
+        let read = rwmixread.min(100);
         Mix {
             mode,
             fixed,
-            rwmixread,
+            share: [read, 100 - read],
             percentage_random: Ddir::DATA.map(|d| *percentage_random.get(d)),
             every,
             left: [0; 3],
             always_new: Ddir::DATA
                 .map(|d| mode.is_random() && every == 1 && *percentage_random.get(d) >= 100),
-            rw_rng: Rng::for_stream(seed, Stream::RwMix),
-            seq_rng: Rng::for_stream(seed, Stream::SeqRandMix),
+            current: Ddir::Read,
+            issued: [0; 2],
+            hold: 0,
+            rw_rng: seeds.rng(FioStream::RwMix),
+            seq_rngs: [0, 1, 2].map(|_| seeds.rng(FioStream::SeqRand)),
+            rw_start: seeds.rng(FioStream::RwMix),
+            seq_start: [0, 1, 2].map(|_| seeds.rng(FioStream::SeqRand)),
         }
     }
 
@@ -67,9 +93,16 @@ impl Mix {
         self.always_new[dir.index()]
     }
 
-    /// Starts the `:N` count over (a new pass).
-    pub(crate) fn reset(&mut self) {
+    /// A new pass: the `:N` count starts over; with `reseed` (the files were closed and
+    /// opened again) the streams restart too (the direction, its threshold and the I/Os
+    /// issued carry on: fio 3.33's `rw=rw` over 64 blocks with `loops=3` gives its second
+    /// pass the first pass's draws, not its directions).
+    pub(crate) fn reset(&mut self, reseed: bool) {
         self.left = [0; 3];
+        if reseed {
+            self.rw_rng = self.rw_start.clone();
+            self.seq_rngs = self.seq_start.clone();
+        }
     }
 
     /// The direction of the next I/O. `trimwrite` modes answer `Trim`: the write of the
@@ -78,8 +111,40 @@ impl Mix {
     pub(crate) fn direction(&mut self) -> Ddir {
         match self.fixed {
             Some(dir) => dir,
-            None if self.rw_rng.percent(self.rwmixread) => Ddir::Read,
-            None => Ddir::Write,
+            None => self.mixed_direction(),
+        }
+    }
+
+    /// The mix's own choice for the next I/O of a mixed mode, whatever it is steered to,
+    /// and whether the other direction has a share; `None` for other modes.
+    pub(crate) fn choice(&mut self) -> Option<(Ddir, bool)> {
+        if !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite) {
+            return None;
+        }
+        let dir = self.mixed_direction();
+        Some((dir, self.share[1 - dir.index()] > 0))
+    }
+
+    /// The direction of a mixed mode (see the module note).
+    #[inline]
+    fn mixed_direction(&mut self) -> Ddir {
+        let cur = self.current.index();
+        if self.issued[cur] >= self.hold {
+            let dir = if self.rw_rng.percent() <= self.share[0] { Ddir::Read } else { Ddir::Write };
+            if dir != self.current {
+                let d = dir.index();
+                self.hold = self.issued[1 - d] * u64::from(self.share[d]) / 100;
+                self.current = dir;
+            }
+        }
+        self.current
+    }
+
+    /// Counts an I/O of direction `dir` as issued.
+    #[inline]
+    pub(crate) fn issued(&mut self, dir: Ddir) {
+        if let Some(n) = self.issued.get_mut(dir.index()) {
+            *n += 1;
         }
     }
 
@@ -111,7 +176,7 @@ impl Mix {
         self.left[i] = self.every - 1;
         match self.percentage_random[i] {
             p if p >= 100 => true,
-            p => self.seq_rng.percent(p),
+            p => self.seq_rngs[i].percent() <= p,
         }
     }
 }
@@ -120,24 +185,54 @@ impl Mix {
 mod tests {
     use super::*;
 
+    fn seeds(randseed: u64) -> FioSeeds {
+        FioSeeds::repeatable(randseed, 1)
+    }
+
+    /// The first `n` directions of a mixed job, as letters.
+    fn directions(read: u32, randseed: u64, n: usize) -> String {
+        let mut m = Mix::new(RwMode::ReadWrite, read, &PerDir::all(100), 0, &seeds(randseed));
+        (0..n)
+            .map(|_| {
+                let d = m.direction();
+                m.issued(d);
+                if d == Ddir::Read {
+                    'r'
+                } else {
+                    'w'
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn rwmix_proportions_over_a_million_draws() {
-        // Fixed seed, tolerance ±0.5 percentage points.
+    fn mixes_choose_fio_3_33_directions() {
+        // fio 3.33, `--rw=rw --randseed=1` with `rwmixread` 50 and 90.
+        assert_eq!(
+            directions(50, 1, 60),
+            "wwwrwwrwwwwrrwwrwrwrrrrrwwwrwwwwrrrrrwrrwrrwwrwrrrrrwwwrrwww"
+        );
+        assert_eq!(
+            directions(90, 1, 60),
+            "rwrrrrrrrrrrrwrrrrrrrrrwrrrrrrrrrrrrrrrwrrrrrwrrrrrrrrrrrrrr"
+        );
+    }
+
+    #[test]
+    fn mix_proportions_over_a_million_ios() {
         for read in [0u32, 10, 50, 75, 100] {
-            let mut m = Mix::new(RwMode::RandReadWrite, read, &PerDir::all(100), 0, 0x89);
-            let n = 1_000_000;
-            let reads = (0..n).filter(|_| m.direction() == Ddir::Read).count();
-            let pct = reads as f64 * 100.0 / f64::from(n);
+            let d = directions(read, 0x89, 1_000_000);
+            let pct = d.bytes().filter(|&c| c == b'r').count() as f64 / 10_000.0;
             assert!((pct - f64::from(read)).abs() < 0.5, "{read}: {pct}");
         }
     }
 
     #[test]
     fn modifier_gives_a_new_offset_every_n() {
-        let mut m = Mix::new(RwMode::RandRead, 50, &PerDir::all(100), 4, 1);
+        let mut m = Mix::new(RwMode::RandRead, 50, &PerDir::all(100), 4, &seeds(1));
         let picks: Vec<bool> = (0..8).map(|_| m.new_random_offset(Ddir::Read)).collect();
         assert_eq!(picks, [true, false, false, false, true, false, false, false]);
-        let mut s = Mix::new(RwMode::Read, 50, &PerDir::all(100), 4096, 1);
+        let mut s = Mix::new(RwMode::Read, 50, &PerDir::all(100), 4096, &seeds(1));
         assert!(!s.new_random_offset(Ddir::Read));
     }
 
@@ -146,7 +241,7 @@ mod tests {
         for (mode, modifier, percent) in
             [(RwMode::RandRead, 0, 100), (RwMode::RandReadWrite, 1, 100), (RwMode::Read, 0, 100)]
         {
-            let fast = Mix::new(mode, 50, &PerDir::all(percent), modifier, 7);
+            let fast = Mix::new(mode, 50, &PerDir::all(percent), modifier, &seeds(7));
             let mut general = fast.clone();
             general.always_new = [false; 3];
             let mut fast = fast;
@@ -154,29 +249,29 @@ mod tests {
                 let dir = Ddir::DATA[i % 3];
                 assert_eq!(fast.new_random_offset(dir), general.new_random_offset(dir));
                 if i % 1000 == 999 {
-                    fast.reset();
-                    general.reset();
+                    fast.reset(true);
+                    general.reset(true);
                 }
             }
-            assert_eq!(fast.seq_rng, general.seq_rng, "{mode:?}: no draw");
+            assert_eq!(fast.seq_rngs, general.seq_rngs, "{mode:?}: no draw");
         }
     }
 
     #[test]
     fn steering_fixes_a_mixed_direction_only() {
-        let mut m = Mix::new(RwMode::RandReadWrite, 100, &PerDir::all(100), 0, 3);
+        let mut m = Mix::new(RwMode::RandReadWrite, 100, &PerDir::all(100), 0, &seeds(3));
         m.steer(Some(Ddir::Write));
         assert!((0..100).all(|_| m.direction() == Ddir::Write));
         m.steer(None);
         assert_eq!(m.direction(), Ddir::Read);
-        let mut r = Mix::new(RwMode::Read, 100, &PerDir::all(100), 0, 3);
+        let mut r = Mix::new(RwMode::Read, 100, &PerDir::all(100), 0, &seeds(3));
         r.steer(Some(Ddir::Write));
         assert_eq!(r.direction(), Ddir::Read);
     }
 
     #[test]
     fn percentage_random_share() {
-        let mut m = Mix::new(RwMode::RandWrite, 50, &PerDir::all(30), 0, 5);
+        let mut m = Mix::new(RwMode::RandWrite, 50, &PerDir::all(30), 0, &seeds(5));
         let n = 100_000;
         let random = (0..n).filter(|_| m.new_random_offset(Ddir::Write)).count();
         assert!((29_000..31_000).contains(&random), "{random}");

@@ -1,49 +1,24 @@
-//! The random number generators behind a workload: one small, fast, seedable generator and
-//! the separate streams a job draws from.
-//!
-//! Like fio, which keeps one random state per purpose, a workload owns one independent
-//! stream per decision (offsets, block sizes, the read/write mix, the sequential/random
-//! mix, file choice, buffer contents). Each stream is derived from the job's seed and a
-//! fixed per-stream constant, so changing `rwmixread` or `bssplit` does not move a single
-//! offset, and the same seed always gives the same sequence.
+//! iomark's own random generator, for the draws that are not fio's: the per-write
+//! decisions of generated buffer contents (`scramble_buffers` stamps, dedupe and
+//! compression). Every draw that decides which I/O is issued is fio's (`crate::taus`).
 //!
 //! The generator is xoshiro256** (Blackman and Vigna, 2018), written here from the
 //! published algorithm; its 256-bit state is filled from the seed with SplitMix64, as the
 //! authors recommend. It is not cryptographic and need not be: it only has to be fast,
 //! well distributed and reproducible.
 
-/// One of the independent random streams of a workload.
+/// One of the streams of iomark's own draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stream {
-    /// Random offsets (and the random-map search start).
-    Offsets,
-    /// Block size choice within `bsrange` or `bssplit`.
-    BlockSizes,
-    /// The read/write decision of mixed modes (`rwmixread`).
-    RwMix,
-    /// The sequential/random decision of `percentage_random`.
-    SeqRandMix,
-    /// File choice for `file_service_type=random`.
-    Files,
-    /// Buffer contents (initial fill, refill, scramble).
+    /// Buffer contents (scramble stamps, dedupe and compression decisions).
     Buffers,
-    /// Where skewed distributions put their hot blocks (the keys of their permutation, the
-    /// random base of zipf and pareto), file by file.
-    Placement,
 }
 
 impl Stream {
-    /// A fixed constant per stream, mixed into the seed. Arbitrary odd 64-bit values; they
-    /// only have to differ from each other.
+    /// A fixed constant per stream, mixed into the seed.
     fn salt(self) -> u64 {
         match self {
-            Stream::Offsets => 0x6f66_6673_6574_7321,
-            Stream::BlockSizes => 0x626c_6f63_6b73_697b,
-            Stream::RwMix => 0x7277_6d69_7872_6561,
-            Stream::SeqRandMix => 0x7365_7172_616e_6425,
-            Stream::Files => 0x6669_6c65_7365_7276,
             Stream::Buffers => 0x6275_6666_6572_7333,
-            Stream::Placement => 0x706c_6163_656d_656f,
         }
     }
 }
@@ -152,10 +127,9 @@ mod tests {
     }
 
     #[test]
-    fn streams_are_independent() {
-        let mut o = Rng::for_stream(1, Stream::Offsets);
-        let mut m = Rng::for_stream(1, Stream::RwMix);
-        assert_ne!(o.next_u64(), m.next_u64());
+    fn a_stream_differs_from_its_seed() {
+        let mut s = Rng::for_stream(1, Stream::Buffers);
+        assert_ne!(s.next_u64(), Rng::from_seed(1).next_u64());
     }
 
     #[test]

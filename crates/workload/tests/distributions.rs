@@ -72,7 +72,14 @@ fn same_seed_same_sequence_other_seed_other_sequence() {
     ] {
         let cfg = job(RwMode::RandRead, 16 * M, dist.clone());
         assert_eq!(run(&cfg), run(&cfg), "{dist:?}");
-        let other = WorkloadConfig { seed: 7, ..cfg.clone() };
+        // The file's seed moves zipf and normal (fio seeds their state from the file's
+        // name, or with the offsets' seed when `randseed` is given); fio's `randseed`
+        // moves zones (their zone stream) but not the offsets within them.
+        let other = WorkloadConfig {
+            file_seeds: vec![7],
+            fio_seeds: iomark_workload::FioSeeds::repeatable(7, 1),
+            ..cfg.clone()
+        };
         assert_ne!(run(&cfg), run(&other), "{dist:?}");
     }
 }
@@ -126,7 +133,8 @@ fn zoned_abs_zones_are_relative_to_the_region_and_must_fit() {
 #[test]
 fn zipf_hit_shares_match_the_exact_law_and_spread_over_the_file() {
     // 1M draws over 16384 blocks with θ = 1.2: the share of the hottest 1% and 10% of the
-    // blocks (by rank) against H(k, θ)/H(n, θ), within 0.01.
+    // blocks (by rank) against H(k, θ)/H(n, θ), within 0.02 (fio's generator, Gray's,
+    // follows the law closely but not exactly beyond its first two values).
     let n = 16384u64;
     let cfg = WorkloadConfig {
         io_limit: 64 * n * 4 * K,
@@ -141,7 +149,7 @@ fn zipf_hit_shares_match_the_exact_law_and_spread_over_the_file() {
         let k = (n * pct / 100) as usize;
         let got = counts[..k].iter().sum::<u64>() as f64 / ios.len() as f64;
         let want = h(k as u64) / h(n);
-        assert!((got - want).abs() < 0.01, "top {pct}%: {got} vs {want}");
+        assert!((got - want).abs() < 0.02, "top {pct}%: {got} vs {want}");
     }
     // The 16 hottest blocks are not at the start of the file: they fall in at least 8 of
     // its 16 parts.
@@ -219,9 +227,13 @@ fn lfsr_visits_every_block_once_per_pass() {
     // A region that is not a power of two of blocks, and a ragged tail.
     let ios = run(&lfsr_job(RwMode::RandWrite, 1000 * 4 * K + 100));
     assert_eq!((ios.len(), hits(&ios).len()), (1000, 1000));
-    // The order follows the seed.
-    let other = WorkloadConfig { seed: 3, ..lfsr_job(RwMode::RandRead, 4 * M) };
-    assert_ne!(run(&other), run(&lfsr_job(RwMode::RandRead, 4 * M)));
+    // fio 3.33: the order follows the job's number, not `randseed`.
+    let job = |randseed, number| WorkloadConfig {
+        fio_seeds: iomark_workload::FioSeeds::repeatable(randseed, number),
+        ..lfsr_job(RwMode::RandRead, 4 * M)
+    };
+    assert_eq!(run(&job(3, 1)), run(&job(0x89, 1)));
+    assert_ne!(run(&job(0x89, 2)), run(&job(0x89, 1)));
 }
 
 #[test]
@@ -281,13 +293,14 @@ fn bs_is_seq_rand_sizes_go_by_the_kind_of_io() {
     };
     // fio: rw=rw → every read and write is 4k (the "sequential" size).
     assert!(run(&base(RwMode::ReadWrite)).iter().all(|io| io.len == 4 * K));
-    // fio: randread and randtrim use the write size, 16k (shrunk to a free run at times:
-    // fio 54 of 73 reads, iomark 47 of 84).
-    for rw in [RwMode::RandRead, RwMode::RandTrim] {
+    // fio 3.33: randread and randtrim use the write size, 16k, shrunk to a free run at
+    // times; reads at 4k offsets cover the 1m map in 73 I/Os, trims at 8k offsets (their
+    // own smallest size, which counts the map's bits in 8k units) stop after 29.
+    for (rw, count, bytes) in [(RwMode::RandRead, 73, M), (RwMode::RandTrim, 29, 450_560)] {
         let ios = run(&base(rw));
-        let full = ios.iter().filter(|io| io.len == 16 * K).count();
-        assert!(full * 2 > ios.len(), "{rw:?}: {full} of {}", ios.len());
-        assert_eq!(ios.iter().map(|io| io.len).sum::<u64>(), M, "{rw:?}: the map covers 1m");
+        let sum: u64 = ios.iter().map(|io| io.len).sum();
+        assert_eq!((ios.len(), sum), (count, bytes), "{rw:?}");
+        assert!(ios.iter().all(|io| io.len <= 16 * K));
     }
     // fio: randrw percentage_random=50 → reads and writes of both 4k and 16k; a follow-up
     // (offset right after the previous I/O of its direction) is 4k.

@@ -2,8 +2,8 @@
 //!
 //! Every "fio:" comment records what fio 3.33 did, measured with
 //! `fio --name=j --ioengine=null --filename=f --write_iolog=LOG --output-format=json ...`
-//! (offsets in the iolog, counts in the JSON). Random sequences are iomark's own; only
-//! counts, coverage and sequential orders are fio's.
+//! (offsets in the iolog, counts in the JSON). Random sequences are fio's too (see
+//! `crates/cli/tests/cli/streams/` for whole iologs compared with fio's).
 
 use iomark_core::{Ddir, PerDir, RwMode};
 use iomark_workload::{
@@ -277,8 +277,13 @@ fn same_seed_same_sequence_different_seed_different() {
     let a = run(&cfg);
     let b = run(&cfg);
     assert_eq!(a, b);
-    let c = run(&WorkloadConfig { seed: 1, ..cfg.clone() });
+    // fio 3.33: `randseed` moves the mix but not the offsets; the job's number moves both.
+    let seeds = |randseed, job| iomark_workload::FioSeeds::repeatable(randseed, job);
+    let c = run(&WorkloadConfig { fio_seeds: seeds(1, 1), ..cfg.clone() });
+    assert_eq!(kib(&a), kib(&c));
     assert_ne!(a, c);
+    let e = run(&WorkloadConfig { fio_seeds: seeds(0x89, 2), ..cfg.clone() });
+    assert_ne!(kib(&a), kib(&e));
     // Changing the mix leaves the offsets alone.
     let d = run(&WorkloadConfig { rwmixread: 90, ..cfg });
     assert_eq!(kib(&a), kib(&d));

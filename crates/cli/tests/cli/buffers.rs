@@ -189,8 +189,11 @@ fn dedupe_percentage_50_repeats_about_half_the_blocks() {
     assert_eq!(duplicate_share(&data(dir.path(), "none")), 0.0, "scrambled by default");
 }
 
-/// The (reads, writes) I/O counts and the file of a refilled randrw job under `mem`.
+/// The (reads, writes) I/O counts and the file of a refilled randrw job under `mem`, on a
+/// file laid out afresh (a laid-out file holds the job's own data, so a run on the file
+/// another left writes other data, in fio too).
 fn run_with_mem(dir: &Path, mem: &str) -> ((u64, u64), Vec<u8>) {
+    let _ = std::fs::remove_file(dir.join("mem.dat"));
     let extra = format!("rw=randrw\nrefill_buffers=1\niodepth=4\nioengine=libaio\nmem={mem}");
     let report = iomark_ok(dir, &job("mem", "256k", &extra));
     let count = |d: &str| report["jobs"][0][d]["total_ios"].as_u64().expect("count");

@@ -50,6 +50,12 @@ const CASES: &[Case] = &[
         same_iolog: true,
     },
     Case { job: "gtod_cpu=0\n", note: "gtod_cpu has no effect", same_iolog: true },
+    Case { job: "rw=randread\nrandom_distribution=zipf:0\n", note: "", same_iolog: true },
+    Case {
+        job: "rw=randread\nrandom_distribution=zipf:-1\nnorandommap=1\n",
+        note: "",
+        same_iolog: true,
+    },
 ];
 
 /// The data directions' bytes of the one job of a JSON report.

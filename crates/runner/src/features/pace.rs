@@ -14,16 +14,22 @@
 //!   to back until it has caught up, so the count over a run is exact
 //!   (`rate_iops=1000 number_ios=500` issues 500 I/Os in half a second).
 //! - `rate_process=poisson`: the gaps between due times are drawn from an exponential
-//!   distribution whose mean is the linear gap (fio: "the lambda will be 10^6 / IOPS"), from
-//!   a generator seeded by the job's seed, so a seed gives the same schedule every time.
+//!   distribution whose mean is the linear gap (fio: "the lambda will be 10^6 / IOPS"), as
+//!   fio 3.33 draws them: each direction from its own stream of the job's
+//!   ([`iomark_workload::FioStream::poisson`]), `⌊-ln(f) × 10^6 / IOPS⌋` microseconds for
+//!   the stream's next fraction `f`, one gap after each I/O (fio 3.33's issue times with
+//!   `rate_iops=50` follow this schedule to within its sleeps' lateness).
 //! - Before it sleeps until an I/O is due, the job waits for the I/Os it has in flight (a
 //!   null engine at `iodepth=8` keeps depth 1 under a rate, as fio's does), so completions
 //!   are stamped when they happen, not when the sleep ends.
-//! - In a mixed job with a limit the rates choose the direction, not `rwmixread`: the next
-//!   I/O is of the direction due first, where a direction without a limit is always due but
-//!   yields to a limited one whose time has come (fio 3.33 with `rw=randrw
-//!   rate_iops=1000,100` does 1000 reads and 100 writes a second whatever `rwmixread` says,
-//!   and with `rate_iops=100,` 100 reads a second and as many writes as it can).
+//! - In a mixed job with a limit the rates correct `rwmixread`'s choice, as fio 3.33's do:
+//!   the mix draws its direction as always; if that direction is due (or has no limit) it
+//!   goes; else the other goes if it is due (and has a share); else the job waits for the
+//!   earlier of the two, the mix's on a tie. So fio 3.33 with `rw=randrw
+//!   rate_iops=1000,100` does 1000 reads and 100 writes a second whatever `rwmixread`
+//!   says, and with `rate_iops=100,` 100 reads a second and as many writes as it can; with
+//!   `rate_iops=200,100` it issues fio's order of reads and writes where its sleeps end on
+//!   time.
 //! - `rate_min`/`rate_iops_min`: after two seconds the job takes a baseline; then at the end
 //!   of every `rate_cycle` milliseconds each direction the job performs must have moved at
 //!   least that much in the cycle, or the job ends with `EIO` and fio's message
@@ -41,7 +47,7 @@
 //! due during a stall carry the part of the stall they waited through.
 
 use iomark_plan::pacing::{RatePlan, RateProcess};
-use iomark_workload::Rng;
+use iomark_workload::{FioRng, FioSeeds, FioStream};
 
 /// A due time that means "none": the I/O's own start counts instead.
 pub(crate) const NO_DUE: u64 = u64::MAX;
@@ -51,7 +57,8 @@ pub(crate) const NO_DUE: u64 = u64::MAX;
 pub(crate) struct Pacer {
     rate: [u64; 3],
     poisson: bool,
-    rng: Rng,
+    /// The Poisson stream of each direction.
+    rngs: [FioRng; 3],
     /// When each direction's schedule starts (moved on by think time that the rate
     /// ignores).
     origin: [u64; 3],
@@ -65,12 +72,12 @@ pub(crate) struct Pacer {
 
 impl Pacer {
     /// The schedule of a job with these limits, starting at `now`, for `units` I/O units;
-    /// `seed` seeds the Poisson gaps.
-    pub(crate) fn new(plan: &RatePlan, now: u64, units: usize, seed: u64) -> Pacer {
+    /// the Poisson gaps draw from the streams of `seeds`.
+    pub(crate) fn new(plan: &RatePlan, now: u64, units: usize, seeds: &FioSeeds) -> Pacer {
         Pacer {
             rate: plan.rate,
             poisson: plan.process == RateProcess::Poisson,
-            rng: Rng::from_seed(seed ^ 0x7261_7465_5f70_726f),
+            rngs: [0, 1, 2].map(|d| seeds.rng(FioStream::poisson(d))),
             origin: [now; 3],
             scheduled: [0; 3],
             next_due: [now; 3],
@@ -94,17 +101,23 @@ impl Pacer {
         }
     }
 
-    /// Of the directions in `dirs`, the one whose next I/O goes first at `now`: the
-    /// earliest due, a direction without a limit counting as due at `now` but yielding to
-    /// a limited one that is due too; on a tie, reads before writes before trims.
-    pub(crate) fn first_due(&self, dirs: [bool; 3], now: u64) -> Option<usize> {
-        (0..3).filter(|&d| dirs[d]).min_by_key(|&d| {
-            if self.limited(d) {
-                (self.next_due[d], 0)
-            } else {
-                (now, 1)
-            }
-        })
+    /// The direction of a mixed job's next I/O at `now`, the mix having chosen `mixed`
+    /// (0 reads, 1 writes) and `other_share` telling whether the other direction has a
+    /// share (see the module note).
+    pub(crate) fn correct(&self, mixed: usize, other_share: bool, now: u64) -> usize {
+        let due = |d: usize| !self.limited(d) || self.next_due[d] <= now;
+        if due(mixed) {
+            return mixed;
+        }
+        let other = 1 - mixed;
+        if !other_share {
+            return mixed;
+        }
+        if due(other) || self.next_due[other] < self.next_due[mixed] {
+            other
+        } else {
+            mixed
+        }
     }
 
     /// Unit `index` takes an I/O of `len` bytes in direction `d`: remembers when it was due
@@ -119,10 +132,11 @@ impl Pacer {
             u64::try_from(u128::from(bytes) * 1_000_000_000 / u128::from(rate)).unwrap_or(u64::MAX)
         };
         if self.poisson {
-            // An exponential gap of mean len / rate: -ln(U) with U uniform in (0, 1].
-            let u = ((self.rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
-            let mean = gap_ns(len, self.rate[d]) as f64;
-            self.next_due[d] = self.next_due[d].saturating_add((-u.ln() * mean) as u64);
+            // An exponential gap of mean len / rate, in whole microseconds as fio's.
+            let f = self.rngs[d].fraction().max(f64::MIN_POSITIVE);
+            let mean_us = len as f64 * 1e6 / self.rate[d] as f64;
+            let gap_us = (-f.ln() * mean_us) as u64;
+            self.next_due[d] = self.next_due[d].saturating_add(gap_us.saturating_mul(1000));
         } else {
             self.scheduled[d] += len;
             self.next_due[d] =
@@ -233,7 +247,8 @@ mod tests {
     #[test]
     fn the_linear_schedule_is_fixed_from_the_start() {
         // 4 KiB at 4 MiB/s: one I/O every 1/1024 s.
-        let mut p = Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, 1);
+        let mut p =
+            Pacer::new(&plan([4 << 20, 0, 0], RateProcess::Linear), 1_000, 2, &FioSeeds::default());
         let dues: Vec<u64> = (0..4)
             .map(|i| {
                 let due = p.due(0);
@@ -249,7 +264,8 @@ mod tests {
 
     #[test]
     fn a_rebased_schedule_goes_on_from_now() {
-        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, 1);
+        let mut p =
+            Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Linear), 0, 1, &FioSeeds::default());
         for _ in 0..10 {
             p.issue(0, 0, 4096);
         }
@@ -263,7 +279,8 @@ mod tests {
 
     #[test]
     fn poisson_gaps_have_the_linear_mean() {
-        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Poisson), 0, 1, 7);
+        let seeds = FioSeeds::repeatable(7, 1);
+        let mut p = Pacer::new(&plan([4096 * 1000, 0, 0], RateProcess::Poisson), 0, 1, &seeds);
         let n = 20_000;
         for _ in 0..n {
             p.issue(0, 0, 4096);
@@ -273,22 +290,43 @@ mod tests {
     }
 
     #[test]
-    fn the_direction_due_first_goes_first() {
-        let mut p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, 1);
-        let rw = [true, true, false];
-        assert_eq!(p.first_due(rw, 0), Some(0), "a due limited direction beats an unlimited");
+    fn poisson_gaps_are_fio_3_33s() {
+        // fio 3.33 `--rw=read --rate_iops=50 --rate_process=poisson` (default seed): reads
+        // issued 46899, 56414 and 62603 µs after the first (each up to 10 µs off the schedule
+        // of ⌊-ln(f) × 20000⌋ µs gaps).
+        let seeds = FioSeeds::repeatable(0x89, 1);
+        let mut p = Pacer::new(&plan([4096 * 50, 0, 0], RateProcess::Poisson), 0, 1, &seeds);
+        let mut due = Vec::new();
+        for _ in 0..3 {
+            p.issue(0, 0, 4096);
+            due.push(p.due(0) / 1000);
+        }
+        assert_eq!(due, [46_905, 56_421, 62_612]);
+    }
+
+    #[test]
+    fn the_rates_correct_the_mixs_choice() {
+        let seeds = FioSeeds::default();
+        let p = Pacer::new(&plan([4096 * 100, 0, 0], RateProcess::Linear), 0, 1, &seeds);
+        // The mix's choice goes when it is due or unlimited.
+        assert_eq!(p.correct(0, true, 0), 0);
+        assert_eq!(p.correct(1, true, 0), 1);
+        let mut p = p;
         p.issue(0, 0, 4096);
-        assert_eq!(p.first_due(rw, 5_000_000), Some(1));
-        assert_eq!(p.first_due(rw, 10_000_000), Some(0));
-        let mut both = Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, 1);
-        let order: Vec<usize> = (0..6)
-            .map(|_| {
-                let d = both.first_due(rw, 0).unwrap();
-                both.issue(0, d, 4096);
-                d
-            })
-            .collect();
-        assert_eq!(order, [0, 1, 1, 0, 1, 1]);
+        // Reads are due at 10 ms: before, the unlimited writes go instead, unless they have
+        // no share.
+        assert_eq!(p.correct(0, true, 5_000_000), 1);
+        assert_eq!(p.correct(0, false, 5_000_000), 0);
+        assert_eq!(p.correct(0, true, 10_000_000), 0);
+        // Both limited and ahead: the earlier due, the mix's on a tie.
+        let mut both =
+            Pacer::new(&plan([4096 * 100, 4096 * 200, 0], RateProcess::Linear), 0, 1, &seeds);
+        both.issue(0, 0, 4096);
+        both.issue(0, 1, 4096);
+        assert_eq!(both.correct(0, true, 1_000_000), 1, "writes are due at 5 ms, reads at 10");
+        both.issue(0, 1, 4096);
+        assert_eq!(both.correct(0, true, 1_000_000), 0, "a tie at 10 ms keeps the mix's");
+        assert_eq!(both.correct(1, true, 1_000_000), 1);
     }
 
     #[test]

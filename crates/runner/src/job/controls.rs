@@ -21,6 +21,7 @@ use crate::links::flow::{FlowLink, FlowMember};
 use iomark_core::Ddir;
 use iomark_plan::files::FilesPlan;
 use iomark_plan::pacing::{LatencyPlan, PacingPlan};
+use iomark_workload::FioSeeds;
 use std::time::Duration;
 
 /// The longest single sleep: a job waiting for a far due time still notices a stop request
@@ -57,12 +58,12 @@ pub(super) struct Controls<'a> {
 
 impl<'a> Controls<'a> {
     /// The controls of `plan`, for `job` (its name and files) of `iodepth` units doing
-    /// `dirs` and starting at `now`, with its link to its flow; `seed` seeds the rate's
+    /// `dirs` and starting at `now`, with its link to its flow; `seeds` seed the rate's
     /// Poisson gaps. `None` when it has none.
     pub(super) fn new(
         plan: &'a PacingPlan,
         (job, files): (&'a str, &'a FilesPlan),
-        (iodepth, seed, dirs): (u32, u64, [bool; 3]),
+        (iodepth, seeds, dirs): (u32, &FioSeeds, [bool; 3]),
         now: u64,
         flow: Option<FlowLink>,
     ) -> Option<Box<Controls<'a>>> {
@@ -71,7 +72,7 @@ impl<'a> Controls<'a> {
             // Sleeps end within a microsecond or so of the due time instead of 50 µs late
             // (the kernel's default slack for this thread).
             iomark_engine::system::set_timer_slack(1_000);
-            Pacer::new(pace, now, iodepth as usize, seed)
+            Pacer::new(pace, now, iodepth as usize, seeds)
         });
         let mixed = dirs[0] && dirs[1];
         let controls = Controls {
@@ -163,14 +164,14 @@ impl<'a> Controls<'a> {
         self.steady.as_ref().map(Steady::report)
     }
 
-    /// Before a request is drawn: in a mixed job with rate limits, the direction due first
-    /// (on the clock of `io`) goes next in its workload.
+    /// Before a request is drawn: in a mixed job with rate limits, the rates correct the
+    /// mix's choice (on the clock of `io`; see `features::pace`).
     pub(super) fn steer(&self, io: &mut Hot<'_, '_>) {
-        let (Some(pacer), Some(dirs)) = (&self.pacer, self.steer) else { return };
+        let (Some(pacer), Some(_)) = (&self.pacer, self.steer) else { return };
+        let Some((mixed, other_share)) = io.workload.mix_choice() else { return };
         let now = io.clock.now_ns();
-        let dir = match pacer.first_due(dirs, now) {
-            Some(1) => Ddir::Write,
-            Some(2) => Ddir::Trim,
+        let dir = match pacer.correct(mixed.index(), other_share, now) {
+            1 => Ddir::Write,
             _ => Ddir::Read,
         };
         io.workload.steer(Some(dir));

@@ -211,11 +211,11 @@ impl Loop<'_, '_> {
         // reads, trims and syncs the two moments are a few stores apart, and one clock read
         // serves both.
         let issue = if ddir == Ddir::Write {
-            // A buffer a read filled holds the file's data: the write's contents come
-            // back first (buffers with fixed contents are otherwise filled only once).
+            // A buffer a read filled holds the file's data (written as it is, as fio
+            // does, but for a pattern).
             if unit.holds_read_data {
                 unit.holds_read_data = false;
-                io.workload.initial_fill(unit.buf.as_mut_slice());
+                io.workload.after_read(unit.buf.as_mut_slice());
             }
             io.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
             if let Some(v) = feat.verify.as_mut().filter(|_| RICH) {
@@ -228,6 +228,9 @@ impl Loop<'_, '_> {
         };
         io.stamps[index as usize] = (start, issue);
         if let Some(logs) = feat.logs.as_mut().filter(|_| RICH) {
+            if io.workload.has_closed_files() {
+                logs.closed_files(start, io.workload.closed_files());
+            }
             logs.issue(start, req);
         }
         io.queue::<RICH>(feat, index, file, (start, issue));

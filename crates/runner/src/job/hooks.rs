@@ -125,6 +125,9 @@ impl Loop<'_, '_> {
         self.settle_verify();
         let stopped = |l: &Self| l.io.error != 0 || stop.load(Ordering::Relaxed);
         if !stopped(self) && self.feat.verify.as_mut().is_some_and(JobVerify::begin_reading) {
+            if let Some(logs) = self.feat.logs.as_mut() {
+                logs.verify_begins(self.io.last_now, self.io.workload.closed_files());
+            }
             self.run(stop);
             self.settle_verify();
         }

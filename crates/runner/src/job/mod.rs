@@ -52,13 +52,13 @@ pub(crate) use outcome::recorder_config;
 /// the other jobs, and `status` is where it answers requests for interim reports.
 pub fn run(
     plan: &JobPlan,
-    clock: JobClock,
+    (clock, filler): (JobClock, Option<iomark_workload::BufferFiller>),
     stop: &AtomicBool,
     links: crate::links::JobLinks<'_>,
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
-    let (mut l, verify_host) = start::start(plan, clock, stop, links, progress, status)?;
+    let (mut l, verify_host) = start::start(plan, (clock, filler), stop, links, progress, status)?;
     l.run(stop);
     while l.verify_phase(stop) {
         l.run(stop);
@@ -78,6 +78,10 @@ fn end(
     let plan = l.feat.plan;
     l.count_verify_failures();
     let end = l.io.last_now;
+    if let Some(logs) = l.feat.logs.as_mut() {
+        // The files found over at the end are closed before the rest.
+        logs.closed_files(end, l.io.workload.closed_files());
+    }
     if let Some(Err(e)) = l.feat.logs.as_mut().map(|logs| logs.finish(end)) {
         l.io.set_error_text(libc::EIO, e.to_string());
     }

@@ -22,7 +22,7 @@ use iomark_engine::{Engine, IoUnit};
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::JobRecorder;
 use iomark_verify::JobVerify;
-use iomark_workload::Workload;
+use iomark_workload::{BufferFiller, Workload};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::AtomicBool;
@@ -38,9 +38,9 @@ struct Io {
     units: Vec<IoUnit>,
 }
 
-/// Opens the files of job `plan`, makes and sets up its engine, builds its workload and
-/// allocates its units.
-fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
+/// Opens the files of job `plan`, makes and sets up its engine, builds its workload (with
+/// `filler`, the buffer filler that laid out its files, if any) and allocates its units.
+fn open_io(plan: &JobPlan, filler: Option<BufferFiller>) -> Result<Io, JobError> {
     let name = plan.job.name.as_str();
     let files = crate::files::open(&plan.files).map_err(JobError::of(name))?;
     let mut engine = iomark_engine::create(plan.engine.created(), &plan.engine.options)
@@ -49,9 +49,15 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
     let mut workload_cfg = plan.workload_config();
     crate::files::reach(&mut workload_cfg, &plan.files, &files);
     let mut workload = Workload::new(&workload_cfg).map_err(JobError::of(name))?;
+    if let Some(filler) = filler {
+        workload.set_buffers(filler);
+    }
     let each_pass = plan.verify.as_ref().is_some_and(|v| v.job.each_pass);
     if plan.files.unlink_each_loop || each_pass || plan.engine.per_file() {
         workload.pause_between_passes();
+    }
+    if plan.logs.iolog.is_some() {
+        workload.log_closed_files();
     }
     let mut units =
         units(plan, &mut workload).map_err(JobFailure::Buffers).map_err(JobError::of(name))?;
@@ -73,7 +79,7 @@ fn open_io(plan: &JobPlan) -> Result<Io, JobError> {
 /// the loop, ready to run, and the host of its `verify_async` helpers.
 pub(super) fn start<'a, 's>(
     plan: &'a JobPlan,
-    mut clock: JobClock,
+    (mut clock, filler): (JobClock, Option<BufferFiller>),
     stop: &'a AtomicBool,
     links: JobLinks<'a>,
     progress: &'a JobProgress,
@@ -81,7 +87,7 @@ pub(super) fn start<'a, 's>(
 ) -> Result<(Loop<'a, 's>, Arc<Host>), JobError> {
     let name = plan.job.name.as_str();
     let iodepth = plan.engine.iodepth;
-    let Io { files, fds, engine, workload, units } = open_io(plan)?;
+    let Io { files, fds, engine, workload, units } = open_io(plan, filler)?;
     let limits = &plan.limits;
     if !limits.startdelay.is_zero() && !clock.is_fake() {
         crate::clock::sleep_unless_stopped(limits.startdelay, stop);
@@ -101,11 +107,15 @@ pub(super) fn start<'a, 's>(
         JobLogs::open(logs_of, ramping, config.dirs, fake, now).map_err(JobError::of(name))?;
     let verify_host = Arc::new(Host::default());
     let verify = match &plan.verify {
-        Some(v) => Some(
-            JobVerify::new(v, verify_host.clone())
+        Some(v) => {
+            let mut verify = JobVerify::new(v, verify_host.clone())
                 .map_err(JobFailure::Verify)
-                .map_err(JobError::of(name))?,
-        ),
+                .map_err(JobError::of(name))?;
+            if workload.uses_random_map() {
+                verify.read_in_write_order();
+            }
+            Some(verify)
+        }
         None => None,
     };
     let usage_before = ThreadUsage::now();
@@ -116,8 +126,8 @@ pub(super) fn start<'a, 's>(
     let replay = replay.transpose().map_err(JobFailure::Replay).map_err(JobError::of(name))?;
     let prio = cmdprio.map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.cmdprio));
     let job = (plan.job.name.as_str(), &plan.files);
-    let seed = plan.seeds.workload;
-    let ctl = Controls::new(&plan.pacing, job, (iodepth, seed, config.dirs), now, links.flow);
+    let seeds = &plan.seeds.fio;
+    let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
     let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();

@@ -30,8 +30,13 @@ pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUni
     for (index, buf) in (0..iodepth).zip(bufs) {
         let mut unit = IoUnit::with_buf(index, buf);
         unit.sync_flags = plan.syncs.range.flags;
-        workload.initial_fill(unit.buf.as_mut_slice());
         units.push(unit);
+    }
+    // fio 3.33 fills its units one by one and takes the last one filled first (its free
+    // units are a stack); the loop takes unit 0 first, so the units are filled from the
+    // last (`iodepth=8`: the first 8 writes carry the 8th, 7th, … 1st data filled).
+    for unit in units.iter_mut().rev() {
+        workload.initial_fill(unit.buf.as_mut_slice());
     }
     Ok(units)
 }

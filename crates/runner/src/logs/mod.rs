@@ -176,6 +176,26 @@ impl JobLogs {
         self.set_origin(now_ns);
     }
 
+    /// Files closed at `now_ns`, before the I/O issued then (the iolog's lines).
+    #[cold]
+    pub(crate) fn closed_files(&mut self, now_ns: u64, files: impl Iterator<Item = usize>) {
+        if let Some(iolog) = &mut self.iolog {
+            for f in files {
+                iolog.closed(now_ns, f);
+            }
+        }
+    }
+
+    /// The verify phase begins at `now_ns`: the files found over (`closed`) and then every
+    /// file still open are closed (the iolog's lines; the verify reads open them again).
+    #[cold]
+    pub(crate) fn verify_begins(&mut self, now_ns: u64, closed: impl Iterator<Item = usize>) {
+        self.closed_files(now_ns, closed);
+        if let Some(iolog) = &mut self.iolog {
+            iolog.close_open(now_ns);
+        }
+    }
+
     /// An I/O issued at `now_ns` (the iolog's line).
     #[inline]
     pub(crate) fn issue(&mut self, now_ns: u64, req: Request) {

@@ -25,6 +25,7 @@ use iomark_plan::timing::ClockSource;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
 use iomark_stats::Notes;
+use iomark_workload::BufferFiller;
 use report::report;
 pub use report::{ctime, header, RawJob, FIO_COMPAT};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,7 +138,7 @@ pub fn run_outcomes(
     let groups = schedule::group_ids(plans);
     check(plans, options.readonly, Checks::BeforeLayout)?;
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
-    crate::files::lay_out_all(plans, options.readonly, stop)
+    let mut fillers = crate::files::lay_out_all(plans, options.readonly, stop)
         .map_err(|(job, source)| RunError::Layout { job, source })?;
     let local_board;
     let board = match &options.status {
@@ -164,7 +165,8 @@ pub fn run_outcomes(
     board.begin(plans.len(), disks, run_start_ms);
     let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
     links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
-    let waves = run_waves(plans, options, stop, &links, progress, board, &mut starting);
+    let waves =
+        run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
     let (outcomes, disks) = board.end();
     waves?;
     let outcomes = plans
@@ -197,7 +199,7 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
 /// its outcome on `board`.
 fn run_waves(
     plans: &[JobPlan],
-    options: &RunOptions,
+    (options, fillers): (&RunOptions, &mut [Option<BufferFiller>]),
     stop: &AtomicBool,
     links: &RunLinks,
     progress: &Progress,
@@ -225,6 +227,7 @@ fn run_waves(
                 let waits: Vec<usize> = waits[k].iter().map(|j| j - wave.start).collect();
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
+                let filler = fillers[i].take();
                 let traced = options.block_tracing.is_some()
                     && (options.block_latency_all || plan.report.block_latency);
                 let (clock, clock_note) = match options.fake_clock_step_ns {
@@ -246,7 +249,7 @@ fn run_waves(
                     }
                     let result = job_thread(
                         plan,
-                        options.readonly,
+                        (options.readonly, filler),
                         (clock, clock_note),
                         stop,
                         (links, i),

@@ -11,6 +11,7 @@ use crate::links::RunLinks;
 use crate::system::exec::Stage;
 use iomark_plan::JobPlan;
 use iomark_stats::reduce::JobTimes;
+use iomark_workload::BufferFiller;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A job that did nothing: never started, or stopped before it did.
@@ -39,7 +40,7 @@ pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
 /// `exec_prerun` failed is reported with nothing done.
 pub(super) fn job_thread(
     plan: &JobPlan,
-    readonly: bool,
+    (readonly, mut filler): (bool, Option<BufferFiller>),
     (clock, clock_note): (JobClock, Option<String>),
     stop: &AtomicBool,
     (links, i): (&RunLinks, usize),
@@ -50,7 +51,10 @@ pub(super) fn job_thread(
     crate::system::placement::apply(&plan.placement, plan.job.thread_number)
         .map_err(JobError::of(name))?;
     if plan.files.create_on_open {
-        crate::files::lay_out(&plan.files, readonly, stop).map_err(JobError::of(name))?;
+        let mut data = crate::files::LayoutData::of(plan);
+        crate::files::lay_out(&plan.files, readonly, stop, &mut data)
+            .map_err(JobError::of(name))?;
+        filler = Some(data.filler);
     }
     // Stopped, stopped by another job's end (`exitall`) before it began, or `create_only`
     // (the files are laid out, and that is all).
@@ -83,7 +87,7 @@ pub(super) fn job_thread(
         }
     }
     let locked = lock_memory(plan, &mut notes);
-    let result = job::run(plan, clock, stop, links.job(i, plan), progress, &mut slot);
+    let result = job::run(plan, (clock, filler), stop, links.job(i, plan), progress, &mut slot);
     drop(locked);
     let errored = result.as_ref().map_or(true, |o| o.error != 0);
     links.job_ended(i, &plan.schedule, errored);

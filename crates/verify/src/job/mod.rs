@@ -71,6 +71,8 @@ pub struct JobVerify {
     helpers: Option<asynchronous::Helpers>,
     /// Per unit: the write number of the write in it, or the block its verify read is for.
     units: Vec<Option<Written>>,
+    /// The verify phase reads back in the order of the writes rather than of the offsets.
+    write_order: bool,
     /// Whether the verify phase (after the writes) has begun.
     reading: bool,
     /// Writes issued (numbered from 0).
@@ -125,6 +127,7 @@ impl JobVerify {
             newest,
             helpers,
             units: vec![None; job.depth as usize],
+            write_order: false,
             reading: false,
             issued: 0,
             issued_bytes: 0,
@@ -197,13 +200,20 @@ impl JobVerify {
         }
     }
 
+    /// Makes the verify phase read back in the order of the writes: fio 3.33 does so when
+    /// the job's random map is on (no write can overlap another then), and reads back in
+    /// file and offset order otherwise.
+    pub fn read_in_write_order(&mut self) {
+        self.write_order = true;
+    }
+
     /// Starts the verify phase once the writes are done and none is in flight: `false`
     /// when there is nothing to read back.
     pub fn begin_reading(&mut self) -> bool {
         if !self.plan.do_verify {
             return false;
         }
-        self.queue = newest_wins(&self.log, self.next.min(self.log.len()));
+        self.queue = newest_wins(&self.log, self.next.min(self.log.len()), self.write_order);
         // A backlog read or a trim drawn but not issued: the write phase ended while it
         // waited (for a sync, or for the rate). The trim's write still holds its data; the
         // read's write, taken off the log, is read back now (nothing was issued over it
@@ -211,7 +221,9 @@ impl JobVerify {
         self.trim_drawn = None;
         if let Some(w) = self.pending.take() {
             self.queue.push(w);
-            self.queue.sort_unstable_by_key(|w| (w.file, w.offset));
+            if !self.write_order {
+                self.queue.sort_unstable_by_key(|w| (w.file, w.offset));
+            }
         }
         self.log.clear();
         if let Some(newest) = &mut self.newest {
@@ -403,10 +415,10 @@ impl JobVerify {
 }
 
 /// The writes to read back, from position `first` of the log: the newest write of each
-/// place, in file and offset order; an older write overlapped (even in part) by a newer
-/// one is dropped. A trimmed write counts from the time of its trim: it hides the older
+/// place, in file and offset order (in the log's order with `write_order`); an older write
+/// overlapped (even in part) by a newer one is dropped. A trimmed write counts from the time of its trim: it hides the older
 /// writes its trim zeroed, and it is not read back itself if `trim_verify_zero=0`.
-fn newest_wins(log: &[Written], first: usize) -> Vec<Written> {
+fn newest_wins(log: &[Written], first: usize, write_order: bool) -> Vec<Written> {
     // Newest change first: the log's order, unless trims changed blocks later.
     let mut order: Vec<usize> = (first..log.len()).rev().collect();
     if log[first..].iter().any(|w| w.trimmed != Trimmed::No) {
@@ -436,7 +448,11 @@ fn newest_wins(log: &[Written], first: usize) -> Vec<Written> {
         }
         map.insert(lo, hi);
     }
-    keep.sort_unstable_by_key(|w| (w.file, w.offset));
+    if write_order {
+        keep.reverse();
+    } else {
+        keep.sort_unstable_by_key(|w| (w.file, w.offset));
+    }
     keep
 }
 
@@ -449,31 +465,31 @@ mod tests {
     #[test]
     fn the_newest_write_wins_and_partly_overwritten_ones_are_dropped() {
         let log = [w(0, 4096, 0), w(8192, 8192, 1), w(0, 4096, 2), w(12288, 4096, 3)];
-        assert_eq!(newest_wins(&log, 0), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
+        assert_eq!(newest_wins(&log, 0, false), vec![w(0, 4096, 2), w(12288, 4096, 3)]);
     }
 
     #[test]
     fn a_dropped_write_still_hides_what_it_overwrote() {
         // 1 overwrites part of 0 and is itself cut by 2: 0 must not be read back.
         let log = [w(16384, 4096, 0), w(12288, 12288, 1), w(8192, 8192, 2)];
-        assert_eq!(newest_wins(&log, 0), vec![w(8192, 8192, 2)]);
+        assert_eq!(newest_wins(&log, 0, false), vec![w(8192, 8192, 2)]);
     }
 
     #[test]
     fn a_trim_counts_from_its_own_time() {
         // 0 is trimmed after 1 overwrote it: the block is zeros, 1 is not read back.
         let zeros = Written { trimmed: Trimmed::Zeros(2), ..w(0, 4096, 0) };
-        assert_eq!(newest_wins(&[zeros, w(0, 4096, 1)], 0), vec![zeros]);
+        assert_eq!(newest_wins(&[zeros, w(0, 4096, 1)], 0, false), vec![zeros]);
         // 0 is trimmed, then 1 overwrites it: 1's data is read back.
         let early = Written { trimmed: Trimmed::Zeros(1), ..w(0, 4096, 0) };
-        assert_eq!(newest_wins(&[early, w(0, 4096, 1)], 0), vec![w(0, 4096, 1)]);
+        assert_eq!(newest_wins(&[early, w(0, 4096, 1)], 0, false), vec![w(0, 4096, 1)]);
         // Not verified (trim_verify_zero=0), but still hiding what it zeroed.
         let gone = Written { trimmed: Trimmed::Unchecked(2), ..w(0, 4096, 0) };
         let log = [gone, w(0, 4096, 1), w(4096, 4096, 2)];
-        assert_eq!(newest_wins(&log, 0), vec![w(4096, 4096, 2)]);
+        assert_eq!(newest_wins(&log, 0, false), vec![w(4096, 4096, 2)]);
         // From a later position of the log, a trim keeps its time.
         let late = Written { trimmed: Trimmed::Zeros(3), ..w(0, 4096, 1) };
         let log = [w(0, 4096, 0), late, w(0, 4096, 2)];
-        assert_eq!(newest_wins(&log, 1), vec![late]);
+        assert_eq!(newest_wins(&log, 1, false), vec![late]);
     }
 }

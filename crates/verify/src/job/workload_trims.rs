@@ -72,11 +72,11 @@ mod tests {
         let trim = |offset, n| Written { trimmed: Trimmed::Workload, ..w(offset, 4096, n) };
         // Written, trimmed, written again: the rewrite is read back.
         let log = [w(0, 4096, 0), trim(0, FIRST_TRIM), w(0, 4096, 1)];
-        assert_eq!(newest_wins(&log, 0), vec![w(0, 4096, 1)]);
+        assert_eq!(newest_wins(&log, 0, false), vec![w(0, 4096, 1)]);
         // Trimmed last (the job stopped before the rewrite): nothing is read back there,
         // and a partly trimmed write is dropped too.
         let log =
             [w(0, 4096, 0), w(4096, 8192, 1), trim(0, FIRST_TRIM), trim(8192, FIRST_TRIM + 1)];
-        assert_eq!(newest_wins(&log, 0), vec![]);
+        assert_eq!(newest_wins(&log, 0, false), vec![]);
     }
 }

@@ -16,35 +16,47 @@
 //! 3. `zero_buffers`: zeros.
 //! 4. Otherwise random data.
 //!
-//! When the contents are made: with `refill_buffers` (resolved, see
-//! [`BufferOptions::refill_buffers`]) before every write; otherwise once, when the I/O
-//! unit pool is made and again whenever a unit that served a read is to serve a write (the
-//! read left the file's data in it). Buffers filled once are the same for every unit: they
-//! come from a fixed per-job seed, so the same job writes the same bytes on every engine.
+//! Random data is fio 3.33's, byte for byte (checked by writing files with both): each
+//! buffer's data comes from one seed (see [`fio_fill`]), the wrapping product of the next
+//! two draws of fio's buffer stream (see [`crate::FioSeeds`]); compressible data takes one
+//! seed per chunk for its random part, the chunk being `buffer_compress_chunk` but no
+//! larger than the smallest write (with `dedupe_percentage` above 0 only, and with
+//! `buffer_compress_percentage` between 1 and 99).
 //!
-//! Deduplication: each generated write is either *unique* (new random data, from a new
-//! seed) or, with probability `dedupe_percentage`, a *duplicate*: in mode `repeat` the
-//! last unique write again (fio 3.33: every duplicate is the unique block just before it),
-//! in mode `working_set` one of the first N unique writes drawn uniformly, N being
-//! `dedupe_working_set_percentage` of the job's size in blocks (fio 3.33: 5% of 256 blocks
-//! gives duplicates of the first 12). With `dedupe_global` the working set's seeds are the
-//! same in every job that sets it, so jobs share it (fio 3.33: two such jobs of 256 blocks
-//! share their 12 working-set blocks). Only a seed is kept per buffer, never its data.
+//! When the contents are made: when the I/O unit pool is made, unit by unit (each unit
+//! takes its seeds, as fio's do); then, with `refill_buffers` (resolved, see
+//! [`BufferOptions::refill_buffers`]), before every write. A unit that served a read holds
+//! the file's data and writes it as it is, as fio 3.33 does (`rw=rw` writes back what it
+//! read), but for a `buffer_pattern`, which is laid down again.
+//!
+//! Deduplication (`dedupe_percentage` above 0) is fio 3.33's: each generated fill is
+//! unique or a duplicate by a draw of its own stream, and a duplicate repeats the last
+//! unique fill (`dedupe_mode=repeat`) or one of the working set, the first
+//! `dedupe_working_set_percentage` of the job's blocks of buffers (`working_set`; fio
+//! 3.33: 5% of 1024 blocks is 51); see the `dedupe` module. Nothing but random states is
+//! kept per buffer, never its data.
 //!
 //! Scrambling (fio's `scramble_buffers`, on when buffers are filled once, unless turned
 //! off or overruled, see [`BufferOptions::scramble_buffers`]) stamps the first 16 bytes of
 //! every 512-byte sector with the sector's file offset and a per-write random value:
 //! cheap (1/32 of the buffer), and enough that no two written sectors are equal, which
-//! defeats naive deduplication as fio's scramble intends. fio scrambles other bytes; only
-//! the effect (every block unique) is the same.
+//! defeats naive deduplication as fio's scramble intends. fio scrambles other bytes, with
+//! values taken from the clock (two fio runs write different bytes there); only the effect
+//! (every block unique) is the same.
 //!
-//! Nothing here allocates, opens or reads anything; the buffers belong to the caller.
+//! Nothing here allocates (but the working set's states, at the first fill), opens or
+//! reads anything; the buffers belong to the caller.
 
+mod dedupe;
 mod pattern;
+
+use dedupe::FioDedupe;
 
 pub use pattern::{Pattern, PatternError, MAX_PATTERN};
 
 use crate::rng::{Rng, Stream};
+use crate::seeds::{FioSeeds, FioStream};
+use crate::taus::FioRng;
 
 /// Buffer content options for writes, as the runner resolved them from the job (see
 /// the module note for what each combination writes, as measured on fio 3.33).
@@ -95,10 +107,13 @@ pub const SCRAMBLE_SECTOR: usize = 512;
 pub enum DedupeMode {
     /// `repeat` (default): a duplicate repeats the last unique write.
     Repeat,
-    /// `working_set`: a duplicate is one of the first `n` unique writes, drawn uniformly.
+    /// `working_set`: a duplicate is one of the first `buffers` buffers of the job, drawn
+    /// uniformly.
     WorkingSet {
-        /// How many unique writes form the working set (at least 1).
+        /// How many buffers form the working set (at least 1).
         buffers: u64,
+        /// Their length: the job's smallest write.
+        block: u64,
     },
 }
 
@@ -135,33 +150,23 @@ enum Content {
     Random,
 }
 
-/// A fixed salt: the seed of the data that buffers filled once hold.
-const BASE_SALT: u64 = 0x6261_7365_2d62_7566;
-/// A fixed salt: the seeds of the dedupe working set.
-const WORKING_SET_SALT: u64 = 0x776f_726b_2d73_6574;
-/// The working set base of jobs with `dedupe_global`: one value for all of them.
-const GLOBAL_WORKING_SET: u64 = 0x676c_6f62_616c_2d77;
-
 /// Fills and prepares write buffers for one job.
 #[derive(Debug, Clone)]
 pub struct BufferFiller {
     opts: BufferOptions,
     content: Content,
-    /// Per-write draws: refills, scramble stamps, dedupe decisions and new seeds.
+    /// Per-write draws of iomark's own: scramble stamps.
     rng: Rng,
-    /// The seed of the contents of buffers filled once.
-    base_seed: u64,
-    /// The seed of the last unique generated write (dedupe mode `repeat`).
-    last_unique: u64,
-    /// How many unique generated writes there were.
-    uniques: u64,
-    /// Where the working set's seeds come from.
-    working_set_base: u64,
+    /// fio's buffer stream: the seeds of random data (see [`fio_fill`]).
+    fio: FioRng,
+    /// fio's deduplication, with `dedupe_percentage` above 0.
+    dedupe: Option<Box<FioDedupe>>,
 }
 
 impl BufferFiller {
-    /// A filler with the job's buffer options, drawing from the job's buffer stream.
-    pub fn new(opts: BufferOptions, seed: u64) -> BufferFiller {
+    /// A filler with the job's buffer options, drawing from the job's buffer streams:
+    /// fio's (`seeds`) for random data, iomark's own (`seed`) for the rest.
+    pub fn new(opts: BufferOptions, seed: u64, seeds: &FioSeeds) -> BufferFiller {
         let content = if opts.compress_percentage.is_some() || opts.dedupe.is_some() {
             Content::Generated
         } else if opts.pattern.is_some() {
@@ -171,32 +176,43 @@ impl BufferFiller {
         } else {
             Content::Random
         };
-        let mut rng = Rng::for_stream(seed, Stream::Buffers);
-        let base_seed = rng.next_u64() ^ BASE_SALT;
-        let global = opts.dedupe.is_some_and(|d| d.global);
-        let working_set_base = if global { GLOBAL_WORKING_SET } else { seed ^ WORKING_SET_SALT };
-        BufferFiller { opts, content, rng, base_seed, last_unique: 0, uniques: 0, working_set_base }
+        let rng = Rng::for_stream(seed, Stream::Buffers);
+        let fio = seeds.rng(FioStream::Buffers);
+        let chunk = |len: u64| match opts.compress_chunk {
+            0 => len,
+            n => n.min(len),
+        };
+        let draws = |len: u64| 2 * len.div_ceil(chunk(len).max(1));
+        let dedupe = opts
+            .dedupe
+            .filter(|d| d.percentage > 0)
+            .map(|d| Box::new(FioDedupe::new(&d, seeds, &fio, draws)));
+        BufferFiller { opts, content, rng, fio, dedupe }
     }
 
-    /// Whether every write gets new contents (then [`BufferFiller::initial_fill`] has
-    /// nothing to do).
+    /// Whether every write gets new contents.
     pub fn refills(&self) -> bool {
         self.opts.refill_buffers
     }
 
-    /// Fills a buffer that is to hold write data: when the I/O unit pool is made, and
-    /// again when a buffer that last served a read is to serve a write (the read left the
-    /// file's data in it). Draws nothing from the job's random stream: every call gives
-    /// the same bytes. Does nothing when every write refills its buffer anyway.
+    /// Fills a buffer of the I/O unit pool when the pool is made, unit by unit, as fio
+    /// 3.33 fills its units (random data takes the next seeds of fio's buffer stream, with
+    /// `refill_buffers` too: the first write's data is the seed after the units').
     pub fn initial_fill(&mut self, buf: &mut [u8]) {
-        if self.opts.refill_buffers {
-            return;
-        }
         match self.content {
-            Content::Generated => self.generate(buf, self.base_seed),
+            Content::Generated => self.generate_next(buf),
             Content::Pattern => self.fill_fixed(buf),
             Content::Zeros => buf.fill(0),
-            Content::Random => Rng::from_seed(self.base_seed).fill_bytes(buf),
+            Content::Random => fio_fill(buf, next_seed(&mut self.fio)),
+        }
+    }
+
+    /// A buffer that served a read is to serve a write: it holds the file's data. fio
+    /// 3.33 writes that data as it is (random, zero and compressible buffers are not filled
+    /// again), but for a `buffer_pattern`, which it lays down again.
+    pub fn after_read(&mut self, buf: &mut [u8]) {
+        if self.content == Content::Pattern && !self.opts.refill_buffers {
+            self.fill_fixed(buf);
         }
     }
 
@@ -206,13 +222,10 @@ impl BufferFiller {
     pub fn prepare_write(&mut self, buf: &mut [u8], offset: u64) {
         if self.opts.refill_buffers {
             match self.content {
-                Content::Generated => {
-                    let seed = self.next_seed();
-                    self.generate(buf, seed);
-                }
+                Content::Generated => self.generate_next(buf),
                 Content::Pattern => self.fill_fixed(buf),
                 Content::Zeros => buf.fill(0),
-                Content::Random => self.rng.fill_bytes(buf),
+                Content::Random => fio_fill(buf, next_seed(&mut self.fio)),
             }
         } else if self.opts.scramble_buffers && self.content != Content::Generated {
             let stamp = self.rng.next_u64().to_le_bytes();
@@ -223,66 +236,57 @@ impl BufferFiller {
         }
     }
 
-    /// The seed of the next generated write: a new one (unique), or an earlier one
-    /// (duplicate) as `dedupe_percentage` and `dedupe_mode` say.
-    fn next_seed(&mut self) -> u64 {
-        let Some(dedupe) = self.opts.dedupe else {
-            return self.rng.next_u64();
-        };
-        let duplicate = self.uniques > 0 && self.rng.percent(dedupe.percentage);
-        match dedupe.mode {
-            DedupeMode::Repeat if duplicate => self.last_unique,
-            DedupeMode::Repeat => {
-                self.uniques += 1;
-                self.last_unique = self.rng.next_u64();
-                self.last_unique
-            }
-            DedupeMode::WorkingSet { buffers } if duplicate => {
-                let index = self.rng.below(self.uniques.min(buffers));
-                self.working_set_seed(index)
-            }
-            DedupeMode::WorkingSet { buffers } => {
-                let index = self.uniques;
-                self.uniques += 1;
-                if index < buffers {
-                    self.working_set_seed(index)
-                } else {
-                    self.rng.next_u64()
+    /// Fills `buf` with the next generated data (rule 1 of the module note), fio 3.33's:
+    /// with deduplication, from the state its decision gives, chunk by chunk; without, each
+    /// chunk's random part from the next seed of fio's buffer stream (one seed for the
+    /// whole buffer when nothing is compressible).
+    fn generate_next(&mut self, buf: &mut [u8]) {
+        let percent = self.opts.compress_percentage.map_or(0, |p| p.min(100));
+        if let Some(dedupe) = &mut self.dedupe {
+            // fio 3.33 writes random chunks for `buffer_compress_percentage=100` here.
+            let percent = if percent == 100 { 0 } else { percent };
+            match dedupe.source(&mut self.fio) {
+                Some(mut copy) => self.generate_chunks(buf, percent, &mut copy),
+                None => {
+                    let mut fio = self.fio.clone();
+                    self.generate_chunks(buf, percent, &mut fio);
+                    self.fio = fio;
                 }
             }
-        }
-    }
-
-    /// The seed of working-set buffer `index`: a function of the base and the index, so
-    /// that the set is never stored (and is shared by jobs with the same base).
-    fn working_set_seed(&self, index: u64) -> u64 {
-        let mut z = self.working_set_base ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Fills `buf` with generated data from `seed` (rule 1 of the module note).
-    fn generate(&self, buf: &mut [u8], seed: u64) {
-        let mut rng = Rng::from_seed(seed);
-        let Some(percent) = self.opts.compress_percentage.map(|p| p.min(100)) else {
-            rng.fill_bytes(buf);
             return;
-        };
+        }
+        if percent == 0 {
+            // Nothing to compress: random data from one seed, as without the option.
+            fio_fill(buf, next_seed(&mut self.fio));
+            return;
+        }
+        let mut fio = self.fio.clone();
+        self.generate_chunks(buf, percent, &mut fio);
+        self.fio = fio;
+    }
+
+    /// Fills `buf` chunk by chunk: a random part of `100 - percent` percent from the next
+    /// seed of `state`, then the fixed part; all fixed at 100%.
+    fn generate_chunks(&self, buf: &mut [u8], percent: u32, state: &mut FioRng) {
         if percent == 100 {
             self.fill_fixed(buf);
             return;
         }
-        let chunk = match self.opts.compress_chunk as usize {
-            0 => buf.len(),
-            n => n.min(buf.len()),
-        };
-        for piece in buf.chunks_mut(chunk.max(1)) {
+        for piece in buf.chunks_mut(self.chunk(buf.len())) {
             let random = piece.len() * (100 - percent as usize) / 100;
             let (head, tail) = piece.split_at_mut(random);
-            rng.fill_bytes(head);
+            fio_fill(head, next_seed(state));
             self.fill_fixed(tail);
         }
+    }
+
+    /// The length of a compressible chunk of a buffer of `len` bytes.
+    fn chunk(&self, len: usize) -> usize {
+        match self.opts.compress_chunk as usize {
+            0 => len,
+            n => n.min(len),
+        }
+        .max(1)
     }
 
     /// The fixed part of generated data: the pattern from its first byte, or zeros.
@@ -291,6 +295,38 @@ impl BufferFiller {
             Some(p) => p.fill(buf),
             None => buf.fill(0),
         }
+    }
+}
+
+/// The seed of the next random data: the wrapping product of the next two draws of fio's
+/// buffer stream (fitted to the bytes fio 3.33 writes with `refill_buffers`).
+#[inline]
+fn next_seed(fio: &mut FioRng) -> u64 {
+    let a = fio.next_raw();
+    a.wrapping_mul(fio.next_raw())
+}
+
+/// The multiplier between the 32-byte groups of fio's random data.
+const FILL_STEP: u64 = 0x61c8_8646_80b5_83eb;
+
+/// Fills `buf` with fio 3.33's random data from `seed`, as its files show it: 32-byte
+/// groups of four little-endian 64-bit words `b`, `2b`, `3b`, `5b`, where `b` starts at the
+/// seed and is multiplied by 0x61c8864680b583eb (wrapping) from one group to the next;
+/// then, in a tail shorter than a group, words `b` one by one with the same step between
+/// them, and the bytes left the first bytes of the next `b`.
+pub fn fio_fill(buf: &mut [u8], seed: u64) {
+    let mut b = seed;
+    let mut groups = buf.chunks_exact_mut(32);
+    for group in &mut groups {
+        for (word, m) in group.chunks_exact_mut(8).zip([1u64, 2, 3, 5]) {
+            word.copy_from_slice(&b.wrapping_mul(m).to_le_bytes());
+        }
+        b = b.wrapping_mul(FILL_STEP);
+    }
+    let mut words = groups.into_remainder().chunks_mut(8);
+    for word in &mut words {
+        word.copy_from_slice(&b.to_le_bytes()[..word.len()]);
+        b = b.wrapping_mul(FILL_STEP);
     }
 }
 

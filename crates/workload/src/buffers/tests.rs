@@ -1,4 +1,8 @@
+//! The buffer filler against what fio 3.33 writes: contents by option, refills, scrambles,
+//! compressible chunks and deduplication, with fixed seeds.
+
 use super::*;
+use crate::FioSeeds;
 use std::collections::HashMap;
 
 fn plain() -> BufferOptions {
@@ -11,7 +15,7 @@ fn pattern(bytes: &[u8]) -> Option<Pattern> {
 
 /// Runs `writes` refilled writes of `bs` bytes and returns them.
 fn writes(opts: BufferOptions, bs: usize, writes: usize) -> Vec<Vec<u8>> {
-    let mut f = BufferFiller::new(opts, 42);
+    let mut f = BufferFiller::new(opts, 42, &FioSeeds::default());
     let mut buf = vec![0u8; bs];
     f.initial_fill(&mut buf);
     (0..writes)
@@ -25,13 +29,17 @@ fn writes(opts: BufferOptions, bs: usize, writes: usize) -> Vec<Vec<u8>> {
 #[test]
 fn zero_buffers_stay_zero_unless_scrambling_is_asked_for() {
     let zero = BufferOptions { zero_buffers: true, ..plain() };
-    let mut f = BufferFiller::new(zero, 1);
+    let mut f = BufferFiller::new(zero, 1, &FioSeeds::default());
     let mut buf = [0xffu8; 4096];
     f.initial_fill(&mut buf);
     f.prepare_write(&mut buf, 8192);
     assert!(buf.iter().all(|&b| b == 0));
     // fio 3.33: `zero_buffers scramble_buffers=1` writes scrambled zeros.
-    let mut f = BufferFiller::new(BufferOptions { scramble_buffers: true, ..zero }, 1);
+    let mut f = BufferFiller::new(
+        BufferOptions { scramble_buffers: true, ..zero },
+        1,
+        &FioSeeds::default(),
+    );
     f.initial_fill(&mut buf);
     f.prepare_write(&mut buf, 8192);
     assert_eq!(buf[..8], 8192u64.to_le_bytes());
@@ -40,7 +48,7 @@ fn zero_buffers_stay_zero_unless_scrambling_is_asked_for() {
 
 #[test]
 fn scramble_makes_every_write_and_sector_differ() {
-    let mut f = BufferFiller::new(BufferOptions::default(), 1);
+    let mut f = BufferFiller::new(BufferOptions::default(), 1, &FioSeeds::default());
     let mut buf = [0u8; 4096];
     f.initial_fill(&mut buf);
     let base = buf;
@@ -60,7 +68,7 @@ fn scramble_makes_every_write_and_sector_differ() {
 #[test]
 fn stamps_are_the_offset_then_the_stamp_cut_to_the_sector() {
     for len in [0, 1, 7, 8, 9, 15, 16, 17, 511, 512, 513, 520, 527, 528, 4096] {
-        let mut f = BufferFiller::new(BufferOptions::default(), 3);
+        let mut f = BufferFiller::new(BufferOptions::default(), 3, &FioSeeds::default());
         let mut stamp_rng = f.rng.clone();
         let mut buf = vec![0xaa; len];
         f.prepare_write(&mut buf, 0x0102_0304_0506_0708);
@@ -80,7 +88,7 @@ fn stamps_are_the_offset_then_the_stamp_cut_to_the_sector() {
 #[test]
 fn refill_replaces_the_whole_buffer() {
     let opts = BufferOptions { refill_buffers: true, ..BufferOptions::default() };
-    let mut f = BufferFiller::new(opts, 1);
+    let mut f = BufferFiller::new(opts, 1, &FioSeeds::default());
     let mut buf = [0u8; 1024];
     f.prepare_write(&mut buf, 0);
     let before = buf;
@@ -90,27 +98,50 @@ fn refill_replaces_the_whole_buffer() {
 }
 
 #[test]
-fn same_seed_same_contents_and_initial_fills_draw_nothing() {
-    // Filling again after a read must not move the per-write draws, so that data written
-    // does not depend on which unit served which I/O.
-    let mut a = BufferFiller::new(BufferOptions::default(), 9);
-    let mut b = BufferFiller::new(BufferOptions::default(), 9);
-    let (mut x, mut y) = ([0u8; 4096], [0u8; 4096]);
-    a.initial_fill(&mut x);
-    let first = x;
-    x.fill(0x55);
-    a.initial_fill(&mut x);
-    assert_eq!(x, first);
-    b.initial_fill(&mut y);
-    a.prepare_write(&mut x, 0);
-    b.prepare_write(&mut y, 0);
-    assert_eq!(x, y);
+fn units_take_fio_3_33_seeds_and_reads_are_written_back() {
+    // fio 3.33, `--rw=write --bs=4k --refill_buffers` (randseed 0x89, job 1): the first 8
+    // bytes of the unit's initial data and of the first two writes.
+    let opts = BufferOptions { refill_buffers: true, scramble_buffers: false, ..plain() };
+    let mut f = BufferFiller::new(opts, 9, &FioSeeds::default());
+    let mut buf = [0u8; 4096];
+    f.initial_fill(&mut buf);
+    assert_eq!(buf[..8], 0x1699_a038_cc28_e035u64.to_le_bytes());
+    f.prepare_write(&mut buf, 0);
+    assert_eq!(buf[..8], 0xc55f_add3_4809_71a8u64.to_le_bytes());
+    assert_eq!(buf[8..16], 0x8abf_5ba6_9012_e350u64.to_le_bytes(), "twice the first word");
+    f.prepare_write(&mut buf, 4096);
+    assert_eq!(buf[..8], 0x93f9_2f4b_973c_e2a1u64.to_le_bytes());
+    // A read's data is written back as it is.
+    buf.fill(0x55);
+    f.after_read(&mut buf);
+    assert!(buf.iter().all(|&b| b == 0x55));
+}
+
+#[test]
+fn the_tail_of_a_fill_takes_single_words_then_bytes() {
+    // fio 3.33 with `buffer_compress_percentage=70 buffer_pattern=0xdead`: a random part of
+    // 153 bytes is 4 groups, 3 words of their own and the first byte of the next.
+    let seed = 0x0123_4567_89ab_cdefu64;
+    let mut long = [0u8; 256];
+    fio_fill(&mut long, seed);
+    let mut short = [0u8; 153];
+    fio_fill(&mut short, seed);
+    assert_eq!(short[..128], long[..128]);
+    let mut b = seed;
+    for _ in 0..4 {
+        b = b.wrapping_mul(FILL_STEP);
+    }
+    for w in 0..3 {
+        assert_eq!(short[128 + 8 * w..136 + 8 * w], b.to_le_bytes(), "word {w}");
+        b = b.wrapping_mul(FILL_STEP);
+    }
+    assert_eq!(short[152], b.to_le_bytes()[0]);
 }
 
 #[test]
 fn a_pattern_is_written_exactly_and_restored_after_a_read() {
     let opts = BufferOptions { pattern: pattern(b"\xde\xad\xfa\xceabc"), ..plain() };
-    let mut f = BufferFiller::new(opts, 1);
+    let mut f = BufferFiller::new(opts, 1, &FioSeeds::default());
     let mut buf = vec![0u8; 4096];
     f.initial_fill(&mut buf);
     let want: Vec<u8> = b"\xde\xad\xfa\xceabc".iter().copied().cycle().take(4096).collect();
@@ -120,7 +151,7 @@ fn a_pattern_is_written_exactly_and_restored_after_a_read() {
         assert_eq!(buf[..len], want[..len]);
     }
     buf.fill(0x11); // a read came in
-    f.initial_fill(&mut buf);
+    f.after_read(&mut buf);
     assert_eq!(buf, want);
     // fio 3.33: refill_buffers and zero_buffers leave the pattern as it is.
     let opts = BufferOptions { refill_buffers: true, zero_buffers: true, ..opts };
@@ -245,7 +276,7 @@ fn dedupe_repeat_repeats_the_last_unique_write() {
 
 #[test]
 fn dedupe_working_set_draws_from_the_first_unique_writes() {
-    let mode = DedupeMode::WorkingSet { buffers: 51 };
+    let mode = DedupeMode::WorkingSet { buffers: 51, block: 512 };
     let blocks = writes(dedupe(50, mode, false), 512, 1024);
     let copies = first_copies(&blocks);
     let dups = copies.iter().filter(|c| c.is_some()).count();
@@ -258,9 +289,10 @@ fn dedupe_working_set_draws_from_the_first_unique_writes() {
 
 #[test]
 fn dedupe_global_shares_the_working_set_between_jobs() {
-    let mode = DedupeMode::WorkingSet { buffers: 12 };
+    let mode = DedupeMode::WorkingSet { buffers: 12, block: 512 };
     let run = |seed, global| {
-        let mut f = BufferFiller::new(dedupe(50, mode, global), seed);
+        let seeds = FioSeeds::repeatable(seed, 1);
+        let mut f = BufferFiller::new(dedupe(50, mode, global), seed, &seeds);
         let mut buf = [0u8; 512];
         (0..256)
             .map(|_| {
@@ -280,4 +312,29 @@ fn working_set_size_follows_fio() {
     assert_eq!(Dedupe::working_set_buffers(20, 4 << 20, 4096), 204);
     assert_eq!(Dedupe::working_set_buffers(5, 1 << 20, 4096), 12);
     assert_eq!(Dedupe::working_set_buffers(1, 4096, 4096), 1);
+}
+
+#[test]
+fn dedupe_is_fio_3_33s() {
+    // fio 3.33 `--rw=write --bs=4k --size=256k --dedupe_percentage=30` (default seed):
+    // blocks 3 and 4 repeat block 2, block 6 block 5, block 12 block 11; the first block's
+    // data comes after the unit's fill (8 chunks of 512 bytes, 16 draws).
+    let blocks = writes(dedupe(30, DedupeMode::Repeat, false), 4096, 16);
+    let copies = first_copies(&blocks);
+    let want: Vec<Option<usize>> = (0..16)
+        .map(|i| match i {
+            3 | 4 => Some(2),
+            6 => Some(5),
+            12 => Some(11),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies, want);
+    let mut buffer = FioSeeds::default().rng(crate::FioStream::Buffers);
+    for _ in 0..16 {
+        buffer.next_raw();
+    }
+    let mut first = [0u8; 8];
+    fio_fill(&mut first, next_seed(&mut buffer));
+    assert_eq!(blocks[0][..8], first);
 }

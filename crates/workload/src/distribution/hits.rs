@@ -5,13 +5,13 @@
 //! counts the hits of each value and sorts the values hit from the most to the least hit;
 //! [`Hits::rows`] splits them into rows of equal numbers of values (the last rows take what
 //! remains), each with its share of the hits and the running sum. The rows are shares of the
-//! values that were *hit*, as in fio-genzipf, not of all the blocks. The draws are iomark's
-//! (its generator, its [`RankSampler`]s), so the numbers agree with fio-genzipf's within
-//! sampling noise, not digit for digit. [`Hits::values_serving`] answers fio-genzipf's `-p`:
+//! values that were *hit*, as in fio-genzipf, not of all the blocks. The laws are fio's
+//! ([`RankSampler`]) from a state seeded with iomark's seed, so the numbers agree with
+//! fio-genzipf's within sampling noise, not digit for digit. [`Hits::values_serving`] answers fio-genzipf's `-p`:
 //! how many of the most hit values serve a share of the hits.
 
 use super::{Distribution, RankSampler};
-use crate::rng::Rng;
+use crate::taus::FioRng;
 
 /// The hits of a law's draws per value hit, from the most hit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl Hits {
             return None;
         }
         let sampler = RankSampler::new(distribution, values)?;
-        let mut rng = Rng::from_seed(seed);
+        let mut rng = FioRng::new(seed, false);
         let mut counts = vec![0u32; values as usize];
         for _ in 0..values {
             let c = &mut counts[sampler.rank(&mut rng) as usize];

@@ -1,46 +1,32 @@
 //! Skewed random offsets: fio's `random_distribution` (zipf, pareto, normal, zoned,
-//! zoned_abs), as a [`Picker`] per file and direction that turns a random draw into an
+//! zoned_abs), as a [`Picker`] per file and direction that turns random draws into an
 //! offset position.
 //!
-//! The behaviour is fio 3.33's, measured with `--write_iolog` on the null engine and with
-//! `fio-genzipf`; the sequences are iomark's own (its generator is not fio's):
+//! The draws are fio 3.33's, measured with `--write_iolog` on the null engine:
 //!
-//! - **zipf:θ** draws rank k (0 the hottest) with probability ∝ (k+1)^-θ over the
-//!   region's positions (fio's rank 0 share over 16384 blocks with θ=1.2 matches the exact
-//!   law, 1/H(n, θ)). **pareto:h** draws rank ⌊n·u^(1/h)⌋ for a uniform u, so P(rank < k) =
-//!   (k/n)^h (fio's rank 0 and rank 1 shares match this law).
-//! - **normal:dev** draws a bell curve around the middle of the range: an Irwin–Hall sum of
-//!   twelve uniforms, whose deviation is 1/12 of the range, plus a uniform spread over
-//!   `dev` percent of the range (dev above 50 acts as 50). That is what fio 3.33 does in
-//!   effect: its deviation of 0 still spreads over about a sixth of the range, `dev` widens
-//!   the flat top, and 50, 90 and 99 give the same hits; the peak count, the width at
-//!   which counts halve and the number of blocks hit match this model within 1–2%. The
-//!   signed distance from the mean is folded to a rank (0, -1, +1, -2, …).
-//! - The ranks of those three land on positions through a keyed permutation
-//!   ([`scramble`]), so the hot blocks are spread over the file as in fio, then shifted by
-//!   a base: `center × positions` when `:center` is given (rank 0 then sits exactly there,
-//!   as in fio), else 0.5 for normal and a random base for zipf and pareto (fio's default
-//!   differs from job to job too).
-//! - **zoned** and **zoned_abs** pick a zone by its access share (one draw in 0..100),
-//!   then a uniform position inside the zone. Zone bounds are rounded down to whole
-//!   positions; an empty zone with a share sends its I/Os to its first position (fio 3.33:
-//!   `zoned:100/0:0/100` hits a single block). Zones that cover less than the region leave
-//!   the rest untouched.
+//! - **zipf**, **pareto** and **normal** draw from a random state of the file's own (see
+//!   `laws` for the laws and how a value is scattered over the file, and
+//!   [`crate::FioSeeds::file_seed`] for the seed), over `n` values: the file's region in
+//!   units of the job's smallest read or write block size, rounded up. Value `p` is the
+//!   offset `p × align` of the direction; one that does not fit the direction's blocks
+//!   (a larger block size or `blockalign` than that unit) ends the file's pass, as in fio
+//!   3.33 (`rw=randwrite bs=4k,16k` with zipf issues one write).
+//! - **zoned** and **zoned_abs** pick a zone by its access share (one draw in 1..=100 from
+//!   the job's zone stream), then a uniform position inside the zone from the offsets'
+//!   stream. Zone bounds are rounded down to whole positions; an empty zone with a share
+//!   sends its I/Os to its first position (fio 3.33: `zoned:100/0:0/100` hits a single
+//!   block). Zones that cover less than the region leave the rest untouched.
 //!
-//! A position is an offset in units of the direction's alignment at which its smallest
-//! block fits, the same positions a job without the random map draws from. Any skewed
-//! distribution turns the random map off (fio's HOWTO: "If a non-uniform model is used, fio
-//! will disable use of the random map"), so a pass ends on the byte budget, as with
-//! `norandommap`.
+//! Any skewed distribution turns the random map off (fio's HOWTO: "If a non-uniform model
+//! is used, fio will disable use of the random map"), so a pass ends on the byte budget, as
+//! with `norandommap`.
 
 pub(crate) mod hits;
-mod scramble;
-mod zipf;
+pub(crate) mod laws;
 
 use crate::region::FileRegion;
-use crate::rng::Rng;
-use scramble::Scramble;
-use zipf::Zipf;
+use crate::taus::FioRng;
+use laws::{gauss_shift, scatter, Law};
 
 /// One direction's `random_distribution`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -48,7 +34,7 @@ pub enum Distribution {
     /// Uniform (fio's default).
     #[default]
     Random,
-    /// Zipf with exponent `theta` (> 0, not 1).
+    /// Zipf with exponent `theta` (not 1; 0 is uniform).
     Zipf {
         /// The exponent.
         theta: f64,
@@ -99,9 +85,7 @@ impl Distribution {
         };
         match self {
             Distribution::Random => Ok(()),
-            Distribution::Zipf { theta, .. } if *theta <= 0.0 || *theta == 1.0 => {
-                fail("zipf theta must be above 0 and not 1")
-            }
+            Distribution::Zipf { theta, .. } if *theta == 1.0 => fail("zipf theta must not be 1"),
             Distribution::Pareto { power, .. } if !(*power > 0.0 && *power < 1.0) => {
                 fail("pareto power must be between 0 and 1")
             }
@@ -150,20 +134,13 @@ pub struct AbsZone {
     pub bytes: u64,
 }
 
-/// Draws ranks (0 the most likely) of a zipf, pareto or normal law over `n` values: the
-/// part of a distribution that does not depend on where the values land. `iomark genzipf`
-/// shows its shares ([`Hits`](crate::Hits)).
+/// Draws values of a zipf, pareto or normal law over `n` values as fio 3.33 draws them,
+/// before they are scattered over a file: the part of a distribution that does not depend
+/// on where the values land. `iomark genzipf` shows its shares ([`Hits`](crate::Hits)).
 #[derive(Debug, Clone)]
 pub struct RankSampler {
     n: u64,
     law: Law,
-}
-
-#[derive(Debug, Clone)]
-enum Law {
-    Zipf(Zipf),
-    Pareto { inv_power: f64 },
-    Normal { scale: f64, spread: f64 },
 }
 
 impl RankSampler {
@@ -172,12 +149,9 @@ impl RankSampler {
     pub fn new(dist: &Distribution, n: u64) -> Option<RankSampler> {
         let n = n.max(1);
         let law = match *dist {
-            Distribution::Zipf { theta, .. } => Law::Zipf(Zipf::new(n, theta)),
-            Distribution::Pareto { power, .. } => Law::Pareto { inv_power: 1.0 / power },
-            Distribution::Normal { deviation, .. } => Law::Normal {
-                scale: n as f64 / 12.0,
-                spread: deviation.clamp(0.0, 50.0) / 100.0 * n as f64,
-            },
+            Distribution::Zipf { theta, .. } => Law::zipf(n, theta),
+            Distribution::Pareto { power, .. } => Law::pareto(power),
+            Distribution::Normal { deviation, .. } => Law::gauss(n, deviation),
             _ => return None,
         };
         Some(RankSampler { n, law })
@@ -188,130 +162,144 @@ impl RankSampler {
         self.n
     }
 
-    /// One rank in `0..n`.
-    pub fn rank(&self, rng: &mut Rng) -> u64 {
-        let n = self.n;
-        match &self.law {
-            Law::Zipf(z) => z.sample(rng) - 1,
-            Law::Pareto { inv_power } => {
-                let r = (n as f64 * rng.unit_f64().powf(*inv_power)) as u64;
-                r.min(n - 1)
-            }
-            Law::Normal { scale, spread } => {
-                // Twelve uniforms from six draws: their sum less 6 has variance 1.
-                let mut sum = 0u64;
-                for _ in 0..6 {
-                    let v = rng.next_u64();
-                    sum += (v >> 32) + (v & 0xffff_ffff);
-                }
-                let bell = (sum as f64 / 4_294_967_296.0 - 6.0) * scale;
-                let d = (bell + spread * (rng.unit_f64() - 0.5)).round() as i128;
-                // Wrap around the range, centred on its middle, then fold to a rank.
-                let (n, half) = (i128::from(n), i128::from(n / 2));
-                let v = (d + half).rem_euclid(n) - half;
-                (if v >= 0 { 2 * v } else { -2 * v - 1 }) as u64
-            }
-        }
+    /// One value in `0..n` from `rng` (zipf's and pareto's 0 is the most likely, normal's
+    /// the middle; a value past either end is taken as that end).
+    pub fn rank(&self, rng: &mut FioRng) -> u64 {
+        self.law.unsigned_value(self.n, rng).min(self.n - 1)
     }
+}
+
+/// The streams a random offset draws from.
+pub(crate) struct Draws<'a> {
+    /// The offsets' stream.
+    pub(crate) offsets: &'a mut FioRng,
+    /// The zone stream of `zoned` and `zoned_abs`.
+    pub(crate) zone: &'a mut FioRng,
 }
 
 /// Turns random draws into positions of one file region for one direction.
 #[derive(Debug, Clone)]
 pub(crate) struct Picker {
+    /// Positions of the direction: offsets `p × align` where its smallest block fits.
     positions: u64,
     how: How,
 }
 
 #[derive(Debug, Clone)]
 enum How {
-    /// A ranked law, scrambled, then shifted by `base`.
-    Ranked { sampler: RankSampler, scramble: Scramble, base: u64 },
-    /// Zones: `zone_of[r]` is the zone of a draw `r` in 0..100; zone `i` covers positions
-    /// `bounds[i].0..bounds[i].1`.
+    /// A law of fio's over `n` values, scattered, then shifted by `shift`.
+    Skewed { law: Law, n: u64, shift: u64 },
+    /// Zones: `zone_of[v - 1]` is the zone of a percentage draw `v`; zone `i` has
+    /// `bounds[i].1` positions from position `bounds[i].0`.
     Zoned { zone_of: Box<[u16]>, bounds: Box<[(u64, u64)]> },
 }
 
-/// What a file gives every picker of its directions: the keys of the rank permutation and
-/// the random base of zipf and pareto (the same for all directions, so that reads and
-/// writes of one law share their hot blocks).
+/// What a file's skewed laws draw from: its own state (see
+/// [`crate::FioSeeds::file_seed`]) and that state's first draw, the shift of zipf and
+/// pareto when no center is given.
 #[derive(Debug, Clone)]
-pub(crate) struct Placement {
-    keys: Rng,
-    base: f64,
+pub(crate) struct FileState {
+    /// The state.
+    pub(crate) rng: FioRng,
+    /// Its first draw (taken when some direction's law is zipf or pareto).
+    first: u64,
 }
 
-impl Placement {
-    /// A file's placement, drawn from `rng` (the job's placement stream, file by file).
-    pub(crate) fn draw(rng: &mut Rng) -> Placement {
-        let keys = Rng::from_seed(rng.next_u64());
-        Placement { keys, base: rng.unit_f64() }
+impl FileState {
+    /// The state seeded with `seed`, its first draw taken when `dists` hold a zipf or a
+    /// pareto law, as fio 3.33 takes it.
+    pub(crate) fn new<'a>(seed: u64, mut dists: impl Iterator<Item = &'a Distribution>) -> Self {
+        let mut rng = FioRng::new(seed, false);
+        let shifted =
+            dists.any(|d| matches!(d, Distribution::Zipf { .. } | Distribution::Pareto { .. }));
+        let first = if shifted { rng.next_raw() } else { 0 };
+        FileState { rng, first }
+    }
+}
+
+/// A file's skewed distributions: its state and the picker of each direction.
+#[derive(Debug, Clone)]
+pub(crate) struct Skew {
+    /// The file's state.
+    pub(crate) state: FileState,
+    /// Per direction, the picker of a skewed distribution (`None`: uniform).
+    pub(crate) pickers: [Option<Picker>; 3],
+}
+
+impl Skew {
+    /// The next position of direction `dir`: `None` when the direction is uniform,
+    /// `Some(None)` when the draw lands where its blocks do not fit.
+    #[inline]
+    pub(crate) fn position(&mut self, dir: usize, draws: &mut Draws) -> Option<Option<u64>> {
+        let picker = self.pickers[dir].as_ref()?;
+        Some(picker.position(draws, &mut self.state.rng))
     }
 }
 
 impl Picker {
-    /// The picker of `dist` over `positions` positions of `align` bytes in a region of
-    /// `len` bytes; `None` for [`Distribution::Random`].
+    /// The picker of `dist` for a direction whose `positions` positions are `align` bytes
+    /// apart in a region of `values` of fio's ranges (for zipf, pareto and normal) and
+    /// with `state` as the file's state; `None` for [`Distribution::Random`].
     pub(crate) fn new(
         dist: &Distribution,
-        positions: u64,
+        (positions, values): (u64, u64),
         align: u64,
-        len: u64,
-        place: &Placement,
+        state: &FileState,
     ) -> Option<Picker> {
         let positions = positions.max(1);
-        let at = |fraction: f64| ((fraction * positions as f64) as u64).min(positions - 1);
+        let n = values.max(1);
         let how = match dist {
             Distribution::Random => return None,
             Distribution::Zoned(zones) => {
-                let mut ends = Vec::with_capacity(zones.len());
-                let mut sum = 0.0;
-                for z in zones {
-                    sum += z.percent;
-                    ends.push((sum / 100.0 * len as f64) as u64);
-                }
-                zoned(zones.iter().map(|z| z.access), &ends, align, positions)
+                // fio 3.33: a zone starts at ⌊(the shares before it) × positions / 100⌋ and
+                // has ⌊share × positions / 100⌋ positions (`zoned:60/10:30/20:10/70` over
+                // 1024 blocks: 102 from 0, 204 from 102, 716 from 307).
+                let part = |percent: f64| (percent * positions as f64 / 100.0) as u64;
+                let mut before = 0.0;
+                let bounds = zones.iter().map(|z| {
+                    let lo = part(before);
+                    before += z.percent;
+                    (lo, part(z.percent))
+                });
+                zoned(zones.iter().map(|z| z.access), bounds, positions)
             }
             Distribution::ZonedAbs(zones) => {
-                let ends: Vec<u64> = zones
-                    .iter()
-                    .scan(0u64, |end, z| {
-                        *end = end.saturating_add(z.bytes);
-                        Some(*end)
-                    })
-                    .collect();
-                zoned(zones.iter().map(|z| z.access), &ends, align, positions)
+                let mut before = 0u64;
+                let bounds = zones.iter().map(|z| {
+                    let lo = before / align;
+                    before = before.saturating_add(z.bytes);
+                    (lo, z.bytes / align)
+                });
+                zoned(zones.iter().map(|z| z.access), bounds, positions)
             }
             Distribution::Zipf { center, .. } | Distribution::Pareto { center, .. } => {
-                How::Ranked {
-                    sampler: RankSampler::new(dist, positions)?,
-                    scramble: Scramble::new(positions, &mut place.keys.clone()),
-                    base: at(center.unwrap_or(place.base)),
-                }
+                let law = RankSampler::new(dist, n)?.law;
+                let shift = center.map_or(state.first, |c| (c * n as f64) as u64);
+                How::Skewed { law, n, shift }
             }
-            Distribution::Normal { center, .. } => How::Ranked {
-                sampler: RankSampler::new(dist, positions)?,
-                scramble: Scramble::new(positions, &mut place.keys.clone()),
-                base: at(center.unwrap_or(0.5)),
-            },
+            Distribution::Normal { center, .. } => {
+                let law = RankSampler::new(dist, n)?.law;
+                How::Skewed { law, n, shift: gauss_shift(*center, n) }
+            }
         };
         Some(Picker { positions, how })
     }
 
-    /// The next position, in `0..positions`.
+    /// The next position: skewed from the file's state (`skew`), `None` when the value
+    /// lands where the direction's blocks do not fit; zoned as fio 3.33 draws it (the zone
+    /// from a percentage draw of the job's zone stream, then `⌊size × f⌋` into it from the
+    /// offsets' stream).
     #[inline]
-    pub(crate) fn position(&self, rng: &mut Rng) -> u64 {
+    pub(crate) fn position(&self, draws: &mut Draws, skew: &mut FioRng) -> Option<u64> {
         match &self.how {
-            How::Ranked { sampler, scramble, base } => {
-                let p = base + scramble.apply(sampler.rank(rng));
-                if p >= self.positions {
-                    p - self.positions
-                } else {
-                    p
-                }
+            How::Skewed { law, n, shift } => {
+                let p = scatter(law.unsigned_value(*n, skew)).wrapping_add(*shift) % n;
+                (p < self.positions).then_some(p)
             }
             How::Zoned { zone_of, bounds } => {
-                let (lo, hi) = bounds[usize::from(zone_of[rng.below(100) as usize])];
-                lo + rng.below(hi - lo)
+                let v = draws.zone.percent() as usize;
+                let (lo, size) = bounds[usize::from(zone_of[v - 1])];
+                Some((lo + draws.offsets.below(size)).min(self.positions - 1))
             }
         }
     }
@@ -334,22 +322,22 @@ pub(crate) fn check(dist: &Distribution, regions: &[FileRegion]) -> Result<(), S
     Ok(())
 }
 
-/// The zone table of zones with these access shares whose byte ranges end at `ends`
-/// (cumulative, from the region start).
-fn zoned(access: impl Iterator<Item = u32>, ends: &[u64], align: u64, positions: u64) -> How {
+/// The zone table of zones with these access shares and (first position, positions),
+/// cut at the region's end.
+fn zoned(
+    access: impl Iterator<Item = u32>,
+    bounds: impl Iterator<Item = (u64, u64)>,
+    positions: u64,
+) -> How {
     let mut zone_of = Vec::with_capacity(100);
     for (i, a) in access.enumerate() {
         zone_of.extend(std::iter::repeat_n(i as u16, a as usize));
     }
     zone_of.resize(100, zone_of.last().copied().unwrap_or(0));
-    let bound = |bytes: u64| (bytes / align).min(positions);
-    let bounds = (0..ends.len())
-        .map(|i| {
-            let lo = bound(if i == 0 { 0 } else { ends[i - 1] });
-            let hi = bound(ends[i]);
-            // An empty zone sends its I/Os to its first position (see the module note).
-            let lo = lo.min(positions - 1);
-            (lo, hi.max(lo + 1))
+    let bounds = bounds
+        .map(|(lo, size)| {
+            let lo = lo.min(positions);
+            (lo, size.min(positions - lo))
         })
         .collect();
     How::Zoned { zone_of: zone_of.into_boxed_slice(), bounds }

@@ -194,7 +194,7 @@ impl RandomMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::taus::FioRng;
 
     #[test]
     fn map_finds_free_blocks_and_wraps() {
@@ -233,7 +233,7 @@ mod tests {
         let blocks = 3 * 64 * 64 + 37;
         let mut m = RandomMap::new(blocks);
         let mut marked = vec![false; blocks as usize];
-        let mut rng = Rng::from_seed(11);
+        let mut rng = FioRng::new(11, false);
         for round in 0..2000 {
             let b = rng.below(blocks);
             let n = 1 + rng.below(200).min(blocks - b - 1);

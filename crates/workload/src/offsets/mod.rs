@@ -32,11 +32,11 @@ mod map;
 
 pub(crate) use map::RandomMap;
 
-use crate::bs::BsChooser;
-use crate::distribution::Picker;
+use crate::bs::Sizes;
+use crate::distribution::{Draws, Skew};
 use crate::lfsr::Lfsr;
 use crate::region::FileRegion;
-use crate::rng::Rng;
+use crate::taus::FioRng;
 use crate::zones::ZoneState;
 
 /// Where one file stands in the current pass.
@@ -52,9 +52,9 @@ pub(crate) struct FileCursor {
     pub(crate) map: Option<RandomMap>,
     /// True once this pass is over for the file.
     pub(crate) done: bool,
-    /// Per direction, the picker of a skewed `random_distribution` (no map then); `None`
-    /// when every direction is uniform.
-    pub(crate) pickers: Option<Box<[Option<Picker>; 3]>>,
+    /// The skewed `random_distribution`s of the file (no map then); `None` when every
+    /// direction is uniform.
+    pub(crate) skew: Option<Box<Skew>>,
     /// `random_generator=lfsr`: the register over the region's blocks (no map then).
     pub(crate) lfsr: Option<Lfsr>,
     /// `zonemode=strided`: the zone the file is in.
@@ -76,7 +76,7 @@ impl FileCursor {
             last: [0; 3],
             map: map_unit.map(|unit| RandomMap::new(region.len / unit)),
             done: false,
-            pickers: None,
+            skew: None,
             lfsr: None,
             zone: None,
         }
@@ -106,13 +106,7 @@ impl FileCursor {
 
     /// The next sequential I/O of direction `dir` with the `:N` skip, or `None` when the
     /// pass is over (see the module note for fio's rules).
-    pub(crate) fn sequential(
-        &self,
-        dir: usize,
-        skip: u64,
-        want: u64,
-        bs: &BsChooser,
-    ) -> Option<Extent> {
+    pub(crate) fn sequential(&self, dir: usize, skip: u64, sizes: &mut Sizes) -> Option<Extent> {
         let len = self.region.len;
         let mut pos = self.pos[dir];
         if let Some(zone) = &self.zone {
@@ -128,68 +122,79 @@ impl FileCursor {
         if off >= len {
             off = 0;
         }
-        self.extent_at(off, want, bs)
+        self.extent_at(off, sizes)
     }
 
     /// An I/O continuing from `from` (a follow-up of a random mode's `:N`, or a
     /// sequential pick of `percentage_random`), or `None` if it would not fit. Neither
     /// consults nor marks the map, as in fio.
-    pub(crate) fn follow(&self, from: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
+    pub(crate) fn follow(&self, from: u64, sizes: &mut Sizes) -> Option<Extent> {
         if from >= self.region.len {
             return None;
         }
-        self.extent_at(from, want, bs)
+        self.extent_at(from, sizes)
     }
 
     /// The sequential I/O at `off` (inside the region): a fixed size whole if the file
     /// holds it (it may pass the region's end, up to `reach`), a size of a range or split
-    /// shrunk to the region's end; `None` if it does not fit.
+    /// drawn until it fits before the region's end; `None` if it does not fit.
     #[inline]
-    fn extent_at(&self, off: u64, want: u64, bs: &BsChooser) -> Option<Extent> {
-        if bs.uniform() {
-            return (off + want <= self.region.reach).then_some((off, want));
+    fn extent_at(&self, off: u64, sizes: &mut Sizes) -> Option<Extent> {
+        if let Some(size) = sizes.bs.fixed() {
+            return (off + size <= self.region.reach).then_some((off, size));
         }
-        bs.fit(want, self.region.len - off, bs.min()).map(|l| (off, l))
+        sizes.within(self.region.len - off).map(|l| (off, l))
     }
 
-    /// A random I/O of direction `dir`. With the map: a free block and the free run after
-    /// it, marked done; `None` when the map is full. Without: an `align`-aligned offset where
-    /// the direction's smallest block fits, uniform or from the direction's picker.
+    /// A random I/O of direction `dir`, from the offsets' stream (and a skewed
+    /// distribution's). With the map: a free block and the free
+    /// run after it, marked done; `None` when the map is full. Without: an `align`-aligned
+    /// offset where the direction's smallest block fits, uniform or from the direction's
+    /// picker. `mark` is false for the random I/O that stands in for a follow-up that did
+    /// not fit (a random mode's `:N` at the region's end): fio 3.33 takes a free block for
+    /// it but leaves it free in the map.
     #[inline]
     pub(crate) fn random(
         &mut self,
         dir: usize,
-        rng: &mut Rng,
-        want: u64,
-        bs: &BsChooser,
-        unit: u64,
-        align: u64,
+        draws: &mut Draws,
+        sizes: &mut Sizes,
+        (unit, align): (u64, u64),
+        mark: bool,
     ) -> Option<Extent> {
+        let rng = &mut *draws.offsets;
         if self.zone.is_some() {
-            return self.zoned_random(rng, want, bs, unit, align);
+            return self.zoned_random(rng, sizes, unit, align);
         }
         let len = self.region.len;
         match &mut self.map {
             Some(map) => {
+                if unit != align {
+                    // The direction's smallest size is not the map's block (see `run_at`).
+                    let b = map.next_free(rng.below(len / align))?;
+                    return run_at(map, b, len, sizes, align, mark);
+                }
                 let b = map.next_free(rng.below(map.blocks()))?;
-                if want == unit {
+                if sizes.bs.fixed() == Some(unit) {
                     // One block, free: what `run_at` gives (a run of 1, which fits since
                     // `b < len / unit`), without its arithmetic.
-                    map.mark_one(b);
+                    if mark {
+                        map.mark_one(b);
+                    }
                     return Some((b * unit, unit));
                 }
-                run_at(map, b, len, want, bs, unit)
+                run_at(map, b, len, sizes, unit, mark)
             }
             None => {
-                let positions = (len - bs.min()) / align + 1;
-                let picker = self.pickers.as_deref().and_then(|p| p[dir].as_ref());
-                let pos = match (picker, &mut self.lfsr) {
-                    (Some(p), _) => p.position(rng),
-                    (None, Some(lfsr)) => return lfsr_extent(lfsr, len, want, bs, unit),
-                    (None, None) => rng.below(positions),
+                let positions = (len - sizes.bs.min()) / align + 1;
+                let skewed = self.skew.as_deref_mut().and_then(|s| s.position(dir, draws));
+                let pos = match (skewed, &mut self.lfsr) {
+                    (Some(p), _) => p?,
+                    (None, Some(lfsr)) => return lfsr_extent(lfsr, len, sizes, unit),
+                    (None, None) => draws.offsets.below(positions),
                 };
                 let off = pos * align;
-                bs.fit(want, len - off, bs.min()).map(|l| (off, l))
+                sizes.within(len - off).map(|l| (off, l))
             }
         }
     }
@@ -222,20 +227,19 @@ impl FileCursor {
     /// then the file's pass is over once it is full (`None`).
     pub(crate) fn zoned_random(
         &mut self,
-        rng: &mut Rng,
-        want: u64,
-        bs: &BsChooser,
+        rng: &mut FioRng,
+        sizes: &mut Sizes,
         unit: u64,
         align: u64,
     ) -> Option<Extent> {
         let zone = self.zone?;
         let len = self.region.len;
         let zlen = zone.len_in(len);
-        let (start, min) = (zone.start, bs.min());
+        let (start, min) = (zone.start, sizes.bs.min());
         match &mut self.map {
             Some(map) => {
                 let b = map.next_free(rng.below(map.blocks()))?;
-                let ext = run_at(map, b, zlen, want, bs, unit).map(|(off, l)| (start + off, l));
+                let ext = run_at(map, b, zlen, sizes, unit, true).map(|(off, l)| (start + off, l));
                 // A full map starts over at once, so that the caller's check for a full
                 // map (the end of a pass) only ends a zone cut short.
                 if map.is_full() && !zone.clipped(len) {
@@ -248,38 +252,50 @@ impl FileCursor {
                     return None;
                 }
                 let off = start + rng.below((zlen - min) / align + 1) * align;
-                bs.fit(want, len - off, min).map(|l| (off, l))
+                sizes.within(len - off).map(|l| (off, l))
             }
         }
     }
 }
 
-/// The next I/O of a register over blocks of `unit` bytes: the next block where the
-/// direction's smallest size fits, `want` bytes shrunk to the region end; `None` once the
-/// register has given every block of this pass.
-fn lfsr_extent(lfsr: &mut Lfsr, len: u64, want: u64, bs: &BsChooser, unit: u64) -> Option<Extent> {
+/// The next I/O of a register over blocks of `unit` bytes: the next block where a size
+/// fits before the region end; `None` once the register has given every block of this pass.
+fn lfsr_extent(lfsr: &mut Lfsr, len: u64, sizes: &mut Sizes, unit: u64) -> Option<Extent> {
     loop {
         let off = lfsr.next_value()? * unit;
-        if let Some(l) = bs.fit(want, len - off, bs.min()) {
+        if let Some(l) = sizes.within(len - off) {
             return Some((off, l));
         }
     }
 }
 
-/// The I/O at free block `b` of a region of `len` bytes: `want` bytes, shrunk to the run
-/// of free blocks there, marked done.
+/// The I/O at free block `b` of a region of `len` bytes: a size drawn until it fits before
+/// the region's end, then shrunk to the run of free blocks there (fio 3.33 does both:
+/// `bsrange=1k-16k` over 1 MiB), marked done.
+///
+/// `unit` is the direction's smallest size. When it is larger than the map's block (the
+/// smallest size of all directions), fio 3.33 still counts the map's bits in the
+/// direction's unit: a write of `bs=4k,8k` drawn at 8k-block 3 takes bit 3 of the map of
+/// 4k blocks and is issued at 24k, and marks as many bits as it has 8k blocks. A free bit
+/// found past the direction's last block ends the file's pass.
 pub(crate) fn run_at(
     map: &mut RandomMap,
     b: u64,
     len: u64,
-    want: u64,
-    bs: &BsChooser,
+    sizes: &mut Sizes,
     unit: u64,
+    mark: bool,
 ) -> Option<Extent> {
-    let run = map.free_run(b, blocks_of(want, unit));
     let off = b * unit;
-    let l = bs.fit(want, (run * unit).min(len - off), unit)?;
-    map.mark(b, blocks_of(l, unit));
+    if off >= len {
+        return None;
+    }
+    let want = sizes.within(len - off)?;
+    let run = map.free_run(b, blocks_of(want, unit));
+    let l = sizes.bs.fit(want, run * unit, unit)?;
+    if mark {
+        map.mark(b, blocks_of(l, unit));
+    }
     Some((off, l))
 }
 
@@ -298,10 +314,15 @@ fn blocks_of(len: u64, unit: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bs::BlockSizes;
+    use crate::bs::{BlockSizes, BsChooser};
 
     fn fixed(bs: u64) -> BsChooser {
         BsChooser::new(&BlockSizes::Fixed(bs), false)
+    }
+
+    /// A block size stream (fixed sizes draw nothing from it).
+    fn bs_rng() -> FioRng {
+        FioRng::new(1, false)
     }
 
     #[test]
@@ -320,11 +341,21 @@ mod tests {
             let bs = fixed(4096);
             let mut c = FileCursor::new(FileRegion::new(0, len), Some(4096));
             let mut general = c.map.clone().unwrap();
-            let mut rng = Rng::from_seed(blocks);
+            let mut rng = FioRng::new(blocks, false);
             let mut from_rng = rng.clone();
-            while let Some((off, l)) = c.random(0, &mut rng, 4096, &bs, 4096, 4096) {
-                let b = general.next_free(from_rng.below(general.blocks())).unwrap();
-                assert_eq!(run_at(&mut general, b, len, 4096, &bs, 4096), Some((off, l)));
+            let (mut zone, mut r) = (bs_rng(), bs_rng());
+            loop {
+                let mut sizes = Sizes { bs: &bs, rng: &mut r };
+                let mut draws = Draws { offsets: &mut rng, zone: &mut zone };
+                let got = c.random(0, &mut draws, &mut sizes, (4096, 4096), true);
+                let b = general.next_free(from_rng.below(general.blocks()));
+                let Some((off, l)) = got else {
+                    assert_eq!(b, None);
+                    break;
+                };
+                let mut sizes = Sizes { bs: &bs, rng: &mut r };
+                let want = run_at(&mut general, b.unwrap(), len, &mut sizes, 4096, true);
+                assert_eq!(want, Some((off, l)));
                 assert_eq!(c.map.as_ref(), Some(&general));
             }
             assert!(general.is_full());
@@ -338,9 +369,10 @@ mod tests {
         let bs = fixed(4096);
         let walk = |len: u64, steps: usize| {
             let mut c = FileCursor::new(FileRegion::new(0, len), None);
+            let mut r = bs_rng();
             let mut offs = Vec::new();
             for _ in 0..steps {
-                match c.sequential(0, 4096, 4096, &bs) {
+                match c.sequential(0, 4096, &mut Sizes { bs: &bs, rng: &mut r }) {
                     Some(ext) => {
                         offs.push(ext.0 / 1024);
                         c.advance(0, ext);
@@ -358,36 +390,46 @@ mod tests {
     #[test]
     fn a_fixed_size_may_end_past_the_region_as_far_as_the_file_goes() {
         // fio 3.33, size=9000: 3 reads of a 20000-byte file, 2 of a 12000-byte one; with
-        // `bsrange=1k-4k` nothing starts in the 808-byte tail.
-        let walk = |bs: &BsChooser, reach: u64, want: u64| {
+        // `bsrange=1k-4k` nothing starts in the tail past the last size that fits.
+        let walk = |bs: &BsChooser, reach: u64| {
             let region = FileRegion { offset: 0, len: 9000, reach };
             let mut c = FileCursor::new(region, None);
+            let mut r = bs_rng();
             let mut ext = Vec::new();
-            while let Some(e) = c.sequential(0, 0, want, bs) {
+            while let Some(e) = c.sequential(0, 0, &mut Sizes { bs, rng: &mut r }) {
                 ext.push(e);
                 c.advance(0, e);
             }
             ext
         };
         let k4 = [(0, 4096), (4096, 4096)];
-        assert_eq!(walk(&fixed(4096), 20000, 4096), [k4[0], k4[1], (8192, 4096)]);
-        assert_eq!(walk(&fixed(4096), 12288, 4096), [k4[0], k4[1], (8192, 4096)]);
-        assert_eq!(walk(&fixed(4096), 12000, 4096), k4);
+        assert_eq!(walk(&fixed(4096), 20000), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12288), [k4[0], k4[1], (8192, 4096)]);
+        assert_eq!(walk(&fixed(4096), 12000), k4);
         let range = BsChooser::new(&BlockSizes::Range { min: 1024, max: 4096 }, false);
-        assert_eq!(walk(&range, 20000, 4096), k4);
+        let ext = walk(&range, 20000);
+        let end = ext.last().map_or(0, |&(o, l)| o + l);
+        assert!(end <= 9000 && 9000 - end < 1024, "{ext:?}");
         // A follow-up too, from inside the region only.
         let c = FileCursor::new(FileRegion { offset: 0, len: 9000, reach: 20000 }, None);
-        assert_eq!(c.follow(8192, 4096, &fixed(4096)), Some((8192, 4096)));
-        assert_eq!(c.follow(9000, 4096, &fixed(4096)), None);
+        let (bs, mut r) = (fixed(4096), bs_rng());
+        assert_eq!(c.follow(8192, &mut Sizes { bs: &bs, rng: &mut r }), Some((8192, 4096)));
+        assert_eq!(c.follow(9000, &mut Sizes { bs: &bs, rng: &mut r }), None);
     }
 
     #[test]
     fn random_with_map_shrinks_to_the_free_run() {
         let bs = BsChooser::new(&BlockSizes::Range { min: 4096, max: 16384 }, false);
         let mut c = FileCursor::new(FileRegion::new(0, 65536), Some(4096));
-        let mut rng = Rng::from_seed(3);
+        let (mut rng, mut r) = (FioRng::new(3, false), bs_rng());
+        let mut zone = bs_rng();
         let mut total = 0;
-        while let Some((off, len)) = c.random(0, &mut rng, 16384, &bs, 4096, 4096) {
+        loop {
+            let mut sizes = Sizes { bs: &bs, rng: &mut r };
+            let mut draws = Draws { offsets: &mut rng, zone: &mut zone };
+            let Some((off, len)) = c.random(0, &mut draws, &mut sizes, (4096, 4096), true) else {
+                break;
+            };
             assert!(off + len <= 65536 && len % 4096 == 0);
             total += len;
         }

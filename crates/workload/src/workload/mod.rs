@@ -2,78 +2,23 @@
 //! [`WorkloadConfig`]; the runner's hot loop calls [`Workload::next`] (see the crate note
 //! for how a job ends).
 
-use crate::bs::BsChooser;
+use crate::bs::{BsChooser, Sizes};
 use crate::buffers::BufferFiller;
 use crate::config::{Sequencer, WorkloadConfig};
-use crate::distribution::{Picker, Placement};
+use crate::distribution::Draws;
 use crate::error::ConfigError;
 use crate::files::FilePicker;
-use crate::lfsr::Lfsr;
 use crate::mix::Mix;
-use crate::offsets::{Extent, FileCursor, RandomMap};
-use crate::region::FileRegion;
-use crate::rng::{Rng, Stream};
-use crate::zones::{StridedZones, ZoneState};
+use crate::offsets::{Extent, FileCursor};
+use crate::seeds::FioStream;
+use crate::taus::FioRng;
+use crate::zones::StridedZones;
 use iomark_core::{Ddir, RwMode};
 
-/// The cursor of each file; with a skewed distribution, each with the pickers of the
-/// directions the job issues (over the positions a job without the map draws from); with
-/// `lfsr`, each with its register over the region's blocks of the job's smallest size.
-/// A map that cannot be allocated refuses the job, or with `softrandommap` leaves its file
-/// without a map.
-fn cursors(
-    cfg: &WorkloadConfig,
-    map_unit: Option<u64>,
-    skewed: bool,
-    lfsr: bool,
-    align: &[u64; 3],
-) -> Result<Vec<FileCursor>, ConfigError> {
-    let mut placement = Rng::for_stream(cfg.seed, Stream::Placement);
-    let mut cursors = Vec::with_capacity(cfg.files.len());
-    for (file, region) in cfg.files.iter().enumerate() {
-        // Strided zones cover the file as far as it goes, `size` being only the budget
-        // (see `StridedZones`).
-        let region = match cfg.zones {
-            Some(_) => FileRegion { len: region.reach, ..*region },
-            None => *region,
-        };
-        let mut cursor = FileCursor::new(region, None);
-        if let Some(unit) = map_unit {
-            let blocks = match &cfg.zones {
-                Some(z) => crate::zones::map_blocks(z, region.len, unit),
-                None => region.len / unit,
-            };
-            cursor.map = RandomMap::try_new(blocks);
-            if cursor.map.is_none() && !cfg.soft_random_map {
-                return Err(ConfigError::MapAllocation { file, blocks });
-            }
-        }
-        if let Some(z) = &cfg.zones {
-            cursor.zone = Some(ZoneState::first(z, cfg.min_bs()));
-            cursor.enter_zone(0);
-        }
-        cursors.push(cursor);
-    }
-    for c in &mut cursors {
-        let place = Placement::draw(&mut placement);
-        let lfsr_seed = placement.next_u64();
-        let len = c.region.len;
-        if lfsr {
-            c.lfsr = Some(Lfsr::new(len / cfg.min_bs(), lfsr_seed));
-        }
-        if skewed {
-            let pick = |d: Ddir| {
-                let sizes = if cfg.bs_is_seq_rand { &cfg.bs.write } else { cfg.bs.get(d) };
-                let positions = (len - sizes.min()) / align[d.index()] + 1;
-                let dist = cfg.distribution.get(d);
-                Picker::new(dist, positions, align[d.index()], len, &place)
-                    .filter(|_| cfg.rw.issues(d))
-            };
-            c.pickers = Some(Box::new(Ddir::DATA.map(pick)));
-        }
-    }
-    Ok(cursors)
-}
+mod opens;
+mod setup;
+
+use opens::FileCloses;
 
 /// One I/O to issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +51,10 @@ pub struct Workload {
     time_based: bool,
     io_limit: u64,
     io_size_given: bool,
+    /// `io_size × loops`, or `u64::MAX` with `time_based` (which ignores it).
     byte_cap: u64,
-    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there).
+    /// `number_ios × loops`, or `u64::MAX` for no limit (a count of I/Os never gets there)
+    /// and with `time_based`.
     ios_cap: u64,
     max_bs: u64,
     map_unit: u64,
@@ -121,10 +68,24 @@ pub struct Workload {
     /// Which file serves the next I/O, when there are several.
     picker: FilePicker,
     files_done: usize,
+    /// A file of a skewed service whose pass was found over and started again: it serves
+    /// the next I/O without a new draw.
+    again: Option<usize>,
     mix: Mix,
-    offsets_rng: Rng,
-    offsets_rng_start: Rng,
-    bs_rng: Rng,
+    /// The offsets' stream, shared by the files.
+    offsets_rng: FioRng,
+    offsets_rng_start: FioRng,
+    /// Passes close and reopen the files, which restarts the offsets and block sizes:
+    /// every pass is the same order. Not with `time_based`, nor for random jobs without
+    /// the random map (fio 3.33 runs their passes on without closing the files).
+    reopens: bool,
+    /// The files closed, for the iolog.
+    closes: FileCloses,
+    /// The zone stream of `zoned` distributions.
+    zone_rng: FioRng,
+    /// The block size stream of each direction, restarted with every pass as fio does.
+    bs_rngs: [FioRng; 3],
+    bs_rngs_start: [FioRng; 3],
     pending: Option<IoRequest>,
     pass: u64,
     counted_bytes: u64,
@@ -146,29 +107,31 @@ impl Workload {
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
         let lfsr = cfg.lfsr && cfg.rw.is_random();
         let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
+        let reopens = !cfg.time_based && (!cfg.rw.is_random() || use_map || lfsr);
         let bs = Ddir::DATA.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
-        // Random I/Os are aligned to their size's minimum: the write sizes' with
-        // `bs_is_seq_rand`.
-        let random_sizes = |d: Ddir| {
-            if cfg.bs_is_seq_rand {
-                &cfg.bs.write
-            } else {
-                cfg.bs.get(d)
-            }
-        };
-        let align = Ddir::DATA
-            .map(|d| cfg.blockalign.get(d).unwrap_or_else(|| random_sizes(d).min()).max(1));
-        let offsets_rng = Rng::for_stream(cfg.seed, Stream::Offsets);
+        // Random I/Os are aligned to their direction's smallest size (with `bs_is_seq_rand`
+        // too, whose random sizes are the write sizes: fio 3.33 draws `bs=4k,16k` reads of
+        // 16k at 4k offsets).
+        let align =
+            Ddir::DATA.map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
+        let offsets_rng = cfg.fio_seeds.offsets_rng();
+        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.bs_rng(d));
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
-        let mix =
-            Mix::new(cfg.rw, cfg.rwmixread, &cfg.percentage_random, cfg.rw_modifier, cfg.seed);
-        let files = cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
+        let mix = Mix::new(
+            cfg.rw,
+            cfg.rwmixread,
+            &cfg.percentage_random,
+            cfg.rw_modifier,
+            &cfg.fio_seeds,
+        );
+        let files = setup::cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
         // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
-        // map on every file, sizes by direction, and in every direction the job issues,
-        // every I/O at a new random offset and one map block per I/O.
+        // map of fewer than 2^21 blocks on every file, sizes by direction, and in every
+        // direction the job issues, every I/O at a new random offset and one map block per
+        // I/O.
         let one_block = use_map
             && cfg.zones.is_none()
-            && files.iter().all(|f| f.map.is_some())
+            && files.iter().all(|f| f.map.as_ref().is_some_and(|m| FioRng::small(m.blocks())))
             && !trimwrite
             && !cfg.bs_is_seq_rand
             && cfg
@@ -185,10 +148,10 @@ impl Workload {
             time_based: cfg.time_based,
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
-            byte_cap: cfg.io_limit.saturating_mul(loops),
+            byte_cap: if cfg.time_based { u64::MAX } else { cfg.io_limit.saturating_mul(loops) },
             ios_cap: cfg
                 .number_ios
-                .filter(|&n| n > 0)
+                .filter(|&n| n > 0 && !cfg.time_based)
                 .map_or(u64::MAX, |n| n.saturating_mul(loops)),
             max_bs: cfg.max_bs(),
             map_unit,
@@ -197,12 +160,22 @@ impl Workload {
             files,
             zones: cfg.zones,
             zone_bytes: 0,
-            picker: FilePicker::new(cfg.file_service, cfg.files.len(), cfg.open_files, cfg.seed),
+            picker: FilePicker::new(
+                cfg.file_service,
+                cfg.files.len(),
+                cfg.open_files,
+                &cfg.fio_seeds,
+            ),
             files_done: 0,
+            again: None,
             mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
-            bs_rng: Rng::for_stream(cfg.seed, Stream::BlockSizes),
+            reopens,
+            closes: FileCloses::new(!cfg.time_based),
+            zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
+            bs_rngs_start: bs_rngs.clone(),
+            bs_rngs,
             pending: None,
             pass: 1,
             counted_bytes: 0,
@@ -210,8 +183,34 @@ impl Workload {
             total_bytes: 0,
             finished: false,
             pause_between_passes: false,
-            buffers: BufferFiller::new(cfg.buffers, cfg.seed),
+            buffers: BufferFiller::for_job(cfg),
         })
+    }
+
+    /// Records the files closed for the iolog (see [`Workload::closed_files`]); off
+    /// until called.
+    pub fn log_closed_files(&mut self) {
+        self.closes.enable(self.files.len());
+    }
+
+    /// Whether files were closed since the last [`Workload::closed_files`].
+    #[inline]
+    pub fn has_closed_files(&self) -> bool {
+        self.closes.pending()
+    }
+
+    /// The files (indices into the job's files) closed since the last call, in order, as
+    /// fio 3.33 closes them: when a file's pass is found over, unless the job's passes run
+    /// on without closing (`time_based`, random I/O without the random map). A file closed
+    /// is opened again before its next I/O.
+    pub fn closed_files(&mut self) -> impl Iterator<Item = usize> + '_ {
+        self.closes.take()
+    }
+
+    /// Whether random offsets come from the random map (a random mode without
+    /// `norandommap`, `random_generator=lfsr` or a skewed distribution).
+    pub fn uses_random_map(&self) -> bool {
+        self.random && self.files.iter().any(|f| f.map.is_some())
     }
 
     /// Which pass over the files the job is in (1 for the first).
@@ -251,14 +250,32 @@ impl Workload {
         self.time_based || self.pass < self.loops
     }
 
+    /// Takes `buffers` as the job's buffer filler: the one that laid out the job's files
+    /// (see [`BufferFiller::for_job`]), so that the units' data follows the layout's.
+    pub fn set_buffers(&mut self, buffers: BufferFiller) {
+        self.buffers = buffers;
+    }
+
     /// Fills a buffer of the I/O unit pool (see [`BufferFiller::initial_fill`]).
     pub fn initial_fill(&mut self, buf: &mut [u8]) {
         self.buffers.initial_fill(buf);
     }
 
+    /// A buffer that served a read is to serve a write (see [`BufferFiller::after_read`]).
+    pub fn after_read(&mut self, buf: &mut [u8]) {
+        self.buffers.after_read(buf);
+    }
+
     /// Prepares a buffer for a write at `offset` (see [`BufferFiller::prepare_write`]).
     pub fn prepare_write(&mut self, buf: &mut [u8], offset: u64) {
         self.buffers.prepare_write(buf, offset);
+    }
+
+    /// The direction the read/write mix of a mixed job chooses for the next I/O (drawing as
+    /// fio draws), and whether the other direction has a share: what a rate limit then
+    /// keeps or changes ([`Workload::steer`]). `None` for a job that is not mixed.
+    pub fn mix_choice(&mut self) -> Option<(Ddir, bool)> {
+        self.mix.choice()
     }
 
     /// Fixes the direction of the next I/Os of a mixed job (`rw=rw`, `randrw`), or with
@@ -277,6 +294,7 @@ impl Workload {
     }
 
     fn account(&mut self, req: &IoRequest, counts: bool) {
+        self.mix.issued(req.dir);
         self.total_bytes += req.len;
         if counts {
             self.counted_bytes += req.len;
@@ -284,10 +302,11 @@ impl Workload {
         }
     }
 
-    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued.
+    /// True when `io_size × loops` bytes or `number_ios × loops` I/Os were issued (never
+    /// with `time_based`, whose caps are out of reach).
+    #[inline]
     fn budget_spent(&self) -> bool {
-        !self.time_based
-            && (self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap)
+        self.counted_bytes >= self.byte_cap || self.counted_ios >= self.ios_cap
     }
 
     /// Opens a new pass if fio would (see the crate note); false when the job is over.
@@ -309,10 +328,12 @@ impl Workload {
         }
         self.files_done = 0;
         self.zone_bytes = 0;
-        self.picker.new_pass();
-        self.mix.reset();
-        // fio restarts the offset sequence with each pass: every pass is the same order.
-        self.offsets_rng = self.offsets_rng_start.clone();
+        self.picker.new_pass(self.reopens);
+        self.mix.reset(self.reopens);
+        if self.reopens {
+            self.offsets_rng = self.offsets_rng_start.clone();
+            self.bs_rngs = self.bs_rngs_start.clone();
+        }
         true
     }
 
@@ -323,18 +344,24 @@ impl Workload {
             // from for nothing else) have no effect on the I/O.
             return 0;
         }
+        if let Some(file) = self.again.take() {
+            return file;
+        }
         self.picker.pick(&self.files)
     }
 
     /// The pass over `file` is over: the file closes, or with a skewed service starts
-    /// over at once (fio reopens it when it is drawn again).
+    /// over at once and serves the I/O (fio 3.33 draws no other file then, and logs no
+    /// close).
     #[cold]
     #[inline(never)]
     fn file_done(&mut self, file: usize) {
         if self.picker.is_skewed() {
             self.files[file].reset();
+            self.again = Some(file);
             return;
         }
+        self.closes.done(file);
         self.files[file].done = true;
         self.files_done += 1;
         self.picker.file_done(file);
@@ -374,29 +401,27 @@ impl Workload {
         let ext: Extent = if self.seq_rand_bs {
             self.seq_rand_extent(file, dir)?
         } else {
-            let bs = &self.bs[d];
-            let want = bs.choose(&mut self.bs_rng);
+            let mut sizes = Sizes { bs: &self.bs[d], rng: &mut self.bs_rngs[d] };
             let cursor = &mut self.files[file];
             if !self.random {
-                cursor.sequential(d, self.skip, want, bs)?
+                cursor.sequential(d, self.skip, &mut sizes)?
             } else {
-                if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
-                    return None;
-                }
-                let follow = if self.mix.new_random_offset(dir) {
-                    None
+                let (follow, mark) = if self.mix.new_random_offset(dir) {
+                    (None, true)
                 } else {
                     let from = match self.sequencer {
                         Sequencer::Sequential => cursor.pos[d],
                         Sequencer::Identical => cursor.last[d],
                     };
-                    cursor.follow(from, want, bs)
+                    (cursor.follow(from, &mut sizes), false)
                 };
                 match follow {
                     Some(ext) => ext,
                     None => {
-                        let (unit, align) = (self.map_unit, self.align[d]);
-                        cursor.random(d, &mut self.offsets_rng, want, bs, unit, align)?
+                        let units = (self.map_unit, self.align[d]);
+                        let mut draws =
+                            Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
+                        cursor.random(d, &mut draws, &mut sizes, units, mark)?
                     }
                 }
             }
@@ -416,41 +441,39 @@ impl Workload {
     #[inline(never)]
     fn seq_rand_extent(&mut self, file: usize, dir: Ddir) -> Option<Extent> {
         let d = dir.index();
-        let (seq, rand) = (&self.bs[0], &self.bs[1]);
+        let [seq_rng, rand_rng, _] = &mut self.bs_rngs;
+        let mut seq = Sizes { bs: &self.bs[0], rng: seq_rng };
         let cursor = &mut self.files[file];
         if !self.random {
-            let want = seq.choose(&mut self.bs_rng);
-            return cursor.sequential(d, self.skip, want, seq);
+            return cursor.sequential(d, self.skip, &mut seq);
         }
-        if cursor.map.as_ref().is_some_and(|m| m.is_full()) {
-            return None;
-        }
-        if !self.mix.new_random_offset(dir) {
-            let want = seq.choose(&mut self.bs_rng);
+        let new = self.mix.new_random_offset(dir);
+        if !new {
             let from = match self.sequencer {
                 Sequencer::Sequential => cursor.pos[d],
                 Sequencer::Identical => cursor.last[d],
             };
-            if let Some(ext) = cursor.follow(from, want, seq) {
+            if let Some(ext) = cursor.follow(from, &mut seq) {
                 return Some(ext);
             }
         }
-        let want = rand.choose(&mut self.bs_rng);
-        cursor.random(d, &mut self.offsets_rng, want, rand, self.map_unit, self.align[d])
+        // A follow-up that did not fit keeps the sequential sizes (fio 3.33).
+        let mut rand = if new { Sizes { bs: &self.bs[1], rng: rand_rng } } else { seq };
+        let mut draws = Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
+        cursor.random(d, &mut draws, &mut rand, (self.map_unit, self.align[d]), new)
     }
 
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
     /// random map where, in every direction it issues, every I/O takes a new random offset
     /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
-    /// map's block. Under those conditions each step of `generate` reduces to the line
-    /// here:
+    /// map's block, with fewer than 2^21 blocks per file (the draw's integer form). Under
+    /// those conditions each step of `generate` reduces to the line here:
     ///
     /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
-    ///   `bs.choose()` is the map block, drawing nothing; `mix.new_random_offset()` is
-    ///   true, changing nothing;
-    /// - a full map answers `None` before any draw, as `generate` does; otherwise
-    ///   `cursor.random()` draws the same block, takes the next free one and marks it
-    ///   (its `want == unit` case);
+    ///   the size is the map block, drawing nothing; `mix.new_random_offset()` is true,
+    ///   changing nothing;
+    /// - `cursor.random()` draws the same block, takes the next free one and marks it (its
+    ///   one-block case), or answers `None` after the draw when the map is full;
     /// - the cursor advances the same way, and there is no trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
@@ -460,11 +483,9 @@ impl Workload {
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
         let map = cursor.map.as_mut()?;
-        if map.is_full() {
-            // Before the draw: a full map draws nothing (other files share the stream).
-            return None;
-        }
-        let b = map.next_free(self.offsets_rng.below(map.blocks()))?;
+        // A full map is found after the draw, as fio finds it (other files share the
+        // stream).
+        let b = map.next_free(self.offsets_rng.below_small(map.blocks()))?;
         map.mark_one(b);
         let offset = b * unit;
         cursor.advance(dir.index(), (offset, unit));

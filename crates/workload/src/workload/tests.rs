@@ -4,6 +4,8 @@
 use super::*;
 use crate::bs::BlockSizes;
 use crate::files::FileService;
+use crate::region::FileRegion;
+use crate::rng::Rng;
 use iomark_core::PerDir;
 
 /// Random configurations around the shortcut's conditions: random modes, fixed sizes
