@@ -12,6 +12,7 @@ use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::{self as run, AggBandwidthLog, Progress, RunError, RunOptions, Watch};
 use iomark_stats::report::RunReport;
+use iomark_stats::Notes;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::os::fd::AsFd;
@@ -43,40 +44,26 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-/// Runs `jobs` and writes the reports to `out` (the terminal, or `--output`): the interim
-/// ones (`--status-interval`, SIGUSR1) while they run, then the final one.
+/// Runs `plans` (those of `jobs`) and writes the reports to `out` (the terminal, or
+/// `--output`): the interim ones (`--status-interval`, SIGUSR1) while they run, then the
+/// final one, which carries `notes` (the notes of the stages before the run) first among
+/// its notes.
 pub fn execute(
-    jobs: &[JobSpec],
+    (jobs, plans): (&[JobSpec], &[JobPlan]),
     program: &ProgramOptions,
-    control: &'static Control,
+    (control, notes): (&'static Control, Notes),
     out: &mut dyn Write,
 ) -> Result<(RunReport, Outcome), Failure> {
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
-    let mut plans = run::plans(jobs).map_err(|e| Failure::Config(e.to_string()))?;
-    // --aux-path: where the verify state files go.
-    for verify in plans.iter_mut().filter_map(|p| p.verify.as_mut()) {
-        verify.job.state_dir.clone_from(&program.aux_path);
-    }
-    // fio's note (on standard error here, so that stdout stays the report alone).
-    let mut noted: Vec<&str> = Vec::new();
-    for plan in plans.iter().filter(|p| p.engine.depth_capped()) {
-        if !noted.contains(&plan.job.name.as_str()) {
-            noted.push(&plan.job.name);
-            eprintln!(
-                "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
-                 will be capped at 1"
-            );
-        }
-    }
     let print = print_options(jobs);
     // The live page's address comes first, before fio's start lines.
-    let progress = Arc::new(Progress::new(&plans));
-    let mut pictures = Pictures::start(&plans, program, &progress, out)?;
+    let progress = Arc::new(Progress::new(plans));
+    let mut pictures = Pictures::start(plans, program, &progress, out)?;
     let normal = program.formats.normal;
-    let groups = iomark_runner::group_ids(&plans);
+    let groups = iomark_runner::group_ids(plans);
     if normal {
-        write_start_lines(out, &plans, &groups, &print)?;
+        write_start_lines(out, plans, &groups, &print)?;
         writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
         let n = plans.len();
         let noun = match (plans.iter().any(|p| p.report.thread), n == 1) {
@@ -96,6 +83,7 @@ pub fn execute(
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
         block_latency_all: program.block_latency,
+        notes,
         ..run_options()
     };
     if program.block_latency || plans.iter().any(|p| p.report.block_latency) {
@@ -118,7 +106,7 @@ pub fn execute(
         if let Some(trigger) = crate::trigger::Trigger::of(program) {
             scope.spawn(move || trigger.watch(control));
         }
-        crate::status::run_reporting(&plans, options, control, (status, interval), |tick| {
+        crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
             match (tick, &mut pictures) {
                 (Tick::Interim(r), _) => write_reports(out, r, program, &print),
                 (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
@@ -129,26 +117,26 @@ pub fn execute(
     if let Some(eta) = eta {
         let _ = eta.stop();
     }
-    if let Some(Err(e)) = agg.map(|a| a.stop()) {
-        eprintln!("iomark: --bandwidth-log: {e}");
-    }
+    // A log that could not be written is an error of the run (stderr, exit code 1).
+    let log_failed = match agg.map(|a| a.stop()) {
+        Some(Err(e)) => {
+            eprintln!("iomark: --bandwidth-log: {e}");
+            true
+        }
+        _ => false,
+    };
     let report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     write_reports(out, &report, program, &print)?;
     if let Some(p) = pictures {
-        p.finish(out, &report, &plans, progress.sample().now_ms)?;
-    }
-    for job in &report.jobs {
-        for note in &job.notes {
-            eprintln!("iomark: job '{}': {note}", job.name);
-        }
+        p.finish(out, &report, plans, progress.sample().now_ms)?;
     }
     // An error a job went on past (continue_on_error) is reported but is no failure.
     let failed =
         report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
-    Ok((report, if failed { Outcome::JobFailed } else { Outcome::Ok }))
+    Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 
 /// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake
@@ -210,7 +198,10 @@ fn start_eta(
 
 /// The reports in fio's formats asked for, each once, in fio 3.33's order whatever the order
 /// of `--output-format`'s list: the terse lines, then the JSON document, then an empty line
-/// and the normal report. (iomark's html and json-stream are [`Pictures`]'.)
+/// and the normal report. The run's notes come before the first text report (the terse
+/// lines or the normal report), as fio prints its notes before its report; the JSON
+/// document carries them itself, so that JSON alone stays one document. (iomark's html and
+/// json-stream are [`Pictures`]'.)
 pub fn write_reports(
     out: &mut dyn Write,
     report: &RunReport,
@@ -218,6 +209,9 @@ pub fn write_reports(
     print: &PrintOptions,
 ) -> std::io::Result<()> {
     let f = &program.formats;
+    if f.terse || f.normal {
+        out.write_all(iomark_report::notes(report).as_bytes())?;
+    }
     if f.terse {
         let version = program.terse_version.and_then(TerseVersion::new).unwrap_or_default();
         out.write_all(iomark_report::terse(report, version).as_bytes())?;

@@ -280,7 +280,7 @@ mod tests {
         assert_eq!((d.kind, d.gib, d.bs, d.rows), (Kind::Zipf, 500, 4096, 20));
         assert!(matches!(parse(&args("-h")), Err(Usage::Help)));
         assert!(refused("-t bogus").contains("wrong distribution type"));
-        assert!(refused("-t zipf -i 1").contains("not 1"));
+        assert!(refused("-t zipf -i 1").contains("not be 1"));
         assert!(refused("-x").contains("unknown option"));
         assert!(refused("-g").contains("needs a value"));
         assert!(refused("-g 2 -b 1").contains("larger -b"));

@@ -25,6 +25,7 @@ mod trigger;
 
 use iomark_manual::{cmdhelp, complete, help, man};
 use iomark_options::{cmdline, debug, keys, showcmd, spec, JobSpec, ParseError};
+use iomark_stats::Notes;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -177,10 +178,12 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     iomark_dist::localize(&mut jobs, launch.map_or(0, |l| l.rank), &iomark_dist::hostname());
     check_limits(&cmd.program, &jobs)?;
     if p.debug.iter().any(|d| d == "parse" || d == "all") {
-        let mut err = std::io::stderr().lock();
+        // On standard output, in fio's layout (`parse    PID  message`), as fio prints it.
+        let pid = std::process::id();
+        let mut seen = Vec::new();
         for job in &jobs {
-            for line in debug::describe(job) {
-                writeln!(err, "{line}")?;
+            for line in debug::describe(job, &mut seen) {
+                writeln!(out, "{:<8} {pid:<5} {line}", "parse")?;
             }
         }
     }
@@ -190,7 +193,32 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         return Ok(ExitCode::SUCCESS);
     }
+    // What the job files hold that iomark read as fio 3.33 does, malformed as it is.
+    let mut notes: Notes = iomark_options::notes_of(&jobs).iter().map(|n| n.to_string()).collect();
+    // Only rank 0 of an MPI launch reports.
+    let silent = launch.is_some_and(|l| l.rank != 0);
+    if jobs.is_empty() && cmd.files.is_empty() {
+        if p.parse_only {
+            return Ok(ExitCode::SUCCESS);
+        }
+        install_signals(&mut notes);
+        let mut out = output(p, silent)?;
+        let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
+        return Ok(stopped().unwrap_or(code));
+    }
+    let mut plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    // --aux-path: where the verify state files go.
+    for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&p.aux_path);
+    }
     if p.parse_only {
+        // What a run checks before its first I/O, without creating or writing a file.
+        iomark_runner::check(&plans, p.readonly, iomark_runner::Checks::BeforeFirstIo)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        notes.extend(iomark_plan::notes(&plans).iter());
+        for note in notes.iter() {
+            writeln!(out, "note: {note}")?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(launch) = &launch {
@@ -199,26 +227,14 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
             execute::Failure::Output(e) => Failure::Output(e),
         })?;
     }
-    if let Err(e) = CONTROL.install() {
-        eprintln!("iomark: cannot take signals (Ctrl-C will end the run at once): {e}");
-    }
     drop(out);
-    let mut out: Box<dyn Write> = match &p.output {
-        // Only rank 0 reports.
-        _ if launch.is_some_and(|l| l.rank != 0) => Box::new(std::io::sink()),
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    if jobs.is_empty() && cmd.files.is_empty() {
-        let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
-        return Ok(stopped().unwrap_or(code));
-    }
+    install_signals(&mut notes);
+    let mut out = output(p, silent)?;
     let result = match launch {
         Some(_) => ranks::execute(&jobs, p, &CONTROL.stop, &mut out).map(|o| ((), o)),
-        None => execute::execute(&jobs, p, &CONTROL, &mut out).map(|(_, o)| ((), o)),
+        None => {
+            execute::execute((&jobs, &plans), p, (&CONTROL, notes), &mut out).map(|(_, o)| ((), o))
+        }
     };
     if let (Ok(_), Some(code)) = (&result, stopped()) {
         return Ok(code);
@@ -233,6 +249,26 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         Err(execute::Failure::Output(e)) => Err(Failure::Output(e)),
     }
+}
+
+/// Takes Ctrl-C and SIGTERM; when that fails, the run goes on and says so in `notes`.
+fn install_signals(notes: &mut Notes) {
+    if let Err(e) = CONTROL.install() {
+        notes.add(format!("cannot take signals (Ctrl-C will end the run at once): {e}"));
+    }
+}
+
+/// Where the report goes: nowhere for a `silent` rank (only rank 0 of an MPI launch
+/// reports), `--output`'s file, or standard output.
+fn output(p: &cmdline::ProgramOptions, silent: bool) -> Result<Box<dyn Write>, Failure> {
+    Ok(match &p.output {
+        _ if silent => Box::new(std::io::sink()),
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| Failure::Usage(format!("--output '{}': {e}", path.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    })
 }
 
 /// `--enghelp` without an engine: the engines iomark runs, from the engine registry, in

@@ -74,6 +74,7 @@ pub fn report(runs: &[(Host, HostRun)], end_ms: u64) -> RunReport {
         disks: Vec::new(),
         ranks: Vec::new(),
         clients,
+        notes: Default::default(),
     }
 }
 

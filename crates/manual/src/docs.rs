@@ -80,8 +80,8 @@ pub fn compatibility_markdown() -> String {
     let mut out = String::new();
     out.push_str("# What iomark refuses of fio 3.33, and why\n\n");
     out.push_str(
-        "This file is generated from `crates/options/src/compat.rs` by `cargo test`; do not \
-         edit it. After changing the lists, rewrite it with\n\
+        "This file is generated from `crates/options/src/compat.rs` and \
+         `crates/options/src/audit.rs` by `cargo test`; do not edit it. After changing the lists, rewrite it with\n\
          `IOMARK_BLESS=1 cargo test -p iomark-manual --test options compatibility_md_is_fresh`.\n\n",
     );
     out.push_str(
@@ -124,6 +124,17 @@ pub fn compatibility_markdown() -> String {
     );
     for d in compat::DRAWS {
         let _ = writeln!(out, "| `{}` | {} |", d.name, d.what);
+    }
+    out.push_str(
+        "\n## Refusals audited against fio 3.33\n\nEvery case that iomark's checks refused was \
+         run under fio 3.33. Where fio runs it sensibly iomark runs it too; where fio's run is \
+         broken (it crashes, hangs, fails the job or writes nonsense) iomark refuses it, and \
+         the message says what fio does. Notes and the leniency of malformed values are in \
+         [job-files.md](job-files.md#malformed-values-that-fio-333-runs).\n\n\
+         | case | fio 3.33 | iomark |\n|---|---|---|\n",
+    );
+    for a in iomark_options::audit::AUDITED {
+        let _ = writeln!(out, "| {} | {} | {} |", a.case, a.fio, a.iomark);
     }
     out
 }
@@ -198,7 +209,7 @@ fn option_entry(out: &mut String, def: &OptionDef, help: &str) {
 fn arg_words(arg: ChoiceArg) -> &'static str {
     match arg {
         ChoiceArg::None => "",
-        ChoiceArg::OptionalSize => " (may be followed by `:N`)",
+        ChoiceArg::OptionalSize | ChoiceArg::OptionalCount => " (may be followed by `:N`)",
         ChoiceArg::OptionalFloat => " (may be followed by `:` and a number)",
         ChoiceArg::Float => " (followed by `:` and a number)",
         ChoiceArg::OptionalStr => " (may be followed by `:` and more text)",

@@ -12,6 +12,7 @@
 
 use crate::error::{ErrorKind, ParseError, Place};
 use crate::jobfile::{RawLine, RawSection};
+use crate::notes::Note;
 use crate::spec::{JobSpec, Setting};
 use crate::table::{self, Support};
 use crate::value::{self, Ctx, Value};
@@ -68,15 +69,18 @@ pub fn build(sources: &Sources) -> Result<Vec<JobSpec>, ParseError> {
     let cli_globals = globals("global", &[], &sources.cli_globals)?;
     let mut jobs = Vec::new();
     for section in &sources.cli_jobs {
-        jobs.push(job(section, &cli_globals, false)?);
+        jobs.push(job(section, (&cli_globals, &[]), false)?);
     }
     for (index, file) in sources.files.iter().enumerate() {
         let mut globals = if index == 0 { cli_globals.clone() } else { Vec::new() };
+        // The notes of the global sections' headers, which every later job carries.
+        let mut global_notes = Vec::new();
         let mut first_in_file = true;
         for section in file {
             if section.global {
                 let added = self::globals(&section.name, &globals, &section.lines)?;
                 globals.extend(added);
+                global_notes.extend(header_note(section, None));
                 continue;
             }
             let selected = sources.only_sections.is_empty()
@@ -84,17 +88,30 @@ pub fn build(sources: &Sources) -> Result<Vec<JobSpec>, ParseError> {
             if !selected {
                 continue;
             }
-            jobs.push(job(section, &globals, index > 0 && first_in_file)?);
+            jobs.push(job(section, (&globals, &global_notes), index > 0 && first_in_file)?);
             first_in_file = false;
         }
     }
     Ok(jobs)
 }
 
-/// One job from its section and the globals in force.
+/// The note of a section's header, if fio reads it its own way, in job `job` if it is one.
+fn header_note(section: &RawSection, job: Option<&str>) -> Option<Note> {
+    let note = section.header_note.as_ref()?;
+    Some(Note {
+        place: section.place.clone(),
+        job: job.map(str::to_string),
+        option: None,
+        text: note.text.clone(),
+        fatal: ErrorKind::BadSection { header: note.header.clone() },
+    })
+}
+
+/// One job from its section and the globals in force (their settings, and the notes of
+/// their headers).
 fn job(
     section: &RawSection,
-    globals: &[Setting],
+    (globals, global_notes): (&[Setting], &[Note]),
     implicit_stonewall: bool,
 ) -> Result<JobSpec, ParseError> {
     let mut all = globals.to_vec();
@@ -106,6 +123,7 @@ fn job(
                 value: Value::Bool(true),
                 place: Place::Implicit,
                 global: false,
+                lenient: None,
             });
         }
     }
@@ -115,7 +133,9 @@ fn job(
         Some(Setting { value: Value::Str(n), .. }) => n.clone(),
         _ => section.name.clone(),
     };
-    let spec = JobSpec { name, place: section.place.clone(), settings: all };
+    let mut header_notes = global_notes.to_vec();
+    header_notes.extend(header_note(section, Some(&section.name)));
+    let spec = JobSpec { name, place: section.place.clone(), settings: all, header_notes };
     check_engine_options(&spec)?;
     Ok(spec)
 }
@@ -169,6 +189,7 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
     if def.support == Support::NotYet {
         return Err(fail(ErrorKind::NotSupported));
     }
+    let mut lenient = None;
     let value = match (&line.value, def.kind) {
         (None, table::Kind::Flag) => Value::Bool(true),
         // fio refuses `stonewall=` with nothing after the `=`.
@@ -183,13 +204,49 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
         }
         (None, _) => return Err(fail(ErrorKind::Value(value::ValueError::Missing))),
         (Some(raw), kind) => {
-            value::parse(&kind, raw, ctx).map_err(|e| fail(ErrorKind::Value(e)))?
+            // fio reads a blank after `=` with numbers only (see `value::lenient`); iomark
+            // reads the other kinds without it.
+            let raw = if blank_matters(&kind) { raw.as_str() } else { raw.trim_start() };
+            let read = value::read(&kind, raw, ctx).map_err(|e| fail(ErrorKind::Value(e)))?;
+            lenient = read.1;
+            read.0
         }
     };
+    // The string options whose grammar is checked here, with fio's leniency.
+    match (def.name, &value) {
+        ("steadystate", Value::Str(text)) => {
+            let read = value::steady::read_steadystate(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        ("max_latency", Value::Str(text)) => {
+            let read = value::latency::read_max_latency(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        _ => {}
+    }
     if def.name == "ioengine" {
         check_engine(&value).map_err(fail)?;
     }
-    Ok(Setting { def, raw: line.value.clone(), value, place: line.place.clone(), global: false })
+    let place = line.place.clone();
+    Ok(Setting { def, raw: line.value.clone(), value, place, global: false, lenient })
+}
+
+/// Whether fio reads a value of `kind` differently after a blank: numbers lose their unit.
+fn blank_matters(kind: &table::Kind) -> bool {
+    use table::Kind as K;
+    matches!(
+        kind,
+        K::Int { .. }
+            | K::Size
+            | K::SizeOrPercent
+            | K::Time { .. }
+            | K::TimeRange { .. }
+            | K::SizePerDir
+            | K::IntPerDir
+            | K::RangePerDir
+            | K::SizeRange
+            | K::BsSplit
+    )
 }
 
 fn check_engine(value: &Value) -> Result<(), ErrorKind> {

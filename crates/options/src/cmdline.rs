@@ -98,6 +98,8 @@ pub struct ProgramOptions {
     pub terse_version: Option<u32>,
     /// `--parse-only`: check the jobs, run nothing.
     pub parse_only: bool,
+    /// `--warnings-fatal`: refuse the malformed values that fio reads leniently.
+    pub warnings_fatal: bool,
     /// `--showcmd`: print each job as a command line.
     pub showcmd: bool,
     /// `--cmdhelp[=NAME|all]`; `Some("")` when no name was given.
@@ -298,6 +300,7 @@ fn program_flag(
             }
         },
         FlagId::ParseOnly => p.parse_only = true,
+        FlagId::WarningsFatal => p.warnings_fatal = true,
         FlagId::Showcmd => p.showcmd = true,
         FlagId::Cmdhelp => p.cmdhelp = Some(value),
         FlagId::Enghelp => p.enghelp = Some(value),
@@ -410,6 +413,7 @@ fn job_option(
             name: name.clone(),
             place: place.clone(),
             global: false,
+            header_note: None,
             lines: vec![RawLine { key: "name".into(), value: Some(name), place }],
         });
         return Ok(());

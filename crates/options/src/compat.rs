@@ -45,14 +45,10 @@ pub const ENGINES: &[Refusal] = &[
 
 /// Options that iomark refuses although no engine explains it.
 pub const OPTIONS: &[Refusal] = &[
-    refuse("gtod_cpu", "iomark's clock reads are a few nanoseconds (TSC); a time-keeping thread would only add jitter"),
     refuse("uid", "planned: jobs are threads, and Linux applies a user id to a whole process; a job needing one will run in a child process (issue 19)"),
     refuse("gid", "planned: jobs are threads, and Linux applies a group id to a whole process; a job needing one will run in a child process (issue 19)"),
     refuse("profile", "fio's built-in tiobench and act profiles are job files in disguise; write the job file"),
-    refuse("cmd_type", "it selects io_uring_cmd's NVMe passthrough, an engine iomark does not run"),
     refuse("thp", "fio's private transparent-huge-page mappings test the memory manager with anonymous memory (/dev/zero), not storage"),
-    refuse("atomic", "Linux never merged O_ATOMIC, the flag this option sets, so it cannot take effect"),
-    refuse("write_barrier", "Linux removed barrier writes in 2.6.37; no engine iomark runs can issue one"),
     refuse("cgroup", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("cgroup_weight", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("cgroup_nodelete", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),

@@ -83,8 +83,11 @@ pub struct Choice {
 pub enum ChoiceArg {
     /// Nothing may follow.
     None,
-    /// A size may follow (`rw=write:4k`, `file_service_type=random:4`).
+    /// A size may follow (`rw=write:4k`: the gap between sequential I/Os).
     OptionalSize,
+    /// A count may follow, which fio 3.33 reads as C's `atoi` does: digits, no unit
+    /// (`rw=randread:8`, `file_service_type=random:4`; `randread:4k` is 4).
+    OptionalCount,
     /// A floating point number may follow (`random_distribution=normal:10`).
     OptionalFloat,
     /// A floating point number must follow (`random_distribution=zipf:1.2`).

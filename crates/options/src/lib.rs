@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod assemble;
+pub mod audit;
 pub mod cmdline;
 pub mod compat;
 pub mod debug;
@@ -18,6 +19,7 @@ pub mod flags;
 pub mod jobfile;
 pub mod keys;
 pub mod kind;
+pub mod notes;
 pub mod showcmd;
 pub mod spec;
 pub mod suggest;
@@ -25,12 +27,21 @@ pub mod table;
 pub mod value;
 
 pub use error::{ErrorKind, ParseError, Place};
-pub use spec::JobSpec;
+pub use notes::Note;
+pub use spec::{notes_of, JobSpec};
 
-/// Parses a command line and every job file it names into the jobs to run.
+/// Parses a command line and every job file it names into the jobs to run. Malformed
+/// values that fio 3.33 runs are read as fio reads them, each with a [`Note`]
+/// ([`notes_of`]); with `--warnings-fatal` the first of them is refused instead.
 pub fn parse_jobs(
     cmd: &cmdline::CommandLine,
     loader: &dyn jobfile::Loader,
 ) -> Result<Vec<JobSpec>, ParseError> {
-    assemble::build(&cmd.sources(loader)?)
+    let jobs = assemble::build(&cmd.sources(loader)?)?;
+    if cmd.program.warnings_fatal {
+        if let Some(note) = notes_of(&jobs).into_iter().next() {
+            return Err(note.into_error());
+        }
+    }
+    Ok(jobs)
 }

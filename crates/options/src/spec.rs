@@ -6,9 +6,10 @@
 //! replaces the directions it names, as in fio. Files, sizes and engines are resolved later,
 //! by the runner's plan.
 
-use crate::error::Place;
+use crate::error::{ErrorKind, Place};
+use crate::notes::Note;
 use crate::table::{self, Kind, OptionDef};
-use crate::value::{self, Ctx, Value};
+use crate::value::{self, Ctx, Leniency, Value};
 
 /// One validated assignment `option=value`.
 #[derive(Debug, Clone)]
@@ -23,6 +24,9 @@ pub struct Setting {
     pub place: Place,
     /// Whether it came from a global section (or the command line's global options).
     pub global: bool,
+    /// How fio 3.33 reads the value, when it is malformed and fio runs it: what it ignores
+    /// and what was used instead of the plain reading.
+    pub lenient: Option<Leniency>,
 }
 
 impl PartialEq for Setting {
@@ -44,6 +48,9 @@ pub struct JobSpec {
     pub place: Place,
     /// Every assignment that applies to the job, globals first, in the order written.
     pub settings: Vec<Setting>,
+    /// What fio 3.33 reads its own way in the section headers before the job's options (its
+    /// own and those of the global sections it takes options from).
+    pub header_notes: Vec<Note>,
 }
 
 impl JobSpec {
@@ -61,6 +68,24 @@ impl JobSpec {
             });
         }
         result
+    }
+
+    /// What iomark read of the job as fio 3.33 reads it, malformed as it is: its section
+    /// headers' notes, then one note per lenient assignment (a global option's without the
+    /// job's name).
+    pub fn notes(&self) -> Vec<Note> {
+        let mut notes = self.header_notes.clone();
+        for s in &self.settings {
+            let Some(lenient) = &s.lenient else { continue };
+            notes.push(Note {
+                place: s.place.clone(),
+                job: (!s.global).then(|| self.name.clone()),
+                option: Some(s.def.name.to_string()),
+                text: lenient.to_string(),
+                fatal: ErrorKind::Value(lenient.strict.clone()),
+            });
+        }
+        notes
     }
 
     /// The effective value of `name`, or the table's default when it was never assigned.
@@ -165,6 +190,19 @@ pub fn expand_filename_format(format: &str, jobname: &str, jobnum: u64, filenum:
         .replace("$jobname", jobname)
         .replace("$jobnum", &jobnum.to_string())
         .replace("$filenum", &filenum.to_string())
+}
+
+/// The notes of `jobs`, in order, each once (a global option's note is every job's).
+pub fn notes_of(jobs: &[JobSpec]) -> Vec<Note> {
+    let mut notes: Vec<Note> = Vec::new();
+    for job in jobs {
+        for note in job.notes() {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    notes
 }
 
 #[cfg(test)]

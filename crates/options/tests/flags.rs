@@ -16,6 +16,7 @@ const IDS: &[FlagId] = &[
     FlagId::AppendTerse,
     FlagId::TerseVersion,
     FlagId::ParseOnly,
+    FlagId::WarningsFatal,
     FlagId::Showcmd,
     FlagId::Cmdhelp,
     FlagId::Enghelp,
@@ -59,6 +60,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::AppendTerse
         | FlagId::TerseVersion
         | FlagId::ParseOnly
+        | FlagId::WarningsFatal
         | FlagId::Showcmd
         | FlagId::Cmdhelp
         | FlagId::Enghelp

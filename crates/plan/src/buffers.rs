@@ -38,7 +38,11 @@ pub fn align(spec: &JobSpec) -> Result<u64, OptionError> {
     let align = spec.get(keys::IOMEM_ALIGN).unwrap_or(0);
     let buffer_align = align.max(page);
     if !buffer_align.is_power_of_two() {
-        return Err(OptionError::new(keys::IOMEM_ALIGN, format!("{align} is not a power of two")));
+        let why = format!(
+            "{align} is not a power of two (fio 3.33 runs the job, but its buffers are not \
+             aligned to it)"
+        );
+        return Err(OptionError::new(keys::IOMEM_ALIGN, why));
     }
     Ok(buffer_align)
 }

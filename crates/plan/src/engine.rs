@@ -1,7 +1,6 @@
 //! A job's engine, resolved: its name, its own options, `io_submit_mode=offload`, the depth
 //! and how the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
 
-use crate::error::OptionError;
 use iomark_engine::fileops::StatCall;
 use iomark_engine::registry::{self, FileUse};
 use iomark_engine::EngineOptions;
@@ -18,9 +17,13 @@ pub struct EnginePlan {
     pub name: String,
     /// The engine's own options.
     pub options: EngineOptions,
-    /// `io_submit_mode=offload`: the synchronous engine's calls run on a pool of `iodepth`
-    /// threads (the threadpool engine), so that the job thread only generates and times.
+    /// `io_submit_mode=offload` with a synchronous engine: its calls run on a pool of
+    /// `iodepth` threads (the threadpool engine), so that the job thread only generates and
+    /// times. With an asynchronous engine, which already submits without waiting for the
+    /// device, the job submits as with `inline` ([`EnginePlan::offload_note`] says so).
     pub offload: bool,
+    /// `io_submit_mode=offload` was asked of an asynchronous engine.
+    pub offload_asked_async: bool,
     /// I/O units in flight at most (`iodepth`).
     pub iodepth: u32,
     /// How the job submits and reaps (`iodepth_batch*`, `iodepth_low`).
@@ -66,32 +69,40 @@ impl Batching {
 
 impl EnginePlan {
     /// The engine of `spec`, for files opened with `direct` and, with `sync_writes`, with
-    /// `O_SYNC` or `O_DSYNC` (see [`EnginePlan::check`]).
+    /// `O_SYNC` or `O_DSYNC`.
     pub fn of(spec: &JobSpec, direct: bool, sync_writes: bool) -> EnginePlan {
         let name = spec.get(keys::IOENGINE).map_or_else(|| "psync".into(), |c| c.name.to_string());
         let iodepth = spec.get(keys::IODEPTH).unwrap_or(1).clamp(1, 65536) as u32;
+        let offload = spec.get(keys::IO_SUBMIT_MODE).is_some_and(|c| c.name == "offload");
+        let inline = iomark_engine::registry::completes_in_call(&name);
         EnginePlan {
             options: engine_options(spec, &name, iodepth, direct, sync_writes),
             name,
-            offload: spec.get(keys::IO_SUBMIT_MODE).is_some_and(|c| c.name == "offload"),
+            offload: offload && inline,
+            offload_asked_async: offload && !inline,
             iodepth,
             batching: Batching::of(spec, iodepth),
         }
     }
 
-    /// Refuses `io_submit_mode=offload` with an engine that is not synchronous.
-    pub fn check(&self) -> Result<(), OptionError> {
-        if self.offload && !self.completes_inline() {
-            return Err(OptionError::new(
-                keys::IO_SUBMIT_MODE,
-                format!(
-                    "offload needs a synchronous engine, not ioengine={} (fio: it \"cannot \
-                     reliably be used with async IO engines\")",
-                    self.name
-                ),
-            ));
+    /// The note of `io_submit_mode=offload` with an asynchronous engine, which iomark runs
+    /// with inline submission, and what fio 3.33 does instead.
+    pub fn offload_note(&self) -> Option<String> {
+        if !self.offload_asked_async {
+            return None;
         }
-        Ok(())
+        let fio = match self.name.as_str() {
+            "io_uring" => "fio 3.33 refuses it: \"can't be used with offloaded submit\"",
+            _ => {
+                "fio 3.33 hands each I/O to a worker thread, reports every I/O at depth 1, and \
+                  can hang"
+            }
+        };
+        Some(format!(
+            "io_submit_mode=offload with ioengine={}: the engine already submits without \
+             waiting for the device, so the job thread submits as with inline ({fio})",
+            self.name
+        ))
     }
 
     /// Whether the engine completes every I/O inside the call that issues it (the engine

@@ -178,16 +178,23 @@ impl FilesPlan {
         self.lockfile == LockMode::ReadWrite && !self.writes
     }
 
-    /// Refuses what the files cannot do with this engine and workload: `unlink_each_loop`
-    /// with the mmap engine, which maps each file whole when the job starts (a file made
-    /// anew between loops is empty; fio 3.33 dies of SIGBUS there), and `fill_device` in a
-    /// job that does not write.
-    pub fn check(&self, engine: &EnginePlan, workload: &WorkloadPlan) -> Result<(), OptionError> {
-        if engine.name == "mmap" && self.unlink_each_loop {
+    /// Refuses what the files cannot do with this engine and workload, in a job that
+    /// `loops` (more than one loop, or time based): `unlink_each_loop` with the mmap engine
+    /// in a job that loops, since the engine maps
+    /// each file whole when the job starts (a file made anew between loops is empty; fio
+    /// 3.33 dies of SIGBUS there; one loop runs), and `fill_device` in a job that does not
+    /// write.
+    pub fn check(
+        &self,
+        engine: &EnginePlan,
+        workload: &WorkloadPlan,
+        loops: bool,
+    ) -> Result<(), OptionError> {
+        if engine.name == "mmap" && self.unlink_each_loop && loops {
             return Err(OptionError::new(
                 keys::UNLINK_EACH_LOOP,
                 "the mmap engine maps each file whole when the job starts, and a file made \
-                 anew between loops is empty (fio 3.33 dies of SIGBUS there)",
+                 anew between loops is empty (fio 3.33 dies of SIGBUS there; one loop runs)",
             ));
         }
         if self.fill_device && !workload.dirs()[1] {
@@ -204,8 +211,12 @@ impl FilesPlan {
     }
 }
 
-/// `direct`, or `buffered` when it was set after it.
+/// `direct`, or `buffered` when it was set after it; `atomic` implies it.
 pub(crate) fn direct(spec: &JobSpec) -> bool {
+    // `atomic` implies O_DIRECT, as in fio.
+    if spec.flag(keys::ATOMIC) {
+        return true;
+    }
     if spec.set_after(keys::BUFFERED, keys::DIRECT) {
         !spec.flag(keys::BUFFERED)
     } else {

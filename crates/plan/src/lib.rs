@@ -45,6 +45,11 @@ pub use error::{OptionError, PlanError};
 pub use plan::{JobPlan, Seeds};
 pub use run::{plans, RunPlans};
 
+/// The notes of a run's plans ([`JobPlan::notes`]), each line once, in job order.
+pub fn notes(plans: &[JobPlan]) -> iomark_stats::Notes {
+    plans.iter().flat_map(|p| p.notes.iter().cloned()).collect()
+}
+
 /// The one job of a command line `--name=j --ARG…` (for tests); `Err` for a bad value.
 #[cfg(test)]
 pub(crate) fn test_spec(args: &[&str]) -> Result<iomark_options::JobSpec, String> {

@@ -62,13 +62,9 @@ impl LimitsPlan {
         let io_bytes = replay.map_or(io_bytes, ReplayPlan::bytes);
         let io_bytes = if one_pass { io_bytes.min(region_bytes) } else { io_bytes };
         let runtime = spec.get(keys::RUNTIME).filter(|d| !d.is_zero());
-        let time_based = spec.flag(keys::TIME_BASED);
-        if time_based && runtime.is_none() {
-            return Err(OptionError::about(
-                keys::TIME_BASED,
-                "option 'time_based' needs 'runtime'",
-            ));
-        }
+        // Without a runtime fio 3.33 says "time_based requires a runtime/timeout setting"
+        // and runs the job as if it were not time based; so does iomark, with a note.
+        let time_based = spec.flag(keys::TIME_BASED) && runtime.is_some();
         Ok(LimitsPlan {
             io_bytes,
             io_size_given: io_size.is_some() && !one_pass,

@@ -92,7 +92,11 @@ impl LogPlan {
         };
         if let Some(id) = plan.epoch_clock {
             iomark_engine::system::clock_ms(id).map_err(|e| {
-                OptionError::new(keys::LOG_ALTERNATE_EPOCH_CLOCK_ID, format!("clock {id}: {e}"))
+                let why = format!(
+                    "clock {id}: {e} (fio 3.33 runs the job and writes meaningless times in \
+                     its logs)"
+                );
+                OptionError::new(keys::LOG_ALTERNATE_EPOCH_CLOCK_ID, why)
             })?;
         }
         Ok(plan)

@@ -66,7 +66,10 @@ impl Placement {
             (m, l) => l.or(m),
         };
         if cpus.as_ref().is_some_and(Vec::is_empty) {
-            return Err(OptionError::new(keys::CPUMASK, "the mask holds no CPU"));
+            return Err(OptionError::new(
+                keys::CPUMASK,
+                "the mask holds no CPU (fio 3.33 fails the job: it cannot set the affinity)",
+            ));
         }
         let numa_cpus = match spec.get(keys::NUMA_CPU_NODES) {
             Some(nodes) => Some(

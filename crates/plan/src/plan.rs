@@ -56,6 +56,10 @@ pub struct JobPlan {
     pub hooks: ExecPlan,
     /// Its random seeds, derived once.
     pub seeds: Seeds,
+    /// What planning noticed that the user should know and that is no error (fio's note
+    /// that the queue depth is capped at 1, a `replay_skip` that changes nothing), one line
+    /// each; the run's report carries them ([`crate::notes`]).
+    pub notes: Vec<String>,
 }
 
 /// The seeds of a job's random streams, derived once from `randseed`, `randrepeat` and the

@@ -46,12 +46,12 @@ impl JobPlan {
         let files =
             FilesPlan::of(spec, (jobnum, &seeds.fio), &workload, replay.as_ref(), &engine, sizes)
                 .map_err(fail)?;
-        engine.check().map_err(fail)?;
         let report = ReportPlan::of(spec).map_err(fail)?;
         let pacing = PacingPlan::of(spec, workload.min_block_sizes()).map_err(fail)?;
         let limits = LimitsPlan::of(spec, &files, replay.as_ref()).map_err(fail)?;
         let logs = LogPlan::of(spec, thread_number + 1).map_err(fail)?;
-        files.check(&engine, &workload).map_err(fail)?;
+        let loops = limits.loops > 1 || limits.time_based;
+        files.check(&engine, &workload, loops).map_err(fail)?;
         let buffers = BufferPlan::of(spec, buffer_align).map_err(fail)?;
         let plan = JobPlan {
             job: JobId {
@@ -77,15 +77,77 @@ impl JobPlan {
             replay,
             hooks: ExecPlan::of(spec),
             seeds,
+            notes: Vec::new(),
         };
         let verify = verify::of(spec, &plan).map_err(fail)?;
+        let notes = notes(spec, &plan);
         let mut seeds = plan.seeds;
         seeds.fio.verify_sizes = verify.is_some();
         let cmdprio = CmdPrio::of(spec, plan.placement.ioprio).map_err(fail)?;
         let errors = ErrorPolicy::of(spec).map_err(fail)?;
         let placement = Placement { cmdprio, ..plan.placement };
-        Ok(JobPlan { verify, placement, errors, seeds, ..plan })
+        Ok(JobPlan { verify, placement, errors, seeds, notes, ..plan })
     }
+}
+
+/// What the plan of `spec` notes: the lines fio 3.33 prints for the same job, and
+/// iomark's own.
+fn notes(spec: &JobSpec, plan: &JobPlan) -> Vec<String> {
+    let mut notes = Vec::new();
+    if spec.flag(keys::TIME_BASED) && !plan.limits.time_based {
+        notes.push(format!(
+            "job '{}': time_based requires a runtime/timeout setting; the job runs as if it \
+             were not time based, as in fio 3.33",
+            plan.job.name
+        ));
+    }
+    if plan.engine.depth_capped() {
+        notes.push(
+            "both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be \
+             capped at 1"
+                .to_string(),
+        );
+    }
+    notes.extend(no_effect(spec).map(|what| format!("job '{}': {what}", plan.job.name)));
+    if let Some(note) = plan.engine.offload_note() {
+        notes.push(format!("job '{}': {note}", plan.job.name));
+    }
+    if let Some(replay) = plan.replay.as_ref().filter(|r| r.skip_ignored) {
+        notes.push(format!(
+            "job '{}': replay_skip applies to blktrace replays only, as in fio 3.33; '{}' is \
+             replayed whole",
+            plan.job.name,
+            replay.log.display()
+        ));
+    }
+    notes
+}
+
+/// The options of `spec` that fio 3.33 accepts and that have no effect on Linux with the
+/// engines iomark runs, in fio as in iomark: what the note says of each.
+fn no_effect(spec: &JobSpec) -> impl Iterator<Item = &'static str> {
+    [
+        (
+            spec.get(keys::WRITE_BARRIER).unwrap_or(0) > 0,
+            "write_barrier has no effect: Linux has had no barrier writes since 2.6.37, and \
+             fio 3.33 issues them only with its sg engine",
+        ),
+        (
+            spec.flag(keys::ATOMIC),
+            "atomic opens the files with O_DIRECT; the O_ATOMIC flag fio 3.33 adds was never \
+             merged into Linux, which ignores it",
+        ),
+        (
+            spec.is_set(keys::GTOD_CPU),
+            "gtod_cpu has no effect: iomark's clock reads take no time-keeping thread",
+        ),
+        (
+            spec.is_set(keys::CMD_TYPE),
+            "cmd_type has no effect with io_uring, as in fio 3.33 (it is io_uring_cmd's)",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(set, what)| set.then_some(what))
 }
 
 impl Seeds {

@@ -84,10 +84,10 @@ impl WorkloadPlan {
             .map_or([Distribution::Random, Distribution::Random, Distribution::Random], |dirs| {
                 dirs.map(|d| d.map_or(Distribution::Random, convert))
             });
+        let (rw, rw_modifier) = rw_mode(name, arg.as_deref());
         Ok(WorkloadPlan {
-            rw: RwMode::from_name(name).unwrap_or(RwMode::Read),
-            // The parser checked that the `:N` is a size.
-            rw_modifier: arg.map(|a| parse_modifier(&a).unwrap_or(0)),
+            rw,
+            rw_modifier,
             rwmixread,
             blockalign: spec.is_set(keys::BA).then(|| sizes(spec.get(keys::BA), min_bs)),
             bs,
@@ -138,6 +138,21 @@ impl WorkloadPlan {
     /// The smallest block size per direction, the default `blockalign`.
     pub fn min_block_sizes(&self) -> [u64; 3] {
         min_block_sizes(&self.bs, &self.bsrange, &self.bssplit)
+    }
+
+    /// The largest block size per direction: the one of `bssplit`, else `bsrange`, else
+    /// `bs`.
+    pub fn max_block_sizes(&self) -> [u64; 3] {
+        let mut out = self.bs;
+        for (d, max) in out.iter_mut().enumerate() {
+            if let Some((_, hi)) = self.bsrange[d] {
+                *max = hi;
+            }
+            if let Some(split) = &self.bssplit[d] {
+                *max = split.iter().map(|e| e.bs).max().unwrap_or(*max);
+            }
+        }
+        out
     }
 
     /// The largest block size any direction names (`bs`, `bsrange` or `bssplit`).
@@ -194,6 +209,26 @@ fn min_block_sizes(
     out
 }
 
+/// `rw` and its `:N` (the parser checked that it is a size, or a count for a random
+/// mode). A random mode with a count of 0 never takes a new random offset: fio 3.33 then
+/// issues the sequential mode's I/O (`randread:0` reads block after block).
+fn rw_mode(name: &str, arg: Option<&str>) -> (RwMode, Option<u64>) {
+    let rw = RwMode::from_name(name).unwrap_or(RwMode::Read);
+    let modifier = arg.map(|a| parse_modifier(a).unwrap_or(0));
+    let sequential = match rw {
+        RwMode::RandRead => RwMode::Read,
+        RwMode::RandWrite => RwMode::Write,
+        RwMode::RandTrim => RwMode::Trim,
+        RwMode::RandReadWrite => RwMode::ReadWrite,
+        RwMode::RandTrimWrite => RwMode::TrimWrite,
+        other => other,
+    };
+    match modifier {
+        Some(0) if rw.is_random() => (sequential, None),
+        _ => (rw, modifier),
+    }
+}
+
 /// `file_service_type` with its `:N` (a count for `random`, `roundrobin`, `sequential`;
 /// the law's parameter for the others, with fio's defaults zipf 1.1, pareto 0.2, normal 0).
 fn file_service(spec: &JobSpec) -> Result<FileService, OptionError> {
@@ -206,8 +241,9 @@ fn file_service(spec: &JobSpec) -> Result<FileService, OptionError> {
     let count = || -> Result<u32, OptionError> {
         match arg.as_deref() {
             None => Ok(1),
+            // A count of 0 stays on a file until it is done, as in fio 3.33.
             Some(a) => parse_modifier(a)
-                .map(|n| u32::try_from(n).unwrap_or(u32::MAX).max(1))
+                .map(|n| if n == 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) })
                 .ok_or_else(|| bad(a)),
         }
     };
@@ -297,4 +333,18 @@ pub(crate) fn fresh_seed(base: u64) -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     base ^ nanos ^ u64::from(std::process::id()).rotate_left(32) ^ DEFAULT_SEED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_of_zero_is_fios() {
+        // fio 3.33: `randread:0` reads sequentially; `random:0` stays on a file to its end.
+        assert_eq!(rw_mode("randread", Some("0")), (RwMode::Read, None));
+        assert_eq!(rw_mode("randrw", Some("0")), (RwMode::ReadWrite, None));
+        assert_eq!(rw_mode("randread", Some("8")), (RwMode::RandRead, Some(8)));
+        assert_eq!(rw_mode("read", Some("0")), (RwMode::Read, Some(0)));
+    }
 }

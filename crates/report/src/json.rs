@@ -4,7 +4,9 @@
 //!
 //! Two differences are deliberate: `"fio version"` names iomark and the fio release it
 //! follows (`"iomark-0.1.0 (fio-3.33)"`), so that tools which look for `fio-3.33` in it still
-//! find it, and an `"iomark version"` key follows it with iomark's own version.
+//! find it, and an `"iomark version"` key follows it with iomark's own version. When the
+//! run has notes, an `"iomark notes"` list of strings follows that (the lines the text
+//! reports print after `note: `), so that standard output stays one JSON document.
 //!
 //! [`json_plus`] is fio's `json+`: the same document, where every latency object that has
 //! percentiles (`clat_ns`, `lat_ns` and `slat_ns` when their percentiles are on, the `sync`
@@ -14,7 +16,8 @@
 //! of them; the layout is fio's and fio's `fio_jsonplus_clat2csv` reads it.
 //!
 //! The document is built as a small ordered tree and written by one function, so the layout
-//! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer.
+//! rules live in one place. fio escapes only `"` and `\` in strings; so does this writer, and
+//! it also escapes control characters, which fio writes raw (its document is then no JSON).
 
 use std::fmt::Write as _;
 
@@ -95,10 +98,16 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
             Value::Str(format!("iomark-{} ({})", report.iomark_version, report.fio_compat)),
         ),
         ("iomark version".into(), string(&report.iomark_version)),
+    ];
+    if !report.notes.is_empty() {
+        let notes = report.notes.iter().map(string).collect();
+        top.push(("iomark notes".into(), Value::Array(notes)));
+    }
+    top.extend([
         ("timestamp".into(), int(report.timestamp)),
         ("timestamp_ms".into(), int(report.timestamp_ms)),
         ("time".into(), string(&report.time)),
-    ];
+    ]);
     if !report.global_options.is_empty() {
         top.push(("global options".into(), options(&report.global_options)));
     }
@@ -479,13 +488,25 @@ fn push_indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
+/// A string as fio writes one, `"` and `\` escaped; a control character (a tab in a note or
+/// an option's value), which fio writes raw and so breaks its document, is escaped as JSON
+/// requires (`\t`, `\u0001`).
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() && (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out.push('"');
 }

@@ -47,6 +47,7 @@ mod tests {
             jobs: vec![job],
             groups: Vec::new(),
             disks: Vec::new(),
+            notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
         }

@@ -5,7 +5,7 @@
 //! iomark's unchanged. [`normal`] prints the human report, [`terse`] the `;`-separated
 //! lines (versions 2 to 5), [`json`] the JSON document, [`json_plus`] the same with
 //! histogram bins, [`json_stream`] one JSON object per line (events, then the final
-//! report), and [`job_header_line`] the line fio shows for each job before the run starts. [`eta`] builds fio's ETA line from snapshots of the running jobs. Number and
+//! report), [`notes`] the run's notes for the text formats, and [`job_header_line`] the line fio shows for each job before the run starts. [`eta`] builds fio's ETA line from snapshots of the running jobs. Number and
 //! unit formatting (fio's scaled numbers, `kb_base`, `unit_base`, latency units) lives in
 //! [`units`].
 #![forbid(unsafe_code)]
@@ -18,6 +18,12 @@ mod terse;
 pub mod units;
 
 pub use json::{json, json_plus};
+
+/// The run's notes as the text reports print them, before the report: one `note: …` line
+/// each (empty when there is none).
+pub fn notes(report: &iomark_stats::RunReport) -> String {
+    report.notes.iter().map(|n| format!("note: {n}\n")).collect()
+}
 pub use normal::{job_header_line, normal, start_line};
 pub use terse::{terse, TerseVersion};
 pub use units::PrintOptions;

@@ -433,6 +433,7 @@ mod tests {
                 mixed: None,
             }],
             disks: Vec::new(),
+            notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
         }

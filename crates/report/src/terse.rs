@@ -256,6 +256,7 @@ mod tests {
             jobs,
             groups,
             disks,
+            notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
         }

@@ -92,7 +92,7 @@ impl JobClock {
     }
 
     /// The real clock `timing` asks for (`clocksource`), starting now; a note for the
-    /// report's standard error when that clock is not available here.
+    /// run's report when that clock is not available here.
     pub fn of(timing: &Timing) -> (JobClock, Option<String>) {
         match timing.clock {
             ClockSource::Default => (JobClock::real(), None),

@@ -89,6 +89,83 @@ fn fail<'a>(action: FileAction, plan: &'a FilePlan) -> impl FnOnce(io::Error) ->
     move |source| FileError { action, path: plan.path.display().to_string(), source }
 }
 
+/// What the layout does with one file: nothing (it is there, large enough), or make it
+/// (anew, or extending what it holds), given what is there now (`probed`: whether it exists
+/// and its size). The refusals are the layout's: a file to create under
+/// `allow_file_create=0`, a file to create or extend under `readonly`.
+fn layout_of(
+    job: &FilesPlan,
+    plan: &FilePlan,
+    (exists, size): (bool, u64),
+    readonly: bool,
+) -> Result<Option<Layout>, FileError> {
+    // A `fill_device` job's region is "really large": its file grows by the writes.
+    let needed = if job.fill_device { 0 } else { plan.needed_size() };
+    if exists && size >= needed {
+        return Ok(None);
+    }
+    if !exists && !job.allow_create {
+        let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
+        return Err(fail(FileAction::Create, plan)(source));
+    }
+    if readonly {
+        let source = io::Error::new(io::ErrorKind::PermissionDenied, "--readonly is set");
+        let action = if exists { FileAction::RefuseExtend } else { FileAction::RefuseCreate };
+        return Err(fail(action, plan)(source));
+    }
+    // A file too small for the region is made anew (fio 3.33 removes it first); one that
+    // the job appends to keeps what it has.
+    Ok(Some(Layout { anew: !exists || !job.file_append, needed }))
+}
+
+/// How the layout makes a file.
+struct Layout {
+    /// Whether it is made anew (emptied) rather than extended.
+    anew: bool,
+    /// The size the job's region needs.
+    needed: u64,
+}
+
+/// The regular files of a job that its layout looks at, with what is there now.
+fn laid_out_files(job: &FilesPlan) -> impl Iterator<Item = (&FilePlan, (bool, u64))> {
+    job.list
+        .iter()
+        .filter(|_| job.touched)
+        .filter(|plan| !matches!(plan.kind, FileKind::BlockDevice(_) | FileKind::CharDevice))
+        .map(|plan| match layout::probe(&plan.path).unwrap_or(plan.kind) {
+            FileKind::Regular(n) => (plan, (true, n)),
+            _ => (plan, (false, 0)),
+        })
+}
+
+/// Checks, without creating or writing anything, that the layouts of `plans` can be done,
+/// in run order, as far as it can be known before: what [`lay_out`] refuses
+/// (`allow_file_create=0`, `--readonly`), and a file to create in a directory that does not
+/// exist. A file an earlier job makes counts as made. The first failure names its job.
+pub fn check_layouts(plans: &[JobPlan], readonly: bool) -> Result<(), (String, FileError)> {
+    let mut made: std::collections::HashMap<&std::path::Path, u64> = Default::default();
+    for job in plans {
+        let fail_in = |e| (job.job.name.clone(), e);
+        for (plan, probed) in laid_out_files(&job.files) {
+            let probed = match made.get(plan.path.as_path()) {
+                Some(&size) => (true, size.max(probed.1)),
+                None => probed,
+            };
+            let Some(layout) = layout_of(&job.files, plan, probed, readonly).map_err(fail_in)?
+            else {
+                continue;
+            };
+            let dir = plan.path.parent().filter(|d| !d.as_os_str().is_empty());
+            if !probed.0 && dir.is_some_and(|d| !d.is_dir()) {
+                let source = io::Error::from_raw_os_error(libc::ENOENT);
+                return Err(fail_in(fail(FileAction::Create, plan)(source)));
+            }
+            made.insert(&plan.path, if layout.anew { 0 } else { probed.1 }.max(layout.needed));
+        }
+    }
+    Ok(())
+}
+
 /// What a job's layout writes: fio 3.33 writes a file it lays out in chunks of the job's
 /// largest write size, each filled as a write's buffer from the job's buffer streams, so
 /// the job's units then take the seeds after the layout's.
@@ -118,35 +195,10 @@ pub fn lay_out(
     stop: &AtomicBool,
     data: &mut LayoutData,
 ) -> Result<(), FileError> {
-    if !job.touched {
-        return Ok(());
-    }
-    for plan in &job.list {
-        if let FileKind::BlockDevice(_) | FileKind::CharDevice = plan.kind {
+    for (plan, (exists, size)) in laid_out_files(job) {
+        let Some(Layout { anew, needed }) = layout_of(job, plan, (exists, size), readonly)? else {
             continue;
-        }
-        // What is there now: the layout of an earlier job may have made or grown the file.
-        let (exists, size) = match layout::probe(&plan.path).unwrap_or(plan.kind) {
-            FileKind::Regular(n) => (true, n),
-            _ => (false, 0),
         };
-        // A `fill_device` job's region is "really large": its file grows by the writes.
-        let needed = if job.fill_device { 0 } else { plan.needed_size() };
-        if exists && size >= needed {
-            continue;
-        }
-        if !exists && !job.allow_create {
-            let source = io::Error::new(io::ErrorKind::NotFound, "allow_file_create=0");
-            return Err(fail(FileAction::Create, plan)(source));
-        }
-        if readonly {
-            let source = io::Error::new(io::ErrorKind::PermissionDenied, "--readonly is set");
-            let action = if exists { FileAction::RefuseExtend } else { FileAction::RefuseCreate };
-            return Err(fail(action, plan)(source));
-        }
-        // A file too small for the region is made anew (fio 3.33 removes it first); one
-        // that the job appends to keeps what it has.
-        let anew = !exists || !job.file_append;
         let mut file = OpenOptions::new()
             .write(true)
             .create(true)

@@ -9,8 +9,9 @@
 //!
 //! The modules, from the top down (each imports only those below it):
 //!
-//! - `run`: a whole run: the plans checked, the files laid out, the waves of job threads,
-//!   the one report at the end ([`run()`], [`interim_report`]);
+//! - `run`: a whole run: the plans checked (also without running, [`check`]), the files
+//!   laid out, the waves of job threads, the one report at the end ([`run()`],
+//!   [`interim_report`]);
 //! - `job`: one job thread and its submit/reap loop;
 //! - `logs`: the log files a job writes (on a log thread of its own), `--bandwidth-log`
 //!   ([`AggBandwidthLog`]) and `--inflate-log` ([`inflate`]);
@@ -43,8 +44,8 @@ pub use logs::{inflate, InflateError};
 pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{
-    ctime, header, interim_report, plans, reduce, run, run_outcomes, RawJob, RunError, RunOptions,
-    RunOutcomes, FIO_COMPAT,
+    check, ctime, header, interim_report, plans, reduce, run, run_outcomes, Checks, RawJob,
+    RunError, RunOptions, RunOutcomes, FIO_COMPAT,
 };
 pub use system::safety::device_in_use;
 

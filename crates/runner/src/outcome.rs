@@ -16,7 +16,8 @@ pub struct JobOutcome {
     pub error: i32,
     /// What the error was doing, empty if none.
     pub error_text: String,
-    /// What the engine said about how it behaved.
+    /// What the job noted as it ran and that is no error (the engine on how it behaved, a
+    /// replay that ended early, its clock, its scheduler, its memory lock, its commands).
     pub notes: Vec<String>,
     /// The job thread's id.
     pub pid: u32,

@@ -14,6 +14,7 @@ pub mod hist;
 pub mod interval;
 pub mod log;
 pub mod moments;
+pub mod notes;
 pub mod progress;
 pub mod recorder;
 pub mod reduce;
@@ -23,6 +24,7 @@ pub mod sums;
 
 pub use hist::LatHistogram;
 pub use moments::Moments;
+pub use notes::Notes;
 pub use recorder::{DirRecorder, JobRecorder, LatRecorder, RecorderConfig};
 pub use reduce::{JobMeta, JobTimes, PercentileList, PercentileListError};
 pub use report::RunReport;

@@ -34,6 +34,13 @@ pub struct RunReport {
     pub groups: Vec<GroupReport>,
     /// The disks under the jobs' files.
     pub disks: Vec<DiskReport>,
+    /// The run's notes, each once, in the order they arose: what the job files say that
+    /// iomark read as fio 3.33 does although it is malformed, what the plans say (a queue
+    /// depth capped at 1), what the jobs said as they ran (an engine that completed
+    /// inline, a registration that fell back). No note is an error. iomark's addition:
+    /// printed as `note: …` lines before a text report, and as `"iomark notes"` in JSON.
+    #[serde(default)]
+    pub notes: crate::Notes,
     /// Under MPI, each rank's own jobs (the per-rank breakdown of the merged `jobs`), in
     /// rank order; empty otherwise.
     #[serde(default)]

@@ -100,14 +100,16 @@ fn check_zones(zones: &StridedZones, cfg: &WorkloadConfig) -> Result<(), ConfigE
             return fail(
                 "zonemode",
                 "strided zones take uniform random offsets; iomark does not combine them \
-                 with a skewed random_distribution",
+                 with a skewed random_distribution (fio 3.33 ends such a job after a part of \
+                 its I/O)",
             );
         }
         if cfg.lfsr {
             return fail(
                 "zonemode",
                 "strided zones take their random offsets from the random map or uniformly; \
-                 iomark does not combine them with random_generator=lfsr",
+                 iomark does not combine them with random_generator=lfsr (fio 3.33 then \
+                 repeats blocks)",
             );
         }
     }

@@ -150,6 +150,7 @@ pub fn base_sources(cmd: &cmdline::CommandLine) -> Result<Sources, String> {
             name: "sweep".into(),
             place: Place::Implicit,
             global: false,
+            header_note: None,
             lines: Vec::new(),
         });
     }

@@ -98,7 +98,18 @@ const FLAGS: &[Flag] = &[
     flag(F::TerseVersion, "terse-version", Required("N"), "Terse format version: 2, 3 (default), 4 or 5")
         .values(Values::Fixed(&["2", "3", "4", "5"]))
         .long_help("Picks the layout of the terse lines; it does not turn terse output on by itself."),
-    flag(F::ParseOnly, "parse-only", Arg::None, "Check the job files and options, run nothing"),
+    flag(F::ParseOnly, "parse-only", Arg::None, "Check the jobs as a run would, run nothing")
+        .long_help(
+            "Parses the job files and options, and plans every job as a run does before its first \
+             I/O (files, sizes, engines, wait_for and the rest), without creating or writing any file; prints \
+             the notes and exits with 0, or with 2 and the message a run would give.",
+        ),
+    flag(F::WarningsFatal, "warnings-fatal", Arg::None, "Refuse malformed values that fio reads leniently")
+        .long_help(
+            "fio 3.33 reads the leading part of some malformed values and runs them ('filesize=65536)' \
+             is 65536); iomark does the same and notes it. With this flag every such note is an \
+             error instead (exit code 2), with the message iomark gives without fio's leniency.",
+        ),
     flag(F::Showcmd, "showcmd", Arg::None, "Print each job as one iomark command line"),
     flag(F::Cmdhelp, "cmdhelp", Optional("OPTION|all"), "Help on a job option, or on all of them")
         .values(Values::OptionName)
@@ -163,7 +174,9 @@ const FLAGS: &[Flag] = &[
         .values(Values::List(DEBUG_CATEGORIES))
         .long_help(
             "Takes fio's categories, comma separated; iomark prints output for parse (every value \
-             of every job, on standard error) and all, and accepts the others.",
+             of every job, and the lines fio 3.33 prints for the options that print one, such as \
+             'set steady state IOPS threshold to 10.000000', on standard output as fio does) and \
+             all, and accepts the others.",
         ),
     flag(F::Completions, "completions", Required("SHELL"), "Print the completion script for bash, zsh or fish")
         .values(Values::Fixed(&["bash", "zsh", "fish"]))
@@ -228,7 +241,6 @@ const FLAGS: &[Flag] = &[
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
         .long_help("Run with sh -c when the trigger fires, before the report is printed."),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("warnings-fatal", Arg::None, "Make fio's warnings fatal"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
     not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
 ];

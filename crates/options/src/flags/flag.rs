@@ -38,6 +38,8 @@ pub enum FlagId {
     TerseVersion,
     /// `--parse-only`.
     ParseOnly,
+    /// `--warnings-fatal`.
+    WarningsFatal,
     /// `--showcmd`.
     Showcmd,
     /// `--cmdhelp[=OPTION|all]`.

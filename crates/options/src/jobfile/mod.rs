@@ -1,13 +1,22 @@
 //! fio's job-file grammar: INI sections of `option=value` lines, read into raw sections.
 //!
-//! What fio 3.33 does, and so iomark: a `[name]` line opens a section; a section whose name
-//! starts with `global` holds global options; `;` or `#` starts a comment anywhere on a line
-//! (also after a value: `filename=a#b` is `a`); blanks around names and values are dropped;
-//! quotes are kept as written; an option may stand bare (`stonewall`); `include FILE` inside a
-//! section reads FILE's lines there, FILE being relative to the including file; keywords
-//! (`$ncpus`, `$pagesize`, `$mb_memory`) and `${ENV}` are substituted in values. An option
-//! before any section is refused, as fio does. Values are not parsed here: that needs the
-//! option table and the job's `kb_base`, and happens when jobs are built.
+//! What fio 3.33 does, and so iomark: a line that starts with `[` opens a section, named by
+//! what lies between the `[` and the line's last character (`[job]` is `job`, blanks inside
+//! the brackets kept: `[ job ]` is ` job `); a section whose name starts with `global` holds
+//! global options; `;` or `#` starts a comment anywhere on a line (also after a value:
+//! `filename=a#b` is `a`); blanks around names and after values are dropped, and a blank
+//! after `=` is kept, for fio reads a number after it without its unit (`bs = 4k` is 4 bytes;
+//! the value grammar notes it); quotes are kept as written; an option may stand bare
+//! (`stonewall`); `include FILE` inside a section reads FILE's lines there, FILE being
+//! relative to the including file; keywords (`$ncpus`, `$pagesize`, `$mb_memory`) and
+//! `${ENV}` are substituted in values. An option before any section is refused, as fio
+//! does. Values are not parsed here: that needs the option table and the job's `kb_base`,
+//! and happens when jobs are built.
+//!
+//! A header that fio reads its own way gets a note ([`HeaderNote`]): one without its
+//! closing `]` (fio drops its last character whatever it is: `[job` is a section named
+//! `jo`), an empty name (`[]`), a name with blanks around it (`[ global ]` is a job named
+//! ` global `, not global options).
 //!
 //! Reading files goes through a [`Loader`], so that this crate does no I/O of its own.
 
@@ -50,6 +59,17 @@ pub struct RawSection {
     pub global: bool,
     /// Its lines, includes expanded.
     pub lines: Vec<RawLine>,
+    /// What fio 3.33 reads its own way in the header, if anything.
+    pub header_note: Option<HeaderNote>,
+}
+
+/// A section header that fio 3.33 reads its own way, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderNote {
+    /// The header as written (`[job`).
+    pub header: String,
+    /// What fio makes of it.
+    pub text: String,
 }
 
 /// Whether a section called `name` holds global options.
@@ -150,17 +170,33 @@ fn strip_comment(line: &str) -> &str {
 }
 
 fn section_header(line: &str, place: Place) -> Result<RawSection, ParseError> {
-    let bad = || ParseError::new(place.clone(), ErrorKind::BadSection { header: line.into() });
-    let name = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(bad)?;
-    let name = name.trim();
-    if name.is_empty() || name.contains(['[', ']']) {
-        return Err(bad());
-    }
+    // fio drops the `[` and the line's last character, whatever it is.
+    let name = line.get(1..line.len() - line.chars().last().map_or(0, char::len_utf8));
+    let name = name.filter(|_| line.chars().count() >= 2).ok_or_else(|| {
+        ParseError::new(place.clone(), ErrorKind::BadSection { header: line.into() })
+    })?;
+    let text = if !line.ends_with(']') {
+        Some(format!(
+            "the header has no closing ']': fio 3.33 drops its last character, and so the \
+             section is named '{name}'"
+        ))
+    } else if name.is_empty() {
+        Some("the section has no name: fio 3.33 runs it as a job named ''".to_string())
+    } else if name.contains(']') || name.trim() != name {
+        let global = match is_global_name(name.trim()) && !is_global_name(name) {
+            true => ", a job, not global options",
+            false => "",
+        };
+        Some(format!("fio 3.33 names the section '{name}'{global}"))
+    } else {
+        None
+    };
     Ok(RawSection {
         name: name.to_string(),
         place: place.clone(),
         global: is_global_name(name),
         lines: Vec::new(),
+        header_note: text.map(|text| HeaderNote { header: line.to_string(), text }),
     })
 }
 
@@ -206,8 +242,9 @@ fn resolve_include(from: &Path, target: &str) -> PathBuf {
 }
 
 fn option_line(line: &str, place: Place, loader: &dyn Loader) -> Result<RawLine, ParseError> {
+    // A blank after `=` stays: fio reads a number after it without its unit.
     let (key, value) = match line.split_once('=') {
-        Some((k, v)) => (k.trim(), Some(v.trim())),
+        Some((k, v)) => (k.trim(), Some(v)),
         None => (line, None),
     };
     if key.is_empty() {
@@ -221,7 +258,7 @@ fn option_line(line: &str, place: Place, loader: &dyn Loader) -> Result<RawLine,
             let env = |name: &str| loader.env(name);
             let substituted = subst::substitute(v, &loader.keywords(), &env)
                 .map_err(|e| ParseError::new(place.clone(), ErrorKind::Value(e)).for_option(key))?;
-            Some(substituted.trim().to_string())
+            Some(substituted.trim_end().to_string())
         }
         None => None,
     };

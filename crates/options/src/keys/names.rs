@@ -151,11 +151,17 @@ pub const FSYNC: Key<u64> = Key::new("fsync");
 /// `fdatasync`: Issue fdatasync for writes every given number of blocks
 pub const FDATASYNC: Key<u64> = Key::new("fdatasync");
 
+/// `write_barrier`: Make every Nth write a barrier write
+pub const WRITE_BARRIER: Key<u64> = Key::new("write_barrier");
+
 /// `sync_file_range`: Use sync_file_range()
 pub const SYNC_FILE_RANGE: Key<ChoiceSet> = Key::new("sync_file_range");
 
 /// `direct`: Use O_DIRECT IO (negates buffered)
 pub const DIRECT: Key<bool> = Key::new("direct");
+
+/// `atomic`: Use Atomic IO with O_DIRECT (implies O_DIRECT)
+pub const ATOMIC: Key<bool> = Key::new("atomic");
 
 /// `buffered`: Use buffered IO (negates direct)
 pub const BUFFERED: Key<bool> = Key::new("buffered");
@@ -568,6 +574,9 @@ pub const DISABLE_SLAT: Key<bool> = Key::new("disable_slat");
 /// `disable_bw_measurement`: Disable bandwidth logging
 pub const DISABLE_BW_MEASUREMENT: Key<bool> = Key::new("disable_bw_measurement");
 
+/// `gtod_cpu`: Set up dedicated gettimeofday() thread on this CPU
+pub const GTOD_CPU: Key<u64> = Key::new("gtod_cpu");
+
 /// `unified_rw_reporting`: Unify reporting across data direction
 pub const UNIFIED_RW_REPORTING: Key<Choice> = Key::new("unified_rw_reporting");
 
@@ -660,6 +669,9 @@ pub const NOWAIT: Key<bool> = Key::new("nowait");
 
 /// `force_async`: Set IOSQE_ASYNC every N requests
 pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
+
+/// `cmd_type`: Specify uring-cmd type
+pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
 
 /// `stat_type`: Specify stat system call type to measure lookup/getattr performance
 pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");

@@ -5,11 +5,15 @@
 //! the per-direction rule of [`super::lists`] (`bssplit=2k/50:4k/50,4k/90:8k/10` gives trims
 //! the write split).
 //!
-//! fio 3.33 checks almost nothing here (it runs `4k/50:8k/60`, `0/100` or `4k/1.5`
-//! without a word, and only refuses an entry with no size, `/10`). iomark refuses, as the
-//! HOWTO promises, explicit shares that add up to more than 100, and also a zero block
-//! size, a share that is not a whole number in 0..100, malformed entries and more than 64
-//! entries per direction (fio warns `hit max of 64 split entries` and keeps going).
+//! A share of 0 is blank, as fio 3.33 reads it (`4k/0:8k/50` runs as `4k/50:8k/50`).
+//!
+//! fio 3.33 checks almost nothing here: it runs `4k/50:8k/60`, `4k/x` or `4k/1.5` without a
+//! word, and only refuses an entry with no size (`/10`). This strict grammar refuses shares
+//! that add up to more than 100, a share that is not a whole number, malformed entries and
+//! more than 64 entries per direction (fio warns `hit max of 64 split entries` and keeps
+//! going); iomark then reads them as fio does, with a note ([`super::lenient`]). A zero
+//! block size stays refused, and so do shares past 100% with a blank share among them: fio
+//! gives the blank what is left below 0, and its run issues the sizes in a broken way.
 
 use super::{Ctx, SplitEntry, ValueError};
 
@@ -42,6 +46,7 @@ fn parse_direction(text: &str, ctx: &Ctx) -> Result<Vec<SplitEntry>, ValueError>
             None
         } else {
             match share.parse::<u32>() {
+                Ok(0) if share.bytes().all(|b| b.is_ascii_digit()) => None,
                 Ok(p) if p <= 100 && share.bytes().all(|b| b.is_ascii_digit()) => Some(p),
                 _ => return Err(list_err(format!("share of '{item}' is not a whole 0..100"))),
             }
@@ -56,7 +61,14 @@ fn parse_direction(text: &str, ctx: &Ctx) -> Result<Vec<SplitEntry>, ValueError>
         return Err(list_err(format!("more than {MAX_SPLIT_ENTRIES} entries")));
     }
     if sum > 100 {
-        return Err(list_err(format!("shares add up to {sum}%, more than 100%")));
+        let broken = match entries.iter().any(|e| e.percent.is_none()) {
+            true => {
+                "; with a blank share among them fio 3.33's run is broken (the blank gets \
+                     what is left below 0)"
+            }
+            false => "",
+        };
+        return Err(list_err(format!("shares add up to {sum}%, more than 100%{broken}")));
     }
     Ok(entries)
 }

@@ -123,7 +123,9 @@ pub fn parse_float_list(raw: &str) -> Result<Vec<f64>, ValueError> {
     items
         .iter()
         .map(|item| match super::size::float_literal(item) {
-            Some(v) if (0.0..=100.0).contains(&v) => Ok(v),
+            // (fio 3.33 ends the list at a 0: `value::lenient` reads it so, with a note.)
+            Some(v) if v > 0.0 && v <= 100.0 => Ok(v),
+            Some(0.0) => Err(list_err("a 0 ends the list".into())),
             Some(_) => Err(list_err(format!("'{}' is outside 0..100", item.trim()))),
             None => Err(list_err(format!("'{}' is not a number", item.trim()))),
         })
@@ -256,7 +258,8 @@ mod tests {
     #[test]
     fn float_list() {
         assert_eq!(parse_float_list("99:99.9:99.99"), Ok(vec![99.0, 99.9, 99.99]));
-        assert_eq!(parse_float_list("0:100"), Ok(vec![0.0, 100.0]));
+        assert_eq!(parse_float_list("50:100"), Ok(vec![50.0, 100.0]));
+        assert!(parse_float_list("0:100").is_err(), "a 0 ends the list: read leniently");
         assert_eq!(parse_float_list("1e1"), Ok(vec![10.0]));
         let twenty: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
         assert_eq!(parse_float_list(&twenty.join(":")).map(|v| v.len()), Ok(20));

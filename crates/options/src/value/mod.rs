@@ -5,25 +5,31 @@
 //! option's [`Kind`]. Keyword substitution (`$ncpus`, `$pagesize`, `$mb_memory`, `${ENV}`)
 //! and fio's small calculator happen before, on the whole line, in [`subst`].
 //!
-//! Where fio 3.33 silently misreads a value (it ignores unknown trailing text: `4kx` is
-//! 4096, `1.5k` is 1, `runtime=2sec` is 2 µs), iomark refuses it with a message that names
-//! the value; every such case is listed in the documentation of the parser concerned.
+//! These parsers read well-formed values. Where fio 3.33 reads only the leading part of a
+//! malformed value and runs (it ignores unknown trailing text: `4kx` is 4096, `1.5k` is 1,
+//! `runtime=2sec` is 2 µs), [`lenient`] reads it as fio does and notes what it ignored, and
+//! `--warnings-fatal` turns the note into the strict parser's refusal.
 //! Where iomark accepts more than the Debian build of fio 3.33, it is the arithmetic in
 //! parentheses that fio's HOWTO documents ([`expr`]).
 
 pub mod bc;
 pub mod bssplit;
+pub mod canonical;
 pub mod distribution;
 pub mod expr;
+pub mod latency;
+pub mod lenient;
 pub mod lists;
 pub mod number;
 pub mod scalar;
 pub mod size;
+pub mod steady;
 pub mod subst;
 pub mod time;
 
 use crate::kind::Kind;
 pub use crate::kind::TimeUnit;
+pub use lenient::{read, Leniency};
 use std::time::Duration;
 
 /// What value parsing needs to know besides the text.

@@ -68,6 +68,9 @@ pub fn parse_choice(
         (ChoiceArg::OptionalSize, Some(a)) => {
             super::size::parse_size(a, ctx)?;
         }
+        (ChoiceArg::OptionalCount, Some(a)) if !a.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(arg_err("a count of decimal digits must follow ':'"));
+        }
         (ChoiceArg::OptionalFloat | ChoiceArg::Float, Some(a)) => {
             super::size::float_literal(a).ok_or_else(|| ValueError::Number(a.to_string()))?;
         }

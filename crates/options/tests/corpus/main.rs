@@ -3,6 +3,9 @@
 //!
 //! - Every `good/*.fio` parses; every `bad/*.fio` is refused with a message that contains the
 //!   text of its first line `; expect: TEXT` and names the file and line.
+//! - Every `lenient/*.fio` (malformed values that fio 3.33 runs) parses with fio's meaning and
+//!   a note per `; note: TEXT` line that contains the text; with `--warnings-fatal` it is
+//!   refused with its `; expect: TEXT`.
 //! - `--showcmd` round trip: each job of each good file, written back as a command line and
 //!   parsed again, is the same job (same name, same effective values).
 //! - Assembly: command-line globals and jobs, several job files, `--section`, global sections
@@ -21,6 +24,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 mod assembly;
+mod lenient;
 mod sections;
 mod values;
 

@@ -35,7 +35,10 @@ pub(super) fn with_named(spec: &JobSpec, named: Vec<PathBuf>) -> Result<Vec<Path
         if files.is_empty() {
             // fio 3.33 runs such a job with no file at all, doing nothing (or fails it
             // for want of `size`); iomark says why instead.
-            let why = format!("no regular file under '{dir}'");
+            let why = format!(
+                "no regular file under '{dir}' (fio 3.33 runs the job without I/O and reports \
+                 success)"
+            );
             return Err(OptionError::new(keys::OPENDIR, why));
         }
         if last_filename.is_some_and(|f| at < f) { &mut before } else { &mut after }.extend(files);

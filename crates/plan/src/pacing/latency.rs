@@ -4,8 +4,8 @@
 
 use crate::error::OptionError;
 use iomark_options::keys;
-use iomark_options::value::time::parse_time;
-use iomark_options::value::TimeUnit;
+use iomark_options::value::latency::read_max_latency;
+use iomark_options::value::Ctx;
 use iomark_options::JobSpec;
 use std::time::Duration;
 
@@ -34,37 +34,19 @@ impl LatencyPlan {
             percentile: spec.get(keys::LATENCY_PERCENTILE).unwrap_or(100.0),
             run: spec.flag(keys::LATENCY_RUN),
             max_ns: match spec.get(keys::MAX_LATENCY) {
-                Some(text) => max_latency(&text)?,
+                Some(text) => max_latency(&text, &spec.ctx())?,
                 None => [0; 3],
             },
         })
     }
 }
 
-/// `max_latency`'s value: up to three times (microseconds without a unit) for reads,
-/// writes and trims, following fio's rule for per-direction values (`5ms` for all three,
-/// `1ms,2ms` gives trims the writes' limit, a blank entry no limit).
-fn max_latency(text: &str) -> Result<[u64; 3], OptionError> {
-    let bad =
-        |why: String| OptionError::new(keys::MAX_LATENCY, format!("invalid value '{text}': {why}"));
-    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-    if fields.len() > 3 {
-        return Err(bad("at most three values: reads, writes, trims".into()));
-    }
-    let mut values = Vec::with_capacity(3);
-    for field in &fields {
-        let ns = match *field {
-            "" => 0,
-            f => parse_time(f, TimeUnit::Micros).map_err(|e| bad(e.to_string()))?.as_nanos(),
-        };
-        values.push(u64::try_from(ns).unwrap_or(u64::MAX));
-    }
-    Ok(match values.as_slice() {
-        [a] => [*a; 3],
-        [a, b] => [*a, *b, *b],
-        [a, b, c] => [*a, *b, *c],
-        _ => [0; 3],
-    })
+/// `max_latency`'s value, as fio 3.33 reads it ([`read_max_latency`]; its leniency is noted
+/// when the job is parsed).
+fn max_latency(text: &str, ctx: &Ctx) -> Result<[u64; 3], OptionError> {
+    read_max_latency(text, ctx)
+        .map(|(limits, _)| limits)
+        .map_err(|e| OptionError::new(keys::MAX_LATENCY, e))
 }
 
 #[cfg(test)]
@@ -73,10 +55,11 @@ mod tests {
 
     #[test]
     fn max_latency_takes_per_direction_times_in_microseconds() {
+        let max_latency = |t| max_latency(t, &Ctx::default());
         assert_eq!(max_latency("5ms"), Ok([5_000_000; 3]));
         assert_eq!(max_latency("100,2ms"), Ok([100_000, 2_000_000, 2_000_000]));
-        assert_eq!(max_latency(",1s,"), Ok([0, 1_000_000_000, 0]));
-        let e = max_latency("5parsecs").unwrap_err().message;
-        assert!(e.contains("option 'max_latency'") && e.contains("5parsecs"), "{e}");
+        assert_eq!(max_latency("1s,2s,3s,4s"), Ok([1_000_000_000, 2_000_000_000, 3_000_000_000]));
+        let e = max_latency("xyz").unwrap_err().message;
+        assert!(e.contains("option 'max_latency'") && e.contains("xyz"), "{e}");
     }
 }

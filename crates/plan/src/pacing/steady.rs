@@ -4,6 +4,8 @@
 
 use crate::error::OptionError;
 use iomark_options::keys;
+use iomark_options::value::steady::read_steadystate;
+use iomark_options::value::Ctx;
 use iomark_options::JobSpec;
 
 /// What steady state is judged on.
@@ -61,9 +63,8 @@ impl SteadyPlan {
     pub fn of(spec: &JobSpec) -> Result<Option<SteadyPlan>, OptionError> {
         let duration_s = spec.get(keys::STEADYSTATE_DURATION).map_or(0, |d| d.as_secs());
         let text = spec.get(keys::STEADYSTATE).unwrap_or_else(|| "iops_slope:0.01%".into());
-        let (criterion, limit, percent) = parse(&text).map_err(|why| {
-            OptionError::new(keys::STEADYSTATE, format!("invalid value '{text}': {why}"))
-        })?;
+        let (criterion, limit, percent) =
+            parse(&text, &spec.ctx()).map_err(|why| OptionError::new(keys::STEADYSTATE, why))?;
         if duration_s == 0 {
             return Ok(None);
         }
@@ -72,28 +73,17 @@ impl SteadyPlan {
     }
 }
 
-/// `criterion:limit[%]`.
-fn parse(text: &str) -> Result<(Criterion, f64, bool), String> {
-    let (name, limit) = text.split_once(':').ok_or("expected CRITERION:LIMIT")?;
-    let criterion = match name.trim() {
+/// `criterion:limit[%]`, as fio 3.33 reads it ([`read_steadystate`]; its leniency is noted
+/// when the job is parsed).
+fn parse(text: &str, ctx: &Ctx) -> Result<(Criterion, f64, bool), String> {
+    let (ss, _) = read_steadystate(text, ctx).map_err(|e| e.to_string())?;
+    let criterion = match ss.criterion {
         "iops" => Criterion::Iops,
         "iops_slope" => Criterion::IopsSlope,
         "bw" => Criterion::Bw,
-        "bw_slope" => Criterion::BwSlope,
-        other => {
-            return Err(format!("unknown criterion '{other}' (iops, iops_slope, bw or bw_slope)"))
-        }
+        _ => Criterion::BwSlope,
     };
-    let limit = limit.trim();
-    let (number, percent) = match limit.strip_suffix('%') {
-        Some(n) => (n, true),
-        None => (limit, false),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| format!("'{limit}' is not a number"))?;
-    if !(value.is_finite() && value >= 0.0) {
-        return Err(format!("'{limit}' is not a limit"));
-    }
-    Ok((criterion, value, percent))
+    Ok((criterion, ss.limit, ss.percent))
 }
 
 #[cfg(test)]
@@ -102,9 +92,12 @@ mod tests {
 
     #[test]
     fn the_criteria_parse_as_fio_writes_them() {
+        let parse = |text| super::parse(text, &Ctx::default());
         assert_eq!(parse("iops_slope:0.01%"), Ok((Criterion::IopsSlope, 0.01, true)));
         assert_eq!(parse("bw:100"), Ok((Criterion::Bw, 100.0, false)));
         assert!(parse("lat:1").unwrap_err().contains("unknown criterion 'lat'"));
         assert!(parse("iops").is_err() && parse("iops:x%").is_err());
+        assert_eq!(parse("bw_slope:1m"), Ok((Criterion::BwSlope, 1_048_576.0, false)));
+        assert_eq!(parse("iops:1k"), Ok((Criterion::Iops, 1.0, false)), "fio's reading");
     }
 }

@@ -25,7 +25,7 @@
 //!   replays log N mod count, as fio's HOWTO says (fio 3.33 deals them in another order:
 //!   with two logs and three clones, the first, the first, the second).
 //! - `replay_skip` changes nothing for iolog replays in fio 3.33 (only for blktrace ones);
-//!   iomark says so on standard error and replays the whole log.
+//!   iomark notes it (see the run's notes) and replays the whole log.
 //!
 //! Where iomark differs: a file of the log that does not exist or is too small is laid out
 //! (created and, for reads, filled) to the extent the log uses, like the files of any job,
@@ -78,6 +78,9 @@ pub struct ReplayPlan {
     /// How the log's offsets are changed (`replay_scale`, `replay_align`), and whether
     /// every I/O goes to the one file of `replay_redirect`.
     adjust: Adjust,
+    /// Whether the job sets `replay_skip`, which changes nothing for an iolog replay in fio
+    /// 3.33 (only for blktrace ones): the plan notes it.
+    pub skip_ignored: bool,
     /// The log's own file names, in the order it adds them (what its lines refer to).
     log_files: Vec<PathBuf>,
     /// Issue each I/O at its time (unless `replay_no_stall`).
@@ -126,7 +129,8 @@ impl ReplayPlan {
         if log.as_os_str() == "-" {
             return Err(OptionError::new(
                 keys::READ_IOLOG,
-                "reading the log from standard input ('-') is not supported",
+                "reading the log from standard input ('-') is not supported (nor by fio 3.33, which \
+                 fails the job: \"unable to read iolog\")",
             ));
         }
         let redirect = spec.get(keys::REPLAY_REDIRECT).filter(|t| !t.is_empty());
@@ -186,15 +190,8 @@ impl ReplayPlan {
             None => log_files.clone(),
         };
         summary.extents.resize(files.len(), 0);
-        if spec.get(keys::REPLAY_SKIP).is_some_and(|s| !s.is_empty()) {
-            eprintln!(
-                "iomark: job '{}': replay_skip applies to blktrace replays only, as in fio \
-                 3.33; '{}' is replayed whole",
-                spec.name,
-                log.display()
-            );
-        }
         Ok(ReplayPlan {
+            skip_ignored: spec.get(keys::REPLAY_SKIP).is_some_and(|s| !s.is_empty()),
             log,
             files,
             ios,

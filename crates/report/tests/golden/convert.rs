@@ -59,6 +59,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         groups,
         jobs,
         disks,
+        notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
     };

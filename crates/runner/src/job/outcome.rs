@@ -80,12 +80,14 @@ impl Loop<'_, '_> {
         usage: ThreadUsage,
     ) -> JobOutcome {
         let fake = self.io.clock.is_fake();
+        let mut notes = self.io.engine.notes();
+        notes.extend(self.feat.replay.as_ref().and_then(|r| r.note()).map(str::to_string));
         JobOutcome {
             recorder,
             times: self.times(end, usage),
             error: self.io.error,
             error_text: self.io.error_text.clone(),
-            notes: self.io.engine.notes(),
+            notes,
             pid: if fake { 0 } else { thread_id() },
             start_wall_ms: self.feat.start_wall_ms,
             latency_depth: self.io.depth_limit,

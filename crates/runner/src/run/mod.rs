@@ -5,11 +5,13 @@
 //! loops, and no job starts after it; the report then shows what was done, the jobs that
 //! never started with nothing.
 
+mod checks;
 mod error;
 pub(crate) mod report;
 pub(crate) mod schedule;
 mod thread;
 
+pub use checks::{check, Checks};
 pub use error::{RunError, ScheduleError};
 
 use crate::clock::{self, JobClock};
@@ -22,6 +24,7 @@ use iomark_plan::layout::FileKind;
 use iomark_plan::timing::ClockSource;
 use iomark_plan::JobPlan;
 use iomark_stats::report::RunReport;
+use iomark_stats::Notes;
 use iomark_workload::BufferFiller;
 use report::report;
 pub use report::{ctime, header, RawJob, FIO_COMPAT};
@@ -40,6 +43,10 @@ pub struct RunOptions {
     pub progress: Option<Arc<Progress>>,
     /// Where the jobs answer requests for interim reports, if anywhere.
     pub status: Option<Arc<StatusBoard>>,
+    /// The notes of the stages before the run (what the job files say that was read
+    /// leniently, the command line's): the report's notes begin with them, then come the
+    /// plans' ([`iomark_plan::notes`]) and the jobs' own.
+    pub notes: Notes,
     /// The run's block-layer tracing, for the jobs that ask for the split
     /// (`block_latency`, or every job with [`RunOptions::block_latency_all`]).
     pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
@@ -86,7 +93,13 @@ pub fn run(
     starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunReport, RunError> {
     let outcomes = run_outcomes(plans, options, stop, starting)?;
-    Ok(reduce(plans, outcomes, options.fake_clock_step_ns.is_some()).0)
+    let mut report = reduce(plans, outcomes, options.fake_clock_step_ns.is_some()).0;
+    // The notes of the stages before the run, then the plans', then the jobs' own.
+    let mut notes = options.notes.clone();
+    notes.extend(iomark_plan::notes(plans).iter());
+    notes.extend(report.notes.iter());
+    report.notes = notes;
+    Ok(report)
 }
 
 /// What a run leaves before its reduction: every job's outcome in the order of the plans,
@@ -123,6 +136,7 @@ pub fn run_outcomes(
     mut starting: impl FnMut(&[JobPlan]),
 ) -> Result<RunOutcomes, RunError> {
     let groups = schedule::group_ids(plans);
+    check(plans, options.readonly, Checks::BeforeLayout)?;
     // Files of `create_on_open` jobs are laid out by the job itself, when it starts.
     let mut fillers = crate::files::lay_out_all(plans, options.readonly, stop)
         .map_err(|(job, source)| RunError::Layout { job, source })?;

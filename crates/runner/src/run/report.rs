@@ -10,6 +10,7 @@ use iomark_stats::reduce::{self, JobMeta, JobTimes, PercentileList};
 use iomark_stats::report::{
     ErrorReport, JobHeader, JobReport, LatencyTarget, RunReport, REPORT_VERSION,
 };
+use iomark_stats::Notes;
 
 /// The fio release whose formats the report follows.
 pub const FIO_COMPAT: &str = "fio-3.33";
@@ -34,6 +35,12 @@ pub(super) fn report(
     (run_start_ms, copies): (u64, u32),
     fake: bool,
 ) -> (RunReport, Vec<RawJob>) {
+    // Every job's notes, each line once, before the outcomes are merged.
+    let notes: Notes = plans
+        .iter()
+        .zip(&outcomes)
+        .flat_map(|(p, o)| o.notes.iter().map(|n| format!("job '{}': {n}", p.job.name)))
+        .collect();
     let mut jobs: Vec<(JobReport, RawJob)> = Vec::new();
     // Under group_reporting, the group's first job stands for the group: its outcome
     // absorbs the others' recordings and times.
@@ -98,6 +105,7 @@ pub(super) fn report(
         jobs,
         groups,
         disks: Vec::new(),
+        notes,
         ranks: Vec::new(),
         clients: Vec::new(),
     };

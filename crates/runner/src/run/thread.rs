@@ -35,9 +35,9 @@ pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
 
 /// One job's thread once the jobs it waits for are done: its placement (affinity,
 /// priorities), the layout of a `create_on_open` job's files (never written under
-/// `readonly`), `ioscheduler`, `exec_prerun`, the job and `exec_postrun`; the outcome goes
-/// to `slot`. A job stopped before it began, or whose
-/// `exec_prerun` failed, stays out (reported with nothing done).
+/// `readonly`), `ioscheduler`, `exec_prerun`, the job and `exec_postrun`; the outcome, with
+/// what the job noted, goes to `slot`. A job stopped before it began stays out, one whose
+/// `exec_prerun` failed is reported with nothing done.
 pub(super) fn job_thread(
     plan: &JobPlan,
     (readonly, mut filler): (bool, Option<BufferFiller>),
@@ -61,48 +61,64 @@ pub(super) fn job_thread(
     if stop.load(Ordering::Relaxed) || plan.files.create_only || links.stopped(i) {
         return Ok(());
     }
+    // What the job notes before and after its I/O, for its outcome.
+    let mut notes = Vec::new();
     let ioscheduler = plan.placement.ioscheduler.as_deref();
-    crate::system::iosched::apply(name, ioscheduler, &plan.files).map_err(JobError::of(name))?;
+    crate::system::iosched::apply(ioscheduler, &plan.files, &mut notes)
+        .map_err(JobError::of(name))?;
     if let Err(e) = crate::system::hints::apply(&plan.files) {
         // The job fails before any I/O, and is reported so, as in fio 3.33.
         let mut outcome = not_started(plan)?;
         (outcome.error, outcome.error_text) = (e.errno(), e.to_string());
+        outcome.notes = notes;
         links.job_ended(i, &plan.schedule, true);
         slot.done(outcome);
         return Ok(());
     }
     if let Some(command) = &plan.hooks.prerun {
-        if !crate::system::exec::run(name, Stage::Prerun, command).map_err(JobError::of(name))? {
+        let ran = crate::system::exec::run(name, Stage::Prerun, command, &mut notes)
+            .map_err(JobError::of(name))?;
+        if !ran {
+            // Reported with nothing done, as in fio 3.33, with what it noted.
+            let mut outcome = not_started(plan)?;
+            outcome.notes = notes;
+            slot.done(outcome);
             return Ok(());
         }
     }
-    let locked = lock_memory(plan);
+    let locked = lock_memory(plan, &mut notes);
     let result = job::run(plan, (clock, filler), stop, links.job(i, plan), progress, &mut slot);
     drop(locked);
     let errored = result.as_ref().map_or(true, |o| o.error != 0);
     links.job_ended(i, &plan.schedule, errored);
     let mut outcome = result?;
-    outcome.notes.extend(clock_note);
-    slot.done(outcome);
     if let Some(command) = &plan.hooks.postrun {
-        crate::system::exec::run(name, Stage::Postrun, command).map_err(JobError::of(name))?;
+        crate::system::exec::run(name, Stage::Postrun, command, &mut notes)
+            .map_err(JobError::of(name))?;
     }
+    notes.append(&mut outcome.notes);
+    notes.extend(clock_note);
+    outcome.notes = notes;
+    slot.done(outcome);
     Ok(())
 }
 
 /// `lockmem`: the memory locked for the job's duration, if it asks for some and the kernel
-/// grants it; otherwise the job runs anyway, after a message, as in fio 3.33 (see
+/// grants it; otherwise the job runs anyway, after a note, as in fio 3.33 (see
 /// [`iomark_engine::locked`]).
-fn lock_memory(plan: &JobPlan) -> Option<iomark_engine::locked::LockedMemory> {
-    let (lockmem, name) = (plan.placement.lockmem, &plan.job.name);
+fn lock_memory(
+    plan: &JobPlan,
+    notes: &mut Vec<String>,
+) -> Option<iomark_engine::locked::LockedMemory> {
+    let lockmem = plan.placement.lockmem;
     if lockmem == 0 {
         return None;
     }
     let limit = iomark_engine::locked::limit();
     if lockmem > limit {
-        eprintln!("iomark: job '{name}': limiting mlocked memory to {}MiB", limit >> 20);
+        notes.push(format!("limiting mlocked memory to {}MiB", limit >> 20));
     }
     iomark_engine::locked::LockedMemory::lock(lockmem.min(limit))
-        .map_err(|e| eprintln!("iomark: job '{name}': mlock: {e}"))
+        .map_err(|e| notes.push(format!("mlock: {e}")))
         .ok()
 }

@@ -3,11 +3,11 @@
 //! As in fio 3.33: the command runs through the shell (`sh -c`) from the job's thread, so it
 //! has the job's CPU affinity and priorities; its standard output and standard error go to
 //! `JOBNAME.prerun.txt` (`JOBNAME.postrun.txt`) in the current directory, made anew by each
-//! run and each clone, and `JOBNAME : Saving output of prerun in JOBNAME.prerun.txt` goes to
-//! standard error. The job's files are laid out before the pre-run command. When the
-//! pre-run command fails (a non-zero exit), the job does no I/O and its post-run command
-//! does not run; the run goes on and the job is reported with nothing done. iomark says so
-//! on standard error, where fio says nothing.
+//! run and each clone, and the run notes `Saving output of prerun in JOBNAME.prerun.txt` (fio
+//! prints `JOBNAME : Saving output of prerun in JOBNAME.prerun.txt` on standard output). The
+//! job's files are laid out before the pre-run command. When the pre-run command fails (a
+//! non-zero exit), the job does no I/O and its post-run command does not run; the run goes
+//! on and the job is reported with nothing done. iomark notes it, where fio says nothing.
 //!
 //! fio appends the redirection to the command as written, so that only the last command of
 //! `a; b` goes to the file; iomark redirects the whole command.
@@ -75,12 +75,18 @@ pub enum ExecError {
     },
 }
 
-/// Runs `command` of job `job` for `stage`; returns whether it exited with status 0. Only a
-/// command that cannot be started at all (no shell, no output file) is an error.
-pub fn run(job: &str, stage: Stage, command: &str) -> Result<bool, ExecError> {
+/// Runs `command` of job `job` for `stage`; returns whether it exited with status 0, adding
+/// what it notes to `notes`. Only a command that cannot be started at all (no shell, no
+/// output file) is an error.
+pub fn run(
+    job: &str,
+    stage: Stage,
+    command: &str,
+    notes: &mut Vec<String>,
+) -> Result<bool, ExecError> {
     let what = stage.name();
     let path = format!("{job}.{what}.txt");
-    eprintln!("{job} : Saving output of {what} in {path}");
+    notes.push(format!("Saving output of {what} in {path}"));
     let out = match File::create(&path) {
         Ok(out) => out,
         Err(source) => return Err(ExecError::Output { stage, path, source }),
@@ -106,7 +112,7 @@ pub fn run(job: &str, stage: Stage, command: &str) -> Result<bool, ExecError> {
             Stage::Prerun => "; the job does no I/O, as in fio",
             Stage::Postrun => "",
         };
-        eprintln!("iomark: job '{job}': exec_{what} '{command}' failed ({how}){then}");
+        notes.push(format!("exec_{what} '{command}' failed ({how}){then}"));
     }
     Ok(status.success())
 }

@@ -6,7 +6,7 @@
 //! regular file), and it must then be the one selected there (`[mq-deadline]`); otherwise
 //! the job fails with `EINVAL` before any I/O. The scheduler is not switched back after the
 //! job, as fio leaves it. A file not on a block device (tmpfs, the null engine's jobs) is
-//! left alone: fio says nothing of it, iomark notes it on standard error. Writing the
+//! left alone: fio says nothing of it, iomark notes it. Writing the
 //! scheduler needs root.
 
 use iomark_plan::files::FilesPlan;
@@ -37,12 +37,13 @@ pub enum SwitchFailure {
     NotOffered(String),
 }
 
-/// Switches the scheduler of every disk under the files of job `job` to `ioscheduler`, if
-/// it has one; the error names the disk and the scheduler.
+/// Switches the scheduler of every disk under the files of a job to `ioscheduler`, if it
+/// has one, adding to `notes` the files that are on no disk; the error names the disk and
+/// the scheduler.
 pub fn apply(
-    job: &str,
     ioscheduler: Option<&str>,
     files: &FilesPlan,
+    notes: &mut Vec<String>,
 ) -> Result<(), IoSchedulerError> {
     let Some(name) = ioscheduler else { return Ok(()) };
     if !files.touched {
@@ -51,11 +52,10 @@ pub fn apply(
     let mut done: Vec<PathBuf> = Vec::new();
     for file in &files.list {
         let Some(queue) = scheduler_file(&file.path, file.kind) else {
-            eprintln!(
-                "iomark: job '{job}': ioscheduler: '{}' is not on a block device; nothing to \
-                 switch",
+            notes.push(format!(
+                "ioscheduler: '{}' is not on a block device; nothing to switch",
                 file.path.display()
-            );
+            ));
             continue;
         };
         if done.contains(&queue) {

@@ -29,6 +29,7 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         jobs,
         groups: Vec::new(),
         disks: Vec::new(),
+        notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
     }

@@ -65,6 +65,10 @@ pub fn report(doc: &Value) -> RunReport {
         global_options,
         jobs,
         disks,
+        notes: doc["iomark notes"]
+            .as_array()
+            .map(|n| n.iter().filter_map(|n| n.as_str()).map(String::from).collect())
+            .unwrap_or_default(),
         ranks: Vec::new(),
         clients: Vec::new(),
     }

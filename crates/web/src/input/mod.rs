@@ -55,6 +55,7 @@ pub fn empty_report() -> RunReport {
         jobs: Vec::new(),
         groups: Vec::new(),
         disks: Vec::new(),
+        notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
     }

@@ -44,7 +44,7 @@ pub enum PatternError {
     #[error("unterminated {0} at byte {1}")]
     Unterminated(char, usize),
     /// `""` or `''`: fio 3.33 aborts on these; iomark refuses them.
-    #[error("empty {0} at byte {1}")]
+    #[error("empty {0} at byte {1} (fio 3.33 aborts on an assertion there)")]
     EmptyPiece(&'static str, usize),
     /// `0x` with no hex digit after it.
     #[error("'0x' without hex digits at byte {0}")]

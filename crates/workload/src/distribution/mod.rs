@@ -34,7 +34,7 @@ pub enum Distribution {
     /// Uniform (fio's default).
     #[default]
     Random,
-    /// Zipf with exponent `theta` (> 0, not 1).
+    /// Zipf with exponent `theta` (not 1; 0 is uniform).
     Zipf {
         /// The exponent.
         theta: f64,
@@ -85,9 +85,7 @@ impl Distribution {
         };
         match self {
             Distribution::Random => Ok(()),
-            Distribution::Zipf { theta, .. } if *theta <= 0.0 || *theta == 1.0 => {
-                fail("zipf theta must be above 0 and not 1")
-            }
+            Distribution::Zipf { theta, .. } if *theta == 1.0 => fail("zipf theta must not be 1"),
             Distribution::Pareto { power, .. } if !(*power > 0.0 && *power < 1.0) => {
                 fail("pareto power must be between 0 and 1")
             }

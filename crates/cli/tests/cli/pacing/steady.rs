@@ -62,7 +62,8 @@ fn steady_state_not_reached_reports_the_samples_it_has() {
     let args = [&NULL_READS[..], &["--ss=lat:5", "--ss_dur=5"]].concat();
     let out = iomark_in(dir.path(), &args, true);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("option 'steadystate': invalid value 'lat:5'"));
+    // (The option named as written, the alias `ss`.)
+    assert!(text(&out.stderr).contains("option 'ss': invalid value 'lat:5'"));
 }
 
 #[test]

@@ -94,6 +94,12 @@ fn rate_min_fails_a_thinking_job_as_fio_does() {
     assert!(report.contains("err= 5 (check_min_rate: Input/output error"), "{report}");
     // fio ends it after 3006 ms: 2 s, then a cycle.
     assert!(report.contains("(1204KiB/3010msec)"), "{report}");
+    // With `rate_cycle=0` each completion after the first two seconds is a check, of the
+    // rate since the one before (fio 3.33 ends such a job after one more I/O, too).
+    let out = iomark_in(dir.path(), &[&args[..], &["--rate_cycle=0"]].concat(), true);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("a: rate_iops_min=1000 not met, got 99 IOPS"));
+    assert!(text(&out.stdout).contains("(808KiB/2020msec)"), "{}", text(&out.stdout));
 }
 
 #[test]

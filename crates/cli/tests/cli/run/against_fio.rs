@@ -425,10 +425,10 @@ fn compare_with_fio(case: &FioCase, fio: &Value, ours: &Value) -> Vec<String> {
         diff(format!("{} jobs in fio, {} in iomark", fj.len(), oj.len()));
         return diffs;
     }
-    // "iomark version" is iomark's documented addition; "disk_util" is not measured yet
-    // (the run report's disk list is always empty), so fio's is left out.
+    // "iomark version" and "iomark notes" are iomark's documented additions; "disk_util" is
+    // not measured yet (the run report's disk list is always empty), so fio's is left out.
     let top = |v: &Value| -> BTreeSet<String> {
-        let skip = ["iomark version", "disk_util"];
+        let skip = ["iomark version", "iomark notes", "disk_util"];
         v.as_object()
             .expect("object")
             .keys()

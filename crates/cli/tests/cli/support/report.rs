@@ -6,7 +6,8 @@ use std::process::Output;
 
 /// The JSON report on a run's standard output. fio 3.33 may print lines before it (a
 /// fatal error's `fio: pid=…`, `NAME : Saving output of prerun in …`, `fio: terminating on
-/// signal 15`), which iomark prints on standard error; they are skipped.
+/// signal 15`), which iomark puts in the document (`"iomark notes"`) or on standard error;
+/// they are skipped.
 pub fn report_json(program: &str, out: &Output) -> Value {
     let text = text(&out.stdout);
     let json = &text[text.find("\n{").map_or(0, |i| i + 1)..];

@@ -296,15 +296,9 @@ fn a_replay_skips_its_sync_file_range_lines_as_fio() {
 
 #[test]
 fn bad_values_exit_2_naming_job_option_and_value() {
-    for (value, named) in [
-        ("foo:4", "'foo'"),
-        ("WRITE:2", "'WRITE'"),
-        ("write,:2", "'write,:2'"),
-        ("write:4k", "'4k'"),
-        ("write:abc", "'abc'"),
-        ("write:-1", "'-1'"),
-        ("write:", "''"),
-    ] {
+    // (Malformed counts and names after the first are read as fio 3.33 reads them, with a
+    // note: tests/jobs/lenient/choices_trailing_junk.fio.)
+    for (value, named) in [("foo:4", "'foo'"), ("WRITE:2", "'WRITE'")] {
         let dir = tempdir();
         let option = format!("--sync_file_range={value}");
         let out = run_in(dir.path(), IOMARK, &job_args(&["--rw=write", &option]));

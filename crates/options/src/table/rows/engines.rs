@@ -147,7 +147,12 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Specify uring-cmd type",
     )
     .default("nvme")
-    .engines(&["io_uring", "io_uring_cmd"]),
+    .engines(&["io_uring", "io_uring_cmd"])
+    .supported(
+        "The command type of io_uring_cmd's NVMe passthrough, which iomark does not run. \
+         fio 3.33 accepts it with io_uring, where it has no effect; so does iomark, with a \
+         note.",
+    ),
     opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page").engines(&["mmap"]),
     opt("hostname", Kind::Str, Category::Engine, "Hostname for net IO engine")
         .engines(&["net", "netsplice"]),

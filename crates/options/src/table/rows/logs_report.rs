@@ -435,6 +435,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         int(0, NOLIMIT),
         Category::Time,
         "Set up dedicated gettimeofday() thread on this CPU",
+    )
+    .supported(
+        "fio 3.33 dedicates a thread on this CPU to reading the time of day for the jobs. \
+         iomark's clock reads take a few nanoseconds (the TSC) and need no such thread: \
+         accepted, with a note that it has no effect.",
     ),
     opt(
         "unified_rw_reporting",

@@ -344,7 +344,7 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .supported(
         "Accepted; as in fio 3.33 it only applies to blktrace replays, so an iolog is \
-         replayed whole (iomark says so on standard error).",
+         replayed whole (iomark says so in a note).",
     ),
     opt("merge_blktrace_file", Kind::Str, Category::IoReplay, "Merged blktrace output filename"),
     opt(

@@ -94,16 +94,16 @@ pub(super) const ROWS: &[OptionDef] = &[
             ch("read", "Sequential read").arg(ChoiceArg::OptionalSize),
             ch("write", "Sequential write").arg(ChoiceArg::OptionalSize),
             ch("trim", "Sequential trim").arg(ChoiceArg::OptionalSize),
-            ch("randread", "Random read").arg(ChoiceArg::OptionalSize),
-            ch("randwrite", "Random write").arg(ChoiceArg::OptionalSize),
-            ch("randtrim", "Random trim").arg(ChoiceArg::OptionalSize),
+            ch("randread", "Random read").arg(ChoiceArg::OptionalCount),
+            ch("randwrite", "Random write").arg(ChoiceArg::OptionalCount),
+            ch("randtrim", "Random trim").arg(ChoiceArg::OptionalCount),
             ch("rw", "Sequential read and write mix").arg(ChoiceArg::OptionalSize),
             ch("readwrite", "Sequential read and write mix").arg(ChoiceArg::OptionalSize),
-            ch("randrw", "Random read and write mix").arg(ChoiceArg::OptionalSize),
+            ch("randrw", "Random read and write mix").arg(ChoiceArg::OptionalCount),
             ch("trimwrite", "Trim and write mix, trims preceding writes")
                 .arg(ChoiceArg::OptionalSize),
             ch("randtrimwrite", "Randomly trim and write mix, trims preceding writes")
-                .arg(ChoiceArg::OptionalSize),
+                .arg(ChoiceArg::OptionalCount),
         ]),
         Category::IoType,
         "IO direction",
@@ -117,7 +117,9 @@ pub(super) const ROWS: &[OptionDef] = &[
          `trimwrite`/`randtrimwrite` trim each block before writing it. An optional `:N` \
          changes how offsets advance: sequential patterns leave a gap of N bytes after \
          each I/O, random patterns draw a new offset only every N I/Os (see \
-         `rw_sequencer`). Default `read`.",
+         `rw_sequencer`); as in fio 3.33 the count of a random pattern has no unit \
+         (`randread:4k` is 4, noted) and 0 never draws, so `randread:0` reads \
+         sequentially. Default `read`.",
     ),
     opt("bs", Kind::SizePerDir, Category::BlockSize, "Block size unit")
         .alias(&["blocksize"])
@@ -330,9 +332,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         "`inline` (the default): the job thread submits and reaps. `offload`: the \
          job thread generates and times the I/Os and a pool of `iodepth` threads does the \
          blocking calls (iomark's threadpool engine), so that a slow device does not hold \
-         back submission (fio's answer to coordinated omission). Only with synchronous \
-         engines; iomark refuses it with asynchronous ones, which fio says it cannot \
-         reliably do.",
+         back submission (fio's answer to coordinated omission). An asynchronous engine \
+         already submits without waiting for the device: it runs with inline submission, \
+         and a note says so (fio 3.33 runs it at depth 1, can hang, and refuses io_uring).",
     ),
     opt("size", Kind::SizeOrPercent, Category::IoSize, "Total size of device or files").supported(
         "The total number of bytes the job does I/O on, divided among its \
@@ -495,14 +497,14 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt(
         "file_service_type",
         Kind::Enum(&[
-            ch("random", "Choose a file at random (uniform)").arg(ChoiceArg::OptionalSize),
+            ch("random", "Choose a file at random (uniform)").arg(ChoiceArg::OptionalCount),
             ch("zipf", "Zipf randomized").arg(ChoiceArg::OptionalFloat),
             ch("pareto", "Pareto randomized").arg(ChoiceArg::OptionalFloat),
             ch("normal", "Normal (Gaussian) randomized").arg(ChoiceArg::OptionalFloat),
             ch("gauss", "Alias for normal").arg(ChoiceArg::OptionalFloat),
-            ch("roundrobin", "Round robin select files").arg(ChoiceArg::OptionalSize),
+            ch("roundrobin", "Round robin select files").arg(ChoiceArg::OptionalCount),
             ch("sequential", "Finish one file before moving to the next")
-                .arg(ChoiceArg::OptionalSize),
+                .arg(ChoiceArg::OptionalCount),
         ]),
         Category::Target,
         "How to select which file to service next",
@@ -511,7 +513,8 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "Which file serves the next I/O when the job has several: `roundrobin:N` \
          (default, N=1) N I/Os per file in turn; `sequential` one file to its end, then the \
-         next; `random:N` N I/Os on a file drawn at random; `zipf:θ` (default 1.1), \
+         next; `random:N` N I/Os on a file drawn at random (N has no unit, as in fio 3.33, \
+         and 0 stays on a file until it is done); `zipf:θ` (default 1.1), \
          `pareto:h` (default 0.2) and `normal:dev` (alias `gauss`, default 0) draw a file \
          per I/O with fio's skew, and start a finished file over. See docs/job-files.md, \
          Files and zones.",
@@ -590,7 +593,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          not needed to read the data back. Default 0.",
     ),
     opt("write_barrier", int(0, NOLIMIT), Category::IoType, "Make every Nth write a barrier write")
-        .default("0"),
+        .default("0")
+        .supported(
+            "fio 3.33 marks every Nth write as a barrier write, which only its sg engine can \
+             issue and Linux has not had since 2.6.37: with the engines iomark runs the writes \
+             are plain writes in fio too. Accepted, with a note that it has no effect.",
+        ),
     opt(
         "sync_file_range",
         Kind::ChoiceSet(&[
@@ -616,7 +624,12 @@ pub(super) const ROWS: &[OptionDef] = &[
          Default false.",
         ),
     opt("atomic", Kind::Bool, Category::IoType, "Use Atomic IO with O_DIRECT (implies O_DIRECT)")
-        .default("0"),
+        .default("0")
+        .supported(
+            "Implies `direct=1`, as in fio. fio 3.33 also opens the files with O_ATOMIC, a \
+             flag Linux never merged and ignores, so the writes are plain direct writes in \
+             fio too. A note says so.",
+        ),
     opt("buffered", Kind::Bool, Category::IoType, "Use buffered IO (negates direct)")
         .default("1")
         .supported(

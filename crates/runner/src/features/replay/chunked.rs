@@ -8,7 +8,7 @@
 //! between two I/Os when the chunk is used up: a read of the log of up to [`CHUNK`] I/Os'
 //! lines, through buffers allocated once, like the log writers' flushes of a full buffer.
 //! The log must be a regular file, read twice; a log that changed in between ends the
-//! replay where it no longer matches, with a message.
+//! replay where it no longer matches, with a note.
 
 use iomark_plan::replay::parse::{LineParser, Lines};
 use iomark_plan::replay::{ReplayIo, ReplayPlan};
@@ -28,6 +28,8 @@ pub(super) struct Chunks {
     buf: Vec<ReplayIo>,
     pos: usize,
     done: bool,
+    /// Why the replay ended early, if the log changed since the plan read it.
+    changed: Option<String>,
 }
 
 impl Chunks {
@@ -42,7 +44,14 @@ impl Chunks {
             buf: Vec::with_capacity(CHUNK),
             pos: 0,
             done: false,
+            changed: None,
         })
+    }
+
+    /// Why the replay ended before the log's end, if the log changed since the job
+    /// started: a note for the run's report.
+    pub(super) fn note(&self) -> Option<&str> {
+        self.changed.as_deref()
     }
 
     /// The next I/O of the log; `None` at its end.
@@ -92,11 +101,11 @@ impl Chunks {
     /// The log no longer reads as it did when the job was planned: the replay ends here.
     #[cold]
     fn changed(&mut self, what: &str) {
-        eprintln!(
-            "iomark: read_iolog_chunked: '{}' changed since the job started ({what}); the \
-             replay ends here",
+        self.changed = Some(format!(
+            "read_iolog_chunked: '{}' changed since the job started ({what}); the replay ends \
+             here",
             self.lines.log().display()
-        );
+        ));
         self.done = true;
     }
 }

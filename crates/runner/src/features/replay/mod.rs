@@ -42,6 +42,12 @@ impl<'a> Cursor<'a> {
         Ok(Cursor { plan, next: 0, chunks, start_ns: None, stall: plan.stall && !fake, stop })
     }
 
+    /// Why the replay ended before its log did, if it did (a chunked log that changed): a
+    /// note for the run's report.
+    pub(crate) fn note(&self) -> Option<&str> {
+        self.chunks.as_ref().and_then(chunked::Chunks::note)
+    }
+
     /// The next I/O once its time has come; `None` at the end of the log or on a stop
     /// request.
     pub(crate) fn next(&mut self, clock: &mut JobClock) -> Option<Request> {
