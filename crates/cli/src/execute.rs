@@ -247,6 +247,15 @@ pub fn write_start_lines(
             }
             continue;
         }
+        if plan.engine.name == "cpuio" {
+            // fio's cpuio engine says what it burns instead of the usual line.
+            let o = &plan.engine.options;
+            let mode = if o.cpu_qsort { "qsort" } else { "noop" };
+            let (load, cycle) = (o.cpu_load, o.cpu_chunk_us);
+            let name = &plan.job.name;
+            writeln!(out, "{name} ({mode}): ioengine=cpuio, cpuload={load}, cpucycle={cycle}")?;
+            continue;
+        }
         let header = run::header(plan);
         writeln!(out, "{}", iomark_report::start_line(&plan.job.name, group, &header, print))?;
     }

@@ -37,6 +37,8 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "filecreate",
     "filestat",
     "filedelete",
+    "nbd",
+    "cpuio",
 ];
 
 /// fio's default engine.

@@ -24,7 +24,6 @@ const fn refuse(name: &'static str, reason: &'static str) -> Refusal {
 
 /// fio 3.33's engines that iomark does not run.
 pub const ENGINES: &[Refusal] = &[
-    refuse("cpuio", "it burns CPU instead of doing I/O; iomark measures storage"),
     refuse("net", "a network benchmark, not a storage one (iperf3 measures networks)"),
     refuse("netsplice", "a network benchmark, not a storage one (iperf3 measures networks)"),
     refuse("exec", "it runs a program as the job; `exec_prerun` and `exec_postrun` cover scripting around a job"),
@@ -34,7 +33,6 @@ pub const ENGINES: &[Refusal] = &[
     refuse("mtd", "needs raw flash (MTD) hardware"),
     refuse("sg", "needs SCSI generic devices (/dev/sg*), which this project cannot test"),
     refuse("io_uring_cmd", "NVMe passthrough needs NVMe character devices (/dev/ng*), which this project cannot test"),
-    refuse("nbd", "planned: the NBD protocol's client, tested against nbdkit (issue 19)"),
     refuse("rdma", "needs RDMA hardware"),
     refuse("rados", "needs Ceph's librados and a Ceph cluster"),
     refuse("rbd", "needs Ceph's librbd and a Ceph cluster"),

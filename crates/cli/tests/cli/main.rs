@@ -13,6 +13,7 @@ mod support;
 
 mod block_latency;
 mod buffers;
+mod cpuio;
 mod debug_parse;
 mod distributions;
 mod engines;
@@ -24,6 +25,7 @@ mod job_options;
 mod logs;
 mod metadata;
 mod multihost;
+mod nbd;
 mod notes;
 mod pacing;
 mod pictures;

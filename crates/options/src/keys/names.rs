@@ -673,8 +673,23 @@ pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
 /// `cmd_type`: Specify uring-cmd type
 pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
 
+/// `cpuload`: Use this percentage of CPU
+pub const CPULOAD: Key<u64> = Key::new("cpuload");
+
+/// `cpuchunks`: Length of the CPU burn cycles (usecs)
+pub const CPUCHUNKS: Key<u64> = Key::new("cpuchunks");
+
+/// `cpumode`: Stress mode
+pub const CPUMODE: Key<Choice> = Key::new("cpumode");
+
+/// `exit_on_io_done`: Exit when IO threads finish
+pub const EXIT_ON_IO_DONE: Key<bool> = Key::new("exit_on_io_done");
+
 /// `stat_type`: Specify stat system call type to measure lookup/getattr performance
 pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
+
+/// `uri`: Name of NBD URI
+pub const URI: Key<String> = Key::new("uri");
 
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");

@@ -194,10 +194,16 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt("mss", int(0, NOLIMIT), Category::Engine, "Set TCP maximum segment size")
         .engines(&["net", "netsplice"]),
     opt("cpuload", int(0, NOLIMIT), Category::Engine, "Use this percentage of CPU")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported(
+            "cpuio: the share of its CPU, in percent, the job keeps busy: each I/O burns \
+         `cpuchunks` microseconds, and the job thinks `cpuchunks × (100 − cpuload) / \
+         cpuload` microseconds between them. Required with cpuio.",
+        ),
     opt("cpuchunks", int(0, NOLIMIT), Category::Engine, "Length of the CPU burn cycles (usecs)")
         .default("50000")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported("cpuio: how long each I/O burns the CPU, in microseconds. Default 50000."),
     opt(
         "cpumode",
         Kind::Enum(&[ch("noop", "NOOP instructions"), ch("qsort", "QSORT computation")]),
@@ -205,10 +211,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Stress mode",
     )
     .default("noop")
-    .engines(&["cpuio"]),
+    .engines(&["cpuio"])
+    .supported(
+        "cpuio: how the CPU is burnt: `noop` spins, `qsort` sorts arrays until the chunk is \
+         spent (fio 3.33's sorts run past the chunk; iomark's stop at it).",
+    ),
     opt("exit_on_io_done", Kind::Bool, Category::Engine, "Exit when IO threads finish")
         .default("0")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported(
+            "cpuio: end the job once every job of the run that is not cpuio has ended (those \
+         that started), as if its runtime were over. The other jobs of its reporting group \
+         that are still running stop with it.",
+        ),
     opt(
         "stat_type",
         Kind::Enum(&[
@@ -224,6 +239,11 @@ pub(super) const ROWS: &[OptionDef] = &[
     .supported(
         "The system call filestat times on each file: stat(2) (the default), lstat(2), or \
          statx(2) asking for the basic statistics.",
+    ),
+    opt("uri", Kind::Str, Category::Engine, "Name of NBD URI").engines(&["nbd"]).supported(
+        "nbd: the server and export, as an NBD URI: `nbd://HOST[:PORT][/EXPORT]` (port \
+         10809 by default) or `nbd+unix:///[EXPORT]?socket=PATH`. TLS (`nbds://`) is \
+         refused. Without `size` the job covers the whole export.",
     ),
     opt("program", Kind::Str, Category::Engine, "Program to execute").engines(&["exec"]),
     opt("arguments", Kind::Str, Category::Engine, "Arguments to pass").engines(&["exec"]),
