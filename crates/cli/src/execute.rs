@@ -256,6 +256,12 @@ pub fn write_start_lines(
             writeln!(out, "{name} ({mode}): ioengine=cpuio, cpuload={load}, cpucycle={cycle}")?;
             continue;
         }
+        if let Some(exec) = &plan.engine.options.exec {
+            // fio's exec engine names its program instead of the usual line.
+            let (name, program) = (&plan.job.name, &exec.program);
+            writeln!(out, "{name} : program={program}, arguments={}", exec.args.join(" "))?;
+            continue;
+        }
         let header = run::header(plan);
         writeln!(out, "{}", iomark_report::start_line(&plan.job.name, group, &header, print))?;
     }

@@ -227,6 +227,14 @@ pub const REGISTRY: &[EngineInfo] = &[
         moves_data: false,
         make: |o| Ok(Box::new(crate::cpuio::CpuEngine::new(o.cpu_chunk_us, o.cpu_qsort))),
     },
+    EngineInfo {
+        name: "exec",
+        completes_in_call: true,
+        about: "runs a program (program, arguments) for the job's runtime; no data transfer",
+        files: FileUse::Untouched,
+        moves_data: false,
+        make: |o| Ok(Box::new(crate::exec::ExecEngine::new(o.exec.as_ref())?)),
+    },
 ];
 
 /// The engine called `name` (one of the [`REGISTRY`]), set up with `options`.

@@ -39,6 +39,7 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "filedelete",
     "nbd",
     "cpuio",
+    "exec",
 ];
 
 /// fio's default engine.

@@ -26,17 +26,25 @@ const fn refuse(name: &'static str, reason: &'static str) -> Refusal {
 pub const ENGINES: &[Refusal] = &[
     refuse("net", "a network benchmark, not a storage one (iperf3 measures networks)"),
     refuse("netsplice", "a network benchmark, not a storage one (iperf3 measures networks)"),
-    refuse("exec", "it runs a program as the job; `exec_prerun` and `exec_postrun` cover scripting around a job"),
-    refuse("e4defrag", "it drives ext4's online defragmentation ioctl, a file system tool rather than I/O"),
+    refuse(
+        "e4defrag",
+        "it drives ext4's online defragmentation ioctl, a file system tool rather than I/O",
+    ),
     refuse("gfapi", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("gfapi_async", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("mtd", "needs raw flash (MTD) hardware"),
     refuse("sg", "needs SCSI generic devices (/dev/sg*), which this project cannot test"),
-    refuse("io_uring_cmd", "NVMe passthrough needs NVMe character devices (/dev/ng*), which this project cannot test"),
+    refuse(
+        "io_uring_cmd",
+        "NVMe passthrough needs NVMe character devices (/dev/ng*), which this project cannot test",
+    ),
     refuse("rdma", "needs RDMA hardware"),
     refuse("rados", "needs Ceph's librados and a Ceph cluster"),
     refuse("rbd", "needs Ceph's librbd and a Ceph cluster"),
-    refuse("pmemblk", "persistent memory through PMDK's libpmemblk, which upstream PMDK has dropped"),
+    refuse(
+        "pmemblk",
+        "persistent memory through PMDK's libpmemblk, which upstream PMDK has dropped",
+    ),
     refuse("dev-dax", "needs persistent memory (device DAX) hardware"),
     refuse("libpmem", "needs persistent memory hardware and PMDK's libpmem"),
 ];

@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 /// be up when the job is planned; `None` for other engines and for a job of a given size.
 fn engine_region(spec: &JobSpec) -> Result<Option<u64>, OptionError> {
     let sized = spec.is_set(keys::SIZE) || spec.is_set(keys::FILESIZE);
-    if crate::cpuio::is_cpuio(spec) && !sized {
+    if crate::cpuio::by_time(spec) && !sized {
         return Ok(Some(crate::cpuio::REGION));
     }
     if spec.get(keys::IOENGINE).map(|c| c.name) != Some("nbd") {

@@ -65,7 +65,7 @@ impl LimitsPlan {
         // Without a runtime fio 3.33 says "time_based requires a runtime/timeout setting"
         // and runs the job as if it were not time based; so does iomark, with a note.
         let time_based =
-            (spec.flag(keys::TIME_BASED) || crate::cpuio::is_cpuio(spec)) && runtime.is_some();
+            (spec.flag(keys::TIME_BASED) || crate::cpuio::by_time(spec)) && runtime.is_some();
         Ok(LimitsPlan {
             io_bytes,
             io_size_given: io_size.is_some() && !one_pass,

@@ -18,6 +18,7 @@ mod debug_parse;
 mod distributions;
 mod engines;
 mod errors;
+mod exec_engine;
 mod files;
 mod fio_plot;
 mod fuse;

@@ -691,6 +691,18 @@ pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
 /// `uri`: Name of NBD URI
 pub const URI: Key<String> = Key::new("uri");
 
+/// `program`: Program to execute
+pub const PROGRAM: Key<String> = Key::new("program");
+
+/// `arguments`: Arguments to pass
+pub const ARGUMENTS: Key<String> = Key::new("arguments");
+
+/// `grace_time`: Grace time before sending a SIGKILL
+pub const GRACE_TIME: Key<u64> = Key::new("grace_time");
+
+/// `std_redirect`: Redirect stdout & stderr to files
+pub const STD_REDIRECT: Key<bool> = Key::new("std_redirect");
+
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");
 

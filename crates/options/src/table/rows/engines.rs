@@ -245,14 +245,29 @@ pub(super) const ROWS: &[OptionDef] = &[
          10809 by default) or `nbd+unix:///[EXPORT]?socket=PATH`. TLS (`nbds://`) is \
          refused. Without `size` the job covers the whole export.",
     ),
-    opt("program", Kind::Str, Category::Engine, "Program to execute").engines(&["exec"]),
-    opt("arguments", Kind::Str, Category::Engine, "Arguments to pass").engines(&["exec"]),
+    opt("program", Kind::Str, Category::Engine, "Program to execute")
+        .engines(&["exec"])
+        .supported("exec: the program the job runs for its runtime (required)."),
+    opt("arguments", Kind::Str, Category::Engine, "Arguments to pass")
+        .engines(&["exec"])
+        .supported(
+            "exec: the program's arguments, split at blanks; `%r` is the job's runtime in \
+         seconds, `%n` its name.",
+        ),
     opt("grace_time", int(0, NOLIMIT), Category::Engine, "Grace time before sending a SIGKILL")
         .default("1")
-        .engines(&["exec"]),
+        .engines(&["exec"])
+        .supported(
+            "exec: seconds between the SIGTERM a program still running gets when the job \
+         ends and the SIGKILL. Default 1.",
+        ),
     opt("std_redirect", Kind::Bool, Category::Engine, "Redirect stdout & stderr to files")
         .default("1")
-        .engines(&["exec"]),
+        .engines(&["exec"])
+        .supported(
+            "exec: the program's standard output and error go to `NAME.stdout` and \
+         `NAME.stderr` in the working directory. Default true.",
+        ),
     opt("donorname", Kind::Str, Category::Engine, "File used as a block donor")
         .engines(&["e4defrag"]),
     opt("inplace", int(0, 1), Category::Engine, "Alloc and free space inside defrag event")
