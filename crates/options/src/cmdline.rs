@@ -152,6 +152,9 @@ pub struct ProgramOptions {
     pub trigger_timeout: Option<Duration>,
     /// `--trigger=COMMAND`: what a trigger runs.
     pub trigger: Option<String>,
+    /// `--trigger-remote=COMMAND`: what a trigger asks the servers to run (no effect in
+    /// a local run).
+    pub trigger_remote: Option<String>,
     /// `--aux-path=DIR`: where the verify state files go.
     pub aux_path: Option<PathBuf>,
     /// `--server[=ARGS]`: serve fio's clients; `Some("")` for the default address.
@@ -369,6 +372,7 @@ fn program_flag(
             p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
         }
         FlagId::Trigger => p.trigger = Some(value),
+        FlagId::TriggerRemote => p.trigger_remote = Some(value),
         FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
         FlagId::Server => p.server = Some(value),
         FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),

@@ -112,6 +112,12 @@ pub fn load_file_path(payload: &[u8]) -> Option<String> {
     Some(c_str(payload.get(4..(4 + len).min(payload.len()))?))
 }
 
+/// The command of a `VTRIGGER` message (a 16-bit length, then the command).
+pub fn vtrigger_command(payload: &[u8]) -> Option<String> {
+    let len = u16::from_le_bytes(payload.get(0..2)?.try_into().ok()?) as usize;
+    Some(c_str(payload.get(2..(2 + len).min(payload.len()))?))
+}
+
 /// A `LOAD_FILE` message for `path`.
 pub fn load_file(path: &str) -> Vec<u8> {
     let mut p = (path.len() as u16).to_le_bytes().to_vec();

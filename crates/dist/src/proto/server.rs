@@ -247,7 +247,21 @@ fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, ProtoError> {
             }
             Op::Quit => break Ok(false),
             Op::Exit => break Ok(true),
-            Op::JobLine | Op::UpdateJob | Op::VTrigger => {
+            Op::VTrigger => {
+                // fio's --trigger-remote: the run stops (its report goes out as usual) and
+                // the command runs, as fio's server does.
+                stop.store(true, Ordering::SeqCst);
+                let command = msg::vtrigger_command(&payload).unwrap_or_default();
+                if !command.is_empty() {
+                    if let Err(e) =
+                        std::process::Command::new("sh").arg("-c").arg(&command).status()
+                    {
+                        let text = format!("iomark: --trigger-remote '{command}': {e}\n");
+                        send(&out, Op::Text, 0, &msg::text(&text, now()))?;
+                    }
+                }
+            }
+            Op::JobLine | Op::UpdateJob => {
                 let text = format!("iomark: {op:?} is not supported by iomark's server\n");
                 send(&out, Op::Text, 0, &msg::text(&text, now()))?;
             }

@@ -240,9 +240,14 @@ const FLAGS: &[Flag] = &[
         ),
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
         .long_help("Run with sh -c when the trigger fires, before the report is printed."),
+    flag(F::TriggerRemote, "trigger-remote", Required("COMMAND"), "The command a server runs on a trigger")
+        .long_help(
+            "fio's client sends it to its servers when its trigger fires; iomark's server \
+             stops the run and runs it with sh -c. In a local run it has no effect, as in \
+             fio 3.33 (the trigger still stops the run).",
+        ),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

@@ -5,6 +5,7 @@ mod client;
 mod gfio;
 mod mpi;
 mod server;
+mod trigger;
 
 use crate::support::process::poll_until;
 use crate::support::run::{command, FAKE_STEP_NS, IOMARK};
