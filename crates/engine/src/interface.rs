@@ -178,6 +178,8 @@ pub struct EngineOptions {
     pub cpu_qsort: bool,
     /// `exit_on_io_done` (cpuio): the job ends once every job that is not cpuio has.
     pub exit_on_io_done: bool,
+    /// `thp` (mmap): private mappings advised `MADV_HUGEPAGE`.
+    pub thp: bool,
     /// The exec engine's program.
     pub exec: Option<crate::exec::ExecSpec>,
 }
@@ -208,6 +210,7 @@ impl Default for EngineOptions {
             cpu_chunk_us: 50_000,
             cpu_qsort: false,
             exit_on_io_done: false,
+            thp: false,
             exec: None,
         }
     }

@@ -41,5 +41,6 @@ mod signals;
 mod sweep;
 mod syncs;
 mod terse;
+mod thp;
 mod usage;
 mod verify;

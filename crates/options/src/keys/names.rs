@@ -673,6 +673,9 @@ pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
 /// `cmd_type`: Specify uring-cmd type
 pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
 
+/// `thp`: Memory Advise Huge Page
+pub const THP: Key<u64> = Key::new("thp");
+
 /// `cpuload`: Use this percentage of CPU
 pub const CPULOAD: Key<u64> = Key::new("cpuload");
 

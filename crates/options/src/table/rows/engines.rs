@@ -153,7 +153,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          fio 3.33 accepts it with io_uring, where it has no effect; so does iomark, with a \
          note.",
     ),
-    opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page").engines(&["mmap"]),
+    opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page")
+        .engines(&["mmap"])
+        .supported(
+            "mmap: non-zero maps each file privately (MAP_PRIVATE) and advises transparent \
+         huge pages (MADV_HUGEPAGE), as fio 3.33 does: writes then stay in the private copy \
+         and never reach the file.",
+        ),
     opt("hostname", Kind::Str, Category::Engine, "Hostname for net IO engine")
         .engines(&["net", "netsplice"]),
     opt("port", int(1, 65535), Category::Engine, "Port to use for TCP or UDP net connections")
