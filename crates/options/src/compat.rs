@@ -24,12 +24,9 @@ const fn refuse(name: &'static str, reason: &'static str) -> Refusal {
 
 /// fio 3.33's engines that iomark does not run.
 pub const ENGINES: &[Refusal] = &[
-    refuse("net", "a network benchmark, not a storage one (iperf3 measures networks)"),
-    refuse("netsplice", "a network benchmark, not a storage one (iperf3 measures networks)"),
-    refuse(
-        "e4defrag",
-        "it drives ext4's online defragmentation ioctl, a file system tool rather than I/O",
-    ),
+    refuse("net", "planned (issue 19): TCP, UDP and Unix-socket transfers between a listening job and a sending one, tested on loopback; not written yet"),
+    refuse("netsplice", "planned (issue 19): TCP, UDP and Unix-socket transfers between a listening job and a sending one, tested on loopback; not written yet"),
+    refuse("e4defrag", "planned (issue 19): ext4's EXT4_IOC_MOVE_EXT on the files of an ext4 loop image; not written yet"),
     refuse("gfapi", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("gfapi_async", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("mtd", "needs raw flash (MTD) hardware"),
@@ -53,7 +50,7 @@ pub const ENGINES: &[Refusal] = &[
 pub const OPTIONS: &[Refusal] = &[
     refuse("uid", "planned: jobs are threads, and Linux applies a user id to a whole process; a job needing one will run in a child process (issue 19)"),
     refuse("gid", "planned: jobs are threads, and Linux applies a group id to a whole process; a job needing one will run in a child process (issue 19)"),
-    refuse("profile", "fio's built-in tiobench and act profiles are job files in disguise; write the job file"),
+    refuse("profile", "planned (issue 19): fio 3.33's tiobench profile is four fixed jobs (seqwrite, randwrite, seqread, randread: sync engine, 4 KiB blocks, four .fio.tio.N files in the working directory sized from the machine's memory, its own options without effect) and act reads devices named by device-names; not written yet"),
     refuse("cgroup", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("cgroup_weight", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("cgroup_nodelete", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
