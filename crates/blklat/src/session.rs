@@ -2,9 +2,9 @@
 //! thread that reads them and matches the I/Os the job hands over.
 
 use crate::matcher::{Event, MappedIo, Matcher, Range};
-use crate::perf::{kind_of, Rings};
+use crate::ring::Rings;
 use crate::sys::{self, Extent};
-use crate::tracefs::Layout;
+use crate::tracefs::{kind_of, Layout};
 use crate::BlkError;
 use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink};
 use std::fs::File;
@@ -83,6 +83,7 @@ pub struct Session {
 impl Session {
     /// Places `files`, opens the rings for their disks and starts the reading thread.
     pub fn start(
+        root: &std::path::Path,
         layouts: &[Layout; 4],
         files: &[&File],
         note: Option<String>,
@@ -91,7 +92,7 @@ impl Session {
         let mut devs: Vec<u32> = places.iter().map(|p| p.dev).collect();
         devs.sort_unstable();
         devs.dedup();
-        let rings = Rings::open(layouts, &devs)?;
+        let rings = Rings::open(root, &devs)?;
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
@@ -278,7 +279,7 @@ impl Reader {
 
     fn finish(mut self) -> BlockRecorder {
         let counts = &mut self.matcher.rec.counts;
-        counts.lost_records = self.rings.lost;
+        counts.lost_records = self.rings.lost();
         let (lost, matched, unmatched) = (counts.lost_records, counts.matched, counts.unmatched);
         let notes = &mut self.matcher.rec.notes;
         if lost > 0 {
