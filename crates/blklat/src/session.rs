@@ -224,7 +224,9 @@ impl Reader {
             });
         });
         self.matcher.rec.counts.records += n;
-        self.pending.sort_by_key(|e| e.time);
+        // Unstable: no buffer to allocate; a request's records of one time stamp stay in
+        // the order of their kinds.
+        self.pending.sort_unstable_by_key(|e| (e.time, e.kind as u8));
         let cut = self.pending.partition_point(|e| e.time < until);
         for e in self.pending.drain(..cut) {
             self.matcher.add(e);
