@@ -139,3 +139,32 @@ fn without_tracing_the_run_goes_on_and_says_why() {
     let normal = text(&out.stdout);
     assert!(normal.contains("  block latency: ios=0, matched=0, unmatched=0"), "{normal}");
 }
+
+/// The block table of an HTML page, with its run labels taken out.
+fn block_table(html: &str, label: &str) -> String {
+    let start = html.find("<table class=\"summary block\">").expect("a block table");
+    let end = start + html[start..].find("</table>").expect("its end");
+    html[start..end].replace(&format!("<td>{label}</td>"), "<td></td>")
+}
+
+#[test]
+fn iomark_report_reads_the_split_back_from_json_and_shows_it_as_the_run_did() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(disk) = LoopDevice::new(16 << 20) else { return };
+    let dir = crate::support::run::tempdir();
+    let file = format!("--filename={}", disk.dev);
+    let args = [&file, "--direct=1", "--rw=randread", "--bs=4k", "--number_ios=200"];
+    let mut all = vec!["--name=j", "--block-latency", "--output-format=json", "--html=live.html"];
+    all.extend_from_slice(&args);
+    let out = iomark_ok(dir.path(), &all, false);
+    let report = report_json(IOMARK, &out);
+    let Some(b) = traced(&report) else { return };
+    assert_eq!(n(&b, "matched"), 200, "{b}");
+    std::fs::write(dir.path().join("run.json"), &out.stdout).expect("run.json");
+    iomark_ok(dir.path(), &["report", "run.json", "-o", "back.html"], false);
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).expect("a page");
+    let (live, back) = (read("live.html"), read("back.html"));
+    let back = block_table(&back, "run");
+    assert!(back.contains("<td>device</td>") && back.contains("matched 200"), "{back}");
+    assert_eq!(block_table(&live, "iomark"), back);
+}
