@@ -26,7 +26,7 @@ pub mod tracefs;
 
 use iomark_stats::block::{BlockTracing, IoTraceSink};
 use std::fs::File;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use tracefs::{Layout, TraceFs};
 
 /// Why block-layer tracing cannot run.
@@ -92,12 +92,9 @@ impl BlockTracing for Unavailable {
     }
 }
 
-/// The run's tracing: the tracer, or, where it cannot run, one that says why.
-pub fn for_run() -> Arc<dyn BlockTracing> {
-    match BlockTracer::new() {
-        Ok(t) => Arc::new(t),
-        Err(e) => Arc::new(Unavailable(format!(
-            "block latency is not available: {e}; the run goes on without the split"
-        ))),
-    }
+/// The run's tracer, or the note that says why there is none (for [`Unavailable`]).
+pub fn for_run() -> Result<BlockTracer, String> {
+    BlockTracer::new().map_err(|e| {
+        format!("block latency is not available: {e}; the run goes on without the split")
+    })
 }

@@ -152,6 +152,8 @@ pub struct BlockRecorder {
     pub clock: ClockMap,
     /// What the tracer has to say (why nothing was traced, what was mounted).
     pub notes: Vec<String>,
+    /// The job asked for the split and could not have it (the first note says why).
+    pub unavailable: bool,
 }
 
 impl Default for BlockRecorder {
@@ -161,6 +163,7 @@ impl Default for BlockRecorder {
             counts: BlockCounts::default(),
             clock: ClockMap::default(),
             notes: Vec::new(),
+            unavailable: false,
         }
     }
 }
@@ -168,7 +171,7 @@ impl Default for BlockRecorder {
 impl BlockRecorder {
     /// A recorder with nothing recorded and this note (the split was not available).
     pub fn unavailable(note: String) -> Self {
-        BlockRecorder { notes: vec![note], ..BlockRecorder::default() }
+        BlockRecorder { notes: vec![note], unavailable: true, ..BlockRecorder::default() }
     }
 
     /// Records one matched I/O of direction `dir`: its four segments, in nanoseconds.
@@ -188,6 +191,7 @@ impl BlockRecorder {
             }
         }
         self.counts.merge(&other.counts);
+        self.unavailable |= other.unavailable;
         self.clock.points += other.clock.points;
         self.clock.max_rate_ppm = self.clock.max_rate_ppm.max(other.clock.max_rate_ppm);
         for note in &other.notes {

@@ -161,8 +161,12 @@ pub fn block_latency(v: &Value) -> BlockLatencyReport {
     };
     let clock =
         ClockMap { points: u(&v["clock_points"]), max_rate_ppm: f(&v["clock_max_rate_ppm"]) };
-    let notes = v["notes"].as_array().map(|n| n.iter().map(s).collect()).unwrap_or_default();
-    BlockLatencyReport { dirs, counts, clock, notes }
+    let notes: Vec<String> =
+        v["notes"].as_array().map(|n| n.iter().map(s).collect()).unwrap_or_default();
+    // A job that could not have the split says so in its first note.
+    let unavailable =
+        counts.ios == 0 && notes.first().is_some_and(|n| n.contains("without the split"));
+    BlockLatencyReport { dirs, counts, clock, notes, unavailable }
 }
 
 /// One direction of a job (`read`, `write`, `trim`, `mixed`).

@@ -168,3 +168,30 @@ fn iomark_report_reads_the_split_back_from_json_and_shows_it_as_the_run_did() {
     assert!(back.contains("<td>device</td>") && back.contains("matched 200"), "{back}");
     assert_eq!(block_table(&live, "iomark"), back);
 }
+
+#[test]
+fn warnings_fatal_fails_a_run_whose_job_asked_for_the_split_and_cannot_have_it() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = crate::support::run::tempdir();
+    let args =
+        ["--warnings-fatal", "--name=j", "--ioengine=null", "--size=1m", "--block_latency=1"];
+    // No tracer at all (the fake clock): the run stops before it starts.
+    let out = iomark_in(dir.path(), &args, true);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("not available under the fake clock (--warnings-fatal)"), "{err}");
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    // A tracer, and a job it cannot follow (no device under the null engine): the job runs,
+    // its report is printed, and the run fails. (Without root there is no tracer: the
+    // run stops before it starts, as above.)
+    let out = iomark_in(dir.path(), &args, false);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("(--warnings-fatal)"), "{err}");
+    if !err.contains("not available") {
+        assert!(err.contains("the job has no file on a device"), "{err}");
+        assert!(text(&out.stdout).contains("block latency: ios=0"), "{}", text(&out.stdout));
+    }
+    // Without --warnings-fatal the same run succeeds.
+    iomark_ok(dir.path(), &args[1..], false);
+}
