@@ -144,7 +144,7 @@ pub fn execute(
 /// The run's block-layer tracer when a job asks for the split (`--block-latency`,
 /// `block_latency=1`); where there can be none, one that tells each job why, or, with
 /// `--warnings-fatal`, the run's failure before it starts.
-fn block_tracing(
+pub(crate) fn block_tracing(
     program: &ProgramOptions,
     plans: &[JobPlan],
 ) -> Result<Option<Arc<dyn iomark_stats::block::BlockTracing>>, Failure> {

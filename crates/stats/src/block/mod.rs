@@ -142,7 +142,7 @@ pub struct ClockMap {
 }
 
 /// One job's split latencies, by direction and segment, and the counts.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockRecorder {
     /// Reads, writes, trims; in each the four segments in [`Segment::ALL`]'s order.
     pub dirs: [[LatRecorder; 4]; 3],
