@@ -72,9 +72,14 @@ impl BlockTracer {
 }
 
 impl BlockTracing for BlockTracer {
-    fn open(&self, job: &str, files: &[&File]) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(
+        &self,
+        job: &str,
+        files: &[&File],
+        monotonic: bool,
+    ) -> Result<Box<dyn IoTraceSink>, String> {
         let note = self.note.lock().ok().and_then(|n| n.clone());
-        session::Session::start(&self.root, &self.layouts, files, note)
+        session::Session::start(&self.root, &self.layouts, (files, monotonic), note)
             .map(|s| Box::new(s) as Box<dyn IoTraceSink>)
             .map_err(|e| {
                 format!("block latency for job '{job}': {e}; the job runs without the split")
@@ -87,7 +92,7 @@ impl BlockTracing for BlockTracer {
 pub struct Unavailable(pub String);
 
 impl BlockTracing for Unavailable {
-    fn open(&self, _job: &str, _files: &[&File]) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(&self, _: &str, _: &[&File], _: bool) -> Result<Box<dyn IoTraceSink>, String> {
         Err(self.0.clone())
     }
 }

@@ -69,6 +69,8 @@ fn split_dev(dev: u64) -> (u32, u32, u64) {
 enum Msg {
     /// I/Os, and a pair of readings (job clock, `CLOCK_MONOTONIC`) taken after them.
     Batch(Vec<IoTrace>, (u64, u64)),
+    /// A copy of the recorder so far, once the batches before are matched.
+    Snapshot(Sender<BlockRecorder>),
     /// The job ended; the recorder goes back on the channel.
     Finish((u64, u64), Sender<BlockRecorder>),
 }
@@ -85,7 +87,7 @@ impl Session {
     pub fn start(
         root: &std::path::Path,
         layouts: &[Layout; 4],
-        files: &[&File],
+        (files, monotonic): (&[&File], bool),
         note: Option<String>,
     ) -> Result<Session, BlkError> {
         let places = files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
@@ -101,6 +103,7 @@ impl Session {
             places,
             matcher: Matcher::default(),
             pairs: None,
+            monotonic,
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
@@ -126,6 +129,12 @@ impl IoTraceSink for Session {
         let _ = self.tx.send(Msg::Batch(fresh, pair));
     }
 
+    fn snapshot(&mut self) -> Option<BlockRecorder> {
+        let (reply, answer) = mpsc::channel();
+        self.tx.send(Msg::Snapshot(reply)).ok()?;
+        answer.recv().ok()
+    }
+
     fn finish(mut self: Box<Self>, now_ns: u64) -> BlockRecorder {
         let pair = (now_ns, sys::monotonic_ns());
         let (reply, answer) = mpsc::channel();
@@ -148,6 +157,8 @@ struct Reader {
     matcher: Matcher,
     /// The last pair of clock readings (job, monotonic).
     pairs: Option<(u64, u64)>,
+    /// The job's clock is `CLOCK_MONOTONIC` (from its own origin).
+    monotonic: bool,
     /// The smallest difference monotonic − job over the pairs.
     offset: Option<i128>,
     /// The longest clat seen (ns), for how long records are kept.
@@ -176,6 +187,9 @@ impl Reader {
                     self.batch(&ios, pair);
                     ios.clear();
                     let _ = back.send(ios);
+                }
+                Ok(Msg::Snapshot(reply)) => {
+                    let _ = reply.send(self.matcher.rec.clone());
                 }
                 Ok(Msg::Finish(pair, reply)) => {
                     self.drain(pair.1);
@@ -247,10 +261,11 @@ impl Reader {
             let clock = &mut self.matcher.rec.clock;
             clock.max_rate_ppm = clock.max_rate_ppm.max(ppm);
         }
-        // The job clock onto CLOCK_MONOTONIC: where both are CLOCK_MONOTONIC (the rates
-        // agree within the pairs' jitter), by the smallest offset seen; else linearly
-        // between the two pairs.
-        let same = dj < 100_000_000 || ppm < SAME_CLOCK_PPM;
+        // The job clock onto CLOCK_MONOTONIC: where both are CLOCK_MONOTONIC, by the
+        // smallest offset seen (a pair read late only moves the offset up, never the
+        // I/Os); else (the TSC) linearly between the two pairs, unless the rates agree
+        // within the pairs' jitter.
+        let same = self.monotonic || dj < 100_000_000 || ppm < SAME_CLOCK_PPM;
         let offset = self.offset.unwrap_or(0);
         let to_mono = |j: u64| {
             let m = if same {

@@ -171,6 +171,7 @@ impl iomark_stats::block::BlockTracing for EveryIo {
         &self,
         _: &str,
         _: &[&std::fs::File],
+        _: bool,
     ) -> Result<Box<dyn iomark_stats::block::IoTraceSink>, String> {
         Ok(Box::new(EveryIoSink(Default::default())))
     }

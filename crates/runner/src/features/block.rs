@@ -17,11 +17,12 @@ pub(crate) struct BlockFeed {
 
 impl BlockFeed {
     /// The feed of job `job` over `files`, from `tracing`; `now` reads the job's clock
-    /// (once the sink is open, to pair it with the sink's clock).
+    /// (once the sink is open, to pair it with the sink's clock), which is
+    /// `CLOCK_MONOTONIC` when `monotonic` says so (else the TSC).
     pub(crate) fn open(
         tracing: &dyn BlockTracing,
-        job: &str,
-        files: &[File],
+        (job, files): (&str, &[File]),
+        monotonic: bool,
         now: impl FnOnce() -> u64,
     ) -> Self {
         let sink = if files.is_empty() {
@@ -30,7 +31,7 @@ impl BlockFeed {
                  the job runs without the split"
             ))
         } else {
-            tracing.open(job, &files.iter().collect::<Vec<_>>())
+            tracing.open(job, &files.iter().collect::<Vec<_>>(), monotonic)
         };
         let mut feed = BlockFeed { sink, buf: Vec::with_capacity(BATCH) };
         if let Ok(sink) = &mut feed.sink {
@@ -51,6 +52,17 @@ impl BlockFeed {
         if self.buf.len() == self.buf.capacity() {
             sink.take(&mut self.buf, now);
         }
+    }
+
+    /// The split so far (for an interim report): the I/Os not yet handed over are handed
+    /// over with `now` (the job's clock), and the sink answers once it has matched them.
+    /// `None` without a sink, or from one that keeps no interim split.
+    pub(crate) fn snapshot(&mut self, now: u64) -> Option<BlockRecorder> {
+        let Ok(sink) = &mut self.sink else { return None };
+        if !self.buf.is_empty() {
+            sink.take(&mut self.buf, now);
+        }
+        sink.snapshot()
     }
 
     /// The split of every I/O handed over; `now` is the job's clock at its end.

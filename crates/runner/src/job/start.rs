@@ -128,7 +128,10 @@ pub(super) fn start<'a, 's>(
     let job = (plan.job.name.as_str(), &plan.files);
     let seeds = &plan.seeds.fio;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
-    let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
+    let monotonic = !clock.is_tsc();
+    let block = links
+        .block
+        .map(|t| Box::new(BlockFeed::open(t, (name, &files), monotonic, || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {

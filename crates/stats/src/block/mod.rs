@@ -43,6 +43,11 @@ pub trait IoTraceSink: Send {
     /// clock read just before the call, which the sink pairs with its own clock to map
     /// the job's clock onto the tracer's. Called once with no I/O at the job's start.
     fn take(&mut self, ios: &mut Vec<IoTrace>, now_ns: u64);
+    /// The split of the I/Os handed over so far, for an interim report (`None`: the sink
+    /// keeps none). Called on the job thread, rarely (once per report).
+    fn snapshot(&mut self) -> Option<BlockRecorder> {
+        None
+    }
     /// The job ended at `now_ns` (the last [`IoTraceSink::take`] came before): the split
     /// of every I/O handed over.
     fn finish(self: Box<Self>, now_ns: u64) -> BlockRecorder;
@@ -50,9 +55,16 @@ pub trait IoTraceSink: Send {
 
 /// A run's block-layer tracing, shared by its jobs.
 pub trait BlockTracing: Send + Sync + std::fmt::Debug {
-    /// A sink for job `job`, whose files are `files` (in the job's order); `Err` says why
-    /// the job's I/O cannot be followed (the run goes on without the split).
-    fn open(&self, job: &str, files: &[&std::fs::File]) -> Result<Box<dyn IoTraceSink>, String>;
+    /// A sink for job `job`, whose files are `files` (in the job's order); `monotonic`
+    /// says the job's clock is `CLOCK_MONOTONIC` from some origin (one offset maps it onto
+    /// the tracer's), else it is another (the TSC: mapped between pairs of readings).
+    /// `Err` says why the job's I/O cannot be followed (the run goes on without the split).
+    fn open(
+        &self,
+        job: &str,
+        files: &[&std::fs::File],
+        monotonic: bool,
+    ) -> Result<Box<dyn IoTraceSink>, String>;
 }
 
 /// The four parts of an I/O's latency from its start (fio's lat: its clat for a
