@@ -195,3 +195,41 @@ fn warnings_fatal_fails_a_run_whose_job_asked_for_the_split_and_cannot_have_it()
     // Without --warnings-fatal the same run succeeds.
     iomark_ok(dir.path(), &args[1..], false);
 }
+
+#[test]
+fn interim_reports_carry_the_split_so_far() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(disk) = LoopDevice::new(16 << 20) else { return };
+    let dir = crate::support::run::tempdir();
+    let file = format!("--filename={}", disk.dev);
+    let args = [
+        "--name=j",
+        "--block-latency",
+        "--output-format=json",
+        "--status-interval=200ms",
+        &file,
+        "--direct=1",
+        "--rw=randread",
+        "--bs=4k",
+        "--runtime=1",
+        "--time_based",
+    ];
+    let out = iomark_ok(dir.path(), &args, false);
+    let docs: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .expect("JSON documents");
+    assert!(docs.len() >= 2, "no interim report in {}", text(&out.stdout));
+    let Some(last) = traced(&docs[docs.len() - 1]) else { return };
+    let mut before = 0;
+    for doc in &docs {
+        let b = &doc["jobs"][0]["block_latency"];
+        let ios = n(b, "ios");
+        // Every I/O completed by the report was handed over and matched.
+        assert_eq!(ios, n(&doc["jobs"][0]["read"], "total_ios"), "{b}");
+        assert!(ios >= before, "{b}");
+        assert!(n(b, "matched") == ios || n(b, "lost_records") > 0, "{b}");
+        before = ios;
+    }
+    assert!(n(&last, "matched") > 0, "{last}");
+}
