@@ -20,12 +20,12 @@
 pub mod matcher;
 mod page;
 mod ring;
+mod seglog;
 mod session;
 pub mod sys;
 pub mod tracefs;
 
-use iomark_stats::block::{BlockTracing, IoTraceSink};
-use std::fs::File;
+use iomark_stats::block::{BlockTracing, IoTraceSink, TracedJob};
 use std::sync::Mutex;
 use tracefs::{Layout, TraceFs};
 
@@ -72,17 +72,13 @@ impl BlockTracer {
 }
 
 impl BlockTracing for BlockTracer {
-    fn open(
-        &self,
-        job: &str,
-        files: &[&File],
-        monotonic: bool,
-    ) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(&self, job: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String> {
         let note = self.note.lock().ok().and_then(|n| n.clone());
-        session::Session::start(&self.root, &self.layouts, (files, monotonic), note)
+        let name = job.name;
+        session::Session::start(&self.root, &self.layouts, job, note)
             .map(|s| Box::new(s) as Box<dyn IoTraceSink>)
             .map_err(|e| {
-                format!("block latency for job '{job}': {e}; the job runs without the split")
+                format!("block latency for job '{name}': {e}; the job runs without the split")
             })
     }
 }
@@ -92,7 +88,7 @@ impl BlockTracing for BlockTracer {
 pub struct Unavailable(pub String);
 
 impl BlockTracing for Unavailable {
-    fn open(&self, _: &str, _: &[&File], _: bool) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(&self, _: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String> {
         Err(self.0.clone())
     }
 }

@@ -114,9 +114,9 @@ pub struct Matcher {
     bios: VecDeque<Bio>,
     reqs: VecDeque<Req>,
     /// Requests issued and not completed: their D.
-    open: HashMap<(u32, u64), u64>,
+    open: HashMap<(u32, u64), u64, SectorHash>,
     /// Requests inserted and not issued: their I.
-    inserts: HashMap<(u32, u64), u64>,
+    inserts: HashMap<(u32, u64), u64, SectorHash>,
     /// What has been recorded.
     pub rec: BlockRecorder,
 }
@@ -126,10 +126,44 @@ impl Default for Matcher {
         Matcher {
             bios: VecDeque::with_capacity(RECORDS),
             reqs: VecDeque::with_capacity(RECORDS),
-            open: HashMap::with_capacity(IN_FLIGHT),
-            inserts: HashMap::with_capacity(IN_FLIGHT),
+            open: HashMap::with_capacity_and_hasher(IN_FLIGHT, SectorHash),
+            inserts: HashMap::with_capacity_and_hasher(IN_FLIGHT, SectorHash),
             rec: BlockRecorder::default(),
         }
+    }
+}
+
+/// The maps' hash of a device and sector: a multiply and a rotate (the keys come from the
+/// kernel, not from an adversary; the default SipHash cost more than the rest of a
+/// record's handling).
+#[derive(Debug, Clone, Copy, Default)]
+struct SectorHash;
+
+/// The state of [`SectorHash`].
+#[derive(Debug, Default)]
+struct SectorHasher(u64);
+
+impl std::hash::BuildHasher for SectorHash {
+    type Hasher = SectorHasher;
+    fn build_hasher(&self) -> SectorHasher {
+        SectorHasher(0)
+    }
+}
+
+impl std::hash::Hasher for SectorHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
@@ -176,8 +210,9 @@ impl Matcher {
         }
     }
 
-    /// Matches one I/O and records its segments (or counts why not).
-    pub fn io(&mut self, io: &MappedIo) {
+    /// Matches one I/O and records its segments (or counts why not); the segments, if
+    /// it was matched.
+    pub fn io(&mut self, io: &MappedIo) -> Option<[u64; 4]> {
         let c = &mut self.rec.counts;
         c.ios += 1;
         let (lo, hi) = (io.issue.saturating_sub(SLACK_NS), io.done + SLACK_NS);
@@ -225,11 +260,14 @@ impl Matcher {
                     c.reordered += 1;
                     c.reorder_max_ns = c.reorder_max_ns.max(moved);
                 }
-                self.rec.record(io.dir, [q - io.issue, d - q, cl - d, io.done - cl]);
+                let segments = [q - io.issue, d - q, cl - d, io.done - cl];
+                self.rec.record(io.dir, segments);
+                return Some(segments);
             }
             (None, None, _) if !io.direct && !io.ranges.is_empty() => c.cache_hits += 1,
             _ => c.unmatched += 1,
         }
+        None
     }
 
     /// Forgets every record from before `before` (`CLOCK_MONOTONIC` ns): the oldest bios

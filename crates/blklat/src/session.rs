@@ -3,10 +3,11 @@
 
 use crate::matcher::{Event, MappedIo, Matcher, Range};
 use crate::ring::Rings;
+use crate::seglog::SegLogs;
 use crate::sys::{self, Extent};
 use crate::tracefs::{kind_of, Layout};
 use crate::BlkError;
-use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink};
+use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink, TracedJob};
 use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -87,10 +88,11 @@ impl Session {
     pub fn start(
         root: &std::path::Path,
         layouts: &[Layout; 4],
-        (files, monotonic): (&[&File], bool),
+        job: TracedJob<'_>,
         note: Option<String>,
     ) -> Result<Session, BlkError> {
-        let places = files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
+        let log = job.log.as_ref().map(SegLogs::create).transpose().map_err(BlkError::Place)?;
+        let places = job.files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
         let mut devs: Vec<u32> = places.iter().map(|p| p.dev).collect();
         devs.sort_unstable();
         devs.dedup();
@@ -103,7 +105,8 @@ impl Session {
             places,
             matcher: Matcher::default(),
             pairs: None,
-            monotonic,
+            monotonic: job.monotonic,
+            log,
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
@@ -159,6 +162,8 @@ struct Reader {
     pairs: Option<(u64, u64)>,
     /// The job's clock is `CLOCK_MONOTONIC` (from its own origin).
     monotonic: bool,
+    /// The per-I/O segment logs, if the job keeps them.
+    log: Option<SegLogs>,
     /// The smallest difference monotonic − job over the pairs.
     offset: Option<i128>,
     /// The longest clat seen (ns), for how long records are kept.
@@ -168,8 +173,11 @@ struct Reader {
     pending: Vec<Event>,
 }
 
-/// How often the rings are read while no I/O comes.
-const POLL: Duration = Duration::from_millis(10);
+/// How often the rings are read while no batch of I/Os comes: often enough that a ring
+/// (4 MiB, some 50,000 records) does not fill at a million records a second on one CPU,
+/// seldom enough that most reads take whole pages (a page still being written is copied
+/// record by record).
+const POLL: Duration = Duration::from_millis(25);
 /// How long after its time stamp a record is surely in its ring.
 const MARGIN_NS: u64 = 100_000;
 /// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
@@ -288,13 +296,22 @@ impl Reader {
                 direct: place.direct,
             };
             self.max_clat = self.max_clat.max(mapped.done - mapped.issue.min(mapped.done));
-            self.matcher.io(&mapped);
+            let segments = self.matcher.io(&mapped);
+            if let (Some(log), Some(segments)) = (&mut self.log, segments) {
+                log.row(io, segments);
+            }
             self.ranges = mapped.ranges;
         }
         self.matcher.prune(pair.1.saturating_sub(KEEP_NS + 2 * self.max_clat));
     }
 
     fn finish(mut self) -> BlockRecorder {
+        if let Some(log) = &mut self.log {
+            log.flush();
+            if let Some(e) = &log.error {
+                self.matcher.rec.notes.push(format!("block latency: the segment logs: {e}"));
+            }
+        }
         let counts = &mut self.matcher.rec.counts;
         counts.lost_records = self.rings.lost();
         let (lost, matched, unmatched) = (counts.lost_records, counts.matched, counts.unmatched);

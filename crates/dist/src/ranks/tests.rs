@@ -169,9 +169,7 @@ impl iomark_stats::block::IoTraceSink for EveryIoSink {
 impl iomark_stats::block::BlockTracing for EveryIo {
     fn open(
         &self,
-        _: &str,
-        _: &[&std::fs::File],
-        _: bool,
+        _: iomark_stats::block::TracedJob<'_>,
     ) -> Result<Box<dyn iomark_stats::block::IoTraceSink>, String> {
         Ok(Box::new(EveryIoSink(Default::default())))
     }

@@ -55,16 +55,40 @@ pub trait IoTraceSink: Send {
 
 /// A run's block-layer tracing, shared by its jobs.
 pub trait BlockTracing: Send + Sync + std::fmt::Debug {
-    /// A sink for job `job`, whose files are `files` (in the job's order); `monotonic`
-    /// says the job's clock is `CLOCK_MONOTONIC` from some origin (one offset maps it onto
-    /// the tracer's), else it is another (the TSC: mapped between pairs of readings).
-    /// `Err` says why the job's I/O cannot be followed (the run goes on without the split).
-    fn open(
-        &self,
-        job: &str,
-        files: &[&std::fs::File],
-        monotonic: bool,
-    ) -> Result<Box<dyn IoTraceSink>, String>;
+    /// A sink for `job`; `Err` says why the job's I/O cannot be followed (the run goes on
+    /// without the split).
+    fn open(&self, job: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String>;
+}
+
+/// What a tracer is told of a job that asks for the split.
+#[derive(Debug)]
+pub struct TracedJob<'a> {
+    /// The job's name.
+    pub name: &'a str,
+    /// Its files, in the job's order ([`IoTrace::file`] indexes them).
+    pub files: &'a [&'a std::fs::File],
+    /// The job's clock is `CLOCK_MONOTONIC` from some origin (one offset maps it onto the
+    /// tracer's); else it is another (the TSC: mapped between pairs of readings).
+    pub monotonic: bool,
+    /// Where each matched I/O's segments go, if the job logs every I/O's latency.
+    pub log: Option<BlockLog>,
+}
+
+/// The per-I/O segment logs of a job that keeps a latency log row per I/O
+/// (`write_lat_log` with `log_avg_msec=0`): one log per segment, in fio's latency-log
+/// layout (`time, value, direction, block size, [offset, ]priority`), named
+/// `PREFIX-blk-SEGMENT_lat.N.log` so that fio's log readers take each for a latency log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockLog {
+    /// The four logs, in [`Segment::ALL`]'s order.
+    pub paths: [std::path::PathBuf; 4],
+    /// `per_job_logs=0`: the jobs add their rows to one file (opened for appending).
+    pub append: bool,
+    /// `log_offset`: an offset column.
+    pub offset: bool,
+    /// The job-clock reading the rows' times count from (the job's start, after its
+    /// `ramp_time`); I/Os completed before it are not logged.
+    pub from_ns: u64,
 }
 
 /// The four parts of an I/O's latency from its start (fio's lat: its clat for a
