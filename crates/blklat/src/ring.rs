@@ -5,7 +5,7 @@
 //!
 //! Why tracefs and not `perf_event_open`: perf's tracepoint handler drops some records
 //! without counting them. On this project's machine (a virtual machine whose disk
-//! completions often run in a soft interrupt on top of another VM's vCPU thread)
+//! completions often run in a soft interrupt on top of a thread of another program)
 //! `perf stat -a -e block:block_rq_complete` counted 2008 completions of a run where a
 //! trace instance recorded 2620, and the I/Os whose completion perf missed went unmatched.
 //! The trace instance records every one, and says how many it dropped when full.
