@@ -233,3 +233,38 @@ fn interim_reports_carry_the_split_so_far() {
     }
     assert!(n(&last, "matched") > 0, "{last}");
 }
+
+#[test]
+fn per_io_segment_logs_add_up_to_the_latency_log_row_by_row() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(disk) = LoopDevice::new(16 << 20) else { return };
+    let dir = crate::support::run::tempdir();
+    let file = format!("--filename={}", disk.dev);
+    let logs = ["--write_lat_log=j", "--log_avg_msec=0", "--log_offset=1"];
+    let mut args = vec![&file[..], "--direct=1", "--rw=randread", "--bs=4k", "--number_ios=500"];
+    args.extend_from_slice(&logs);
+    let report = run_traced(dir.path(), &args);
+    let Some(b) = traced(&report) else { return };
+    if n(&b, "matched") != 500 {
+        assert!(n(&b, "lost_records") > 0, "{b}");
+        return;
+    }
+    let rows = |name: &str| -> Vec<Vec<u64>> {
+        let text = std::fs::read_to_string(dir.path().join(name)).expect(name);
+        text.lines()
+            .map(|l| l.split(", ").map(|v| v.parse().expect("a number")).collect())
+            .collect()
+    };
+    let lat = rows("j_lat.1.log");
+    let segs =
+        ["pre", "queue", "device", "completion"].map(|s| rows(&format!("j-blk-{s}_lat.1.log")));
+    assert_eq!(lat.len(), 500);
+    for (i, row) in lat.iter().enumerate() {
+        // time, value, direction, block size, offset, priority
+        let sum: u64 = segs.iter().map(|s| s[i][1]).sum();
+        assert_eq!(sum, row[1], "row {i}");
+        for s in &segs {
+            assert_eq!((s[i][0], s[i][2], s[i][3], s[i][4]), (row[0], row[2], row[3], row[4]));
+        }
+    }
+}
