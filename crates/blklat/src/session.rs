@@ -91,7 +91,11 @@ impl Session {
         job: TracedJob<'_>,
         note: Option<String>,
     ) -> Result<Session, BlkError> {
-        let log = job.log.as_ref().map(SegLogs::create).transpose().map_err(BlkError::Place)?;
+        // Segment logs that cannot be made leave the split itself (a note says why).
+        let (log, log_note) = match job.log.as_ref().map(SegLogs::create).transpose() {
+            Ok(log) => (log, None),
+            Err(e) => (None, Some(format!("block latency: the segment logs: {e}"))),
+        };
         let places = job.files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
         let mut devs: Vec<u32> = places.iter().map(|p| p.dev).collect();
         devs.sort_unstable();
@@ -112,9 +116,7 @@ impl Session {
             ranges: Vec::new(),
             pending: Vec::new(),
         };
-        if let Some(note) = note {
-            reader.matcher.rec.notes.push(note);
-        }
+        reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
         let thread = std::thread::Builder::new()
             .name("iomark-blklat".into())
             .spawn(move || reader.run(rx, back_tx))
