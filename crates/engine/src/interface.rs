@@ -182,6 +182,8 @@ pub struct EngineOptions {
     pub thp: bool,
     /// The exec engine's program.
     pub exec: Option<crate::exec::ExecSpec>,
+    /// The net engine's connection.
+    pub net: Option<crate::net::NetSpec>,
 }
 
 impl Default for EngineOptions {
@@ -212,6 +214,7 @@ impl Default for EngineOptions {
             exit_on_io_done: false,
             thp: false,
             exec: None,
+            net: None,
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod locked;
 pub mod mem;
 pub mod mmap;
 pub mod nbd;
+pub mod net;
 pub mod null;
 pub mod posixaio;
 pub mod registry;

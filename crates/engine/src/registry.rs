@@ -27,6 +27,9 @@ pub struct EngineInfo {
     /// Whether reads and writes move data between the buffers and the files (all but
     /// `null` and the metadata engines).
     pub moves_data: bool,
+    /// Whether a read may find the end of a stream ([`crate::net::END_OF_STREAM`]), which
+    /// ends the job cleanly.
+    pub streams: bool,
     /// Makes the engine.
     make: fn(&EngineOptions) -> Result<Box<dyn Engine>, EngineError>,
 }
@@ -69,6 +72,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "no data transfer: completes every I/O at once (queued at depths above 1)",
         files: FileUse::Untouched,
         moves_data: false,
+        streams: false,
         make: |o| Ok(Box::new(crate::null::NullEngine::new(o.iodepth))),
     },
     EngineInfo {
@@ -77,6 +81,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "lseek and read/write",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| sync(SyncFlavor::Sync, o),
     },
     EngineInfo {
@@ -85,6 +90,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "pread/pwrite",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| sync(SyncFlavor::Psync, o),
     },
     EngineInfo {
@@ -93,6 +99,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "lseek and readv/writev",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| sync(SyncFlavor::Vsync, o),
     },
     EngineInfo {
@@ -101,6 +108,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "preadv/pwritev",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| sync(SyncFlavor::Pvsync, o),
     },
     EngineInfo {
@@ -109,6 +117,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "preadv2/pwritev2, with hipri, nowait and uncached",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| {
             let flavor =
                 SyncFlavor::Pvsync2 { hipri: o.hipri, nowait: o.nowait, uncached: o.uncached != 0 };
@@ -121,6 +130,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "Linux native asynchronous I/O (io_setup, io_submit, io_getevents)",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::libaio::LibaioEngine::new(o)?)),
     },
     EngineInfo {
@@ -129,6 +139,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "POSIX asynchronous I/O (aio_read, aio_write, aio_suspend)",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::posixaio::PosixAioEngine::new(o.iodepth))),
     },
     EngineInfo {
@@ -137,6 +148,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "copies to and from a shared mapping of the file",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::mmap::MmapEngine::new(o))),
     },
     EngineInfo {
@@ -145,6 +157,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "a pool of threads running the blocking calls",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::threadpool::ThreadPoolEngine::new("threadpool", o)?)),
     },
     EngineInfo {
@@ -153,6 +166,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "threadpool, by the name of fio's former GUASI engine",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::threadpool::ThreadPoolEngine::new("guasi", o)?)),
     },
     EngineInfo {
@@ -161,6 +175,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "Linux io_uring",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::uring::UringEngine::new(o)?)),
     },
     EngineInfo {
@@ -169,6 +184,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "splice(2) and vmsplice(2) through a pipe",
         files: FileUse::Opened,
         moves_data: true,
+        streams: false,
         make: |_| Ok(Box::new(crate::splice::SpliceEngine::new()?)),
     },
     EngineInfo {
@@ -177,6 +193,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "ftruncate(2) to each write's offset; no data transfer",
         files: FileUse::Opened,
         moves_data: false,
+        streams: false,
         make: |_| Ok(Box::new(SizeEngine::new(SizeCall::Ftruncate))),
     },
     EngineInfo {
@@ -185,6 +202,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "fallocate(2) over each block: keep size (read), allocate (write), punch (trim)",
         files: FileUse::Opened,
         moves_data: false,
+        streams: false,
         make: |_| Ok(Box::new(SizeEngine::new(SizeCall::Fallocate))),
     },
     EngineInfo {
@@ -193,6 +211,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "creates each file (open with O_CREAT), timed; no data transfer",
         files: FileUse::Named { laid_out: false },
         moves_data: false,
+        streams: false,
         make: |_| Ok(Box::new(FileOpEngine::new(FileOp::Create))),
     },
     EngineInfo {
@@ -201,6 +220,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "stat(2), lstat(2) or statx(2) of each file (stat_type), timed; no data transfer",
         files: FileUse::Named { laid_out: true },
         moves_data: false,
+        streams: false,
         make: |o| Ok(Box::new(FileOpEngine::new(FileOp::Stat(o.stat_type)))),
     },
     EngineInfo {
@@ -209,6 +229,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "unlink(2) of each file, timed; no data transfer",
         files: FileUse::Named { laid_out: true },
         moves_data: false,
+        streams: false,
         make: |_| Ok(Box::new(FileOpEngine::new(FileOp::Delete))),
     },
     EngineInfo {
@@ -217,7 +238,17 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "a Network Block Device server (uri), over TCP or a Unix socket",
         files: FileUse::Untouched,
         moves_data: true,
+        streams: false,
         make: |o| Ok(Box::new(crate::nbd::NbdEngine::new(o.uri.as_deref(), o.iodepth)?)),
+    },
+    EngineInfo {
+        name: "net",
+        completes_in_call: true,
+        about: "sends (writes) or receives (reads) over TCP, UDP or a Unix socket",
+        files: FileUse::Untouched,
+        moves_data: true,
+        streams: true,
+        make: |o| Ok(Box::new(crate::net::NetEngine::new(o.net.as_ref())?)),
     },
     EngineInfo {
         name: "cpuio",
@@ -225,6 +256,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "burns the CPU (cpuload, cpuchunks, cpumode); no data transfer",
         files: FileUse::Untouched,
         moves_data: false,
+        streams: false,
         make: |o| Ok(Box::new(crate::cpuio::CpuEngine::new(o.cpu_chunk_us, o.cpu_qsort))),
     },
     EngineInfo {
@@ -233,6 +265,7 @@ pub const REGISTRY: &[EngineInfo] = &[
         about: "runs a program (program, arguments) for the job's runtime; no data transfer",
         files: FileUse::Untouched,
         moves_data: false,
+        streams: false,
         make: |o| Ok(Box::new(crate::exec::ExecEngine::new(o.exec.as_ref())?)),
     },
 ];
@@ -266,6 +299,12 @@ pub fn data_engines() -> impl Iterator<Item = &'static str> {
 /// The names of the engines iomark runs, in [`REGISTRY`]'s order.
 pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|e| e.name)
+}
+
+/// Whether the engine called `name` may end a job's reads at the end of a stream (see
+/// [`EngineInfo::streams`]).
+pub fn streams(name: &str) -> bool {
+    find(name).is_some_and(|e| e.streams)
 }
 
 /// Whether `name` is an engine iomark runs whose every I/O completes inside the call that

@@ -38,6 +38,7 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "filestat",
     "filedelete",
     "nbd",
+    "net",
     "cpuio",
     "exec",
 ];

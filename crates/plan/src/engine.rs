@@ -201,5 +201,33 @@ fn engine_options(
         exit_on_io_done: engine == "cpuio" && spec.flag(keys::EXIT_ON_IO_DONE),
         thp: engine == "mmap" && spec.get(keys::THP).unwrap_or(0) != 0,
         exec: (engine == "exec").then(|| crate::cpuio::exec_spec(spec, &spec.name)),
+        net: (engine == "net").then(|| net_spec(spec)),
+    }
+}
+
+/// A net job's connection, from its options: `rw` says whether it sends or receives.
+fn net_spec(spec: &JobSpec) -> iomark_engine::net::NetSpec {
+    use iomark_engine::net::{NetSpec, Protocol};
+    let protocol = match spec.get(keys::PROTOCOL).map(|c| c.name) {
+        Some("tcpv6") => Protocol::Tcp6,
+        Some("udp") => Protocol::Udp,
+        Some("udpv6") => Protocol::Udp6,
+        Some("unix") => Protocol::Unix,
+        _ => Protocol::Tcp,
+    };
+    let filename = spec.get(keys::FILENAME).and_then(|f| f.into_iter().next());
+    NetSpec {
+        protocol,
+        hostname: spec.get(keys::HOSTNAME).filter(|h| !h.is_empty()),
+        port: spec.get(keys::PORT).unwrap_or(0).min(u64::from(u16::MAX)) as u16,
+        path: filename.filter(|_| protocol == Protocol::Unix).map(Into::into),
+        listen: spec.flag(keys::LISTEN),
+        pingpong: spec.flag(keys::PINGPONG),
+        nodelay: spec.flag(keys::NODELAY),
+        window_size: spec.get(keys::WINDOW_SIZE).unwrap_or(0),
+        mss: spec.get(keys::MSS).unwrap_or(0).min(u64::from(u32::MAX)) as u32,
+        ttl: spec.get(keys::TTL).unwrap_or(1).min(255) as u32,
+        interface: spec.get(keys::INTERFACE).filter(|i| !i.is_empty()),
+        sends: spec.get(keys::RW).is_some_and(|c| c.name.contains("write") || c.name.contains("rw")),
     }
 }

@@ -676,6 +676,36 @@ pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
 /// `thp`: Memory Advise Huge Page
 pub const THP: Key<u64> = Key::new("thp");
 
+/// `hostname`: Hostname for net IO engine
+pub const HOSTNAME: Key<String> = Key::new("hostname");
+
+/// `port`: Port to use for TCP or UDP net connections
+pub const PORT: Key<u64> = Key::new("port");
+
+/// `protocol`: Network protocol to use
+pub const PROTOCOL: Key<Choice> = Key::new("protocol");
+
+/// `nodelay`: Use TCP_NODELAY on TCP connections
+pub const NODELAY: Key<bool> = Key::new("nodelay");
+
+/// `listen`: Listen for incoming TCP connections
+pub const LISTEN: Key<bool> = Key::new("listen");
+
+/// `pingpong`: Ping-pong IO requests
+pub const PINGPONG: Key<bool> = Key::new("pingpong");
+
+/// `interface`: Network interface to use
+pub const INTERFACE: Key<String> = Key::new("interface");
+
+/// `ttl`: Time-to-live value for outgoing UDP multicast packets
+pub const TTL: Key<u64> = Key::new("ttl");
+
+/// `window_size`: Set socket buffer window size
+pub const WINDOW_SIZE: Key<u64> = Key::new("window_size");
+
+/// `mss`: Set TCP maximum segment size
+pub const MSS: Key<u64> = Key::new("mss");
+
 /// `cpuload`: Use this percentage of CPU
 pub const CPULOAD: Key<u64> = Key::new("cpuload");
 

@@ -18,6 +18,14 @@ impl Hot<'_, '_> {
         errno: i32,
     ) {
         let unit = &self.units[index as usize];
+        if RICH && feat.streams && -i64::from(errno) == iomark_engine::net::END_OF_STREAM {
+            // The other side closed or said it was done: the job ends cleanly, and this
+            // read, which brought nothing, is not an I/O (its issue depth is taken back).
+            feat.ended = true;
+            let depth = iomark_stats::dist::depth_bucket(self.in_flight + 1);
+            self.recorder.depth.remove(depth, 1);
+            return;
+        }
         if RICH {
             if let Some(v) = &mut feat.verify {
                 v.unbind(index);

@@ -46,6 +46,9 @@ pub(super) struct Features<'a, 's> {
     pub(super) per_file: bool,
     /// `fill_device`: a write found the file system full.
     pub(super) filled: bool,
+    /// Whether the engine's reads may find the end of a stream, which ends the job (the
+    /// net engine, see [`iomark_engine::net::END_OF_STREAM`]).
+    pub(super) streams: bool,
     /// Whether a control ended the job (a latency target found, steady state reached).
     pub(super) ended: bool,
     /// When the current phase (`ramp_time`, then `runtime`) ends; waits stop there.
@@ -79,6 +82,7 @@ impl Features<'_, '_> {
             || self.plan.files.unlink_each_loop
             || self.block.is_some()
             || self.per_file
+            || self.streams
     }
 
     /// The completion point's work for the features: the data I/O on unit `index` (`dir`,

@@ -177,6 +177,7 @@ pub(super) fn start<'a, 's>(
         serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
         ios_limit: (limits.number_ios > 0).then(|| limits.number_ios.saturating_mul(limits.loops)),
         per_file: plan.engine.per_file(),
+        streams: iomark_engine::registry::streams(&plan.engine.name),
         filled: false,
         ended: false,
         deadline: u64::MAX,

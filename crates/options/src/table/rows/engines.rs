@@ -161,9 +161,11 @@ pub(super) const ROWS: &[OptionDef] = &[
          and never reach the file.",
         ),
     opt("hostname", Kind::Str, Category::Engine, "Hostname for net IO engine")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the host a sender connects (TCP) or sends (UDP) to; a TCP listener or a UDP reader binds every address and leaves it out."),
     opt("port", int(1, 65535), Category::Engine, "Port to use for TCP or UDP net connections")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the TCP or UDP port to bind to or connect to (required but for `protocol=unix`, which refuses it)."),
     opt(
         "protocol",
         Kind::Enum(&[
@@ -178,15 +180,20 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .alias(&["proto"])
     .default("tcp")
-    .engines(&["net", "netsplice"]),
+    .engines(&["net", "netsplice"])
+    .supported("net: `tcp`, `tcpv6`, `udp`, `udpv6`, or `unix` (a stream socket at the path `filename`; the reader binds it)."),
     opt("nodelay", Kind::Bool, Category::Engine, "Use TCP_NODELAY on TCP connections")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: sets TCP_NODELAY on the TCP connection."),
     opt("listen", Kind::Flag, Category::Engine, "Listen for incoming TCP connections")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the TCP job listens and accepts one connection instead of connecting (TCP only, as fio 3.33)."),
     opt("pingpong", Kind::Flag, Category::Engine, "Ping-pong IO requests")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: a writer waits for each block to come back before the next; a reader sends each block it receives back. The latency is the round trip."),
     opt("interface", Kind::Str, Category::Engine, "Network interface to use")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the address of the interface UDP multicast goes out of (IP_MULTICAST_IF) or is received on."),
     opt(
         "ttl",
         int(0, NOLIMIT),
@@ -194,11 +201,14 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Time-to-live value for outgoing UDP multicast packets",
     )
     .default("1")
-    .engines(&["net", "netsplice"]),
+    .engines(&["net", "netsplice"])
+    .supported("net: the time to live of outgoing UDP multicast packets (IP_MULTICAST_TTL). Default 1."),
     opt("window_size", Kind::Size, Category::Engine, "Set socket buffer window size")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the socket's send and receive buffer sizes (SO_SNDBUF, SO_RCVBUF)."),
     opt("mss", int(0, NOLIMIT), Category::Engine, "Set TCP maximum segment size")
-        .engines(&["net", "netsplice"]),
+        .engines(&["net", "netsplice"])
+        .supported("net: the TCP maximum segment size (TCP_MAXSEG)."),
     opt("cpuload", int(0, NOLIMIT), Category::Engine, "Use this percentage of CPU")
         .engines(&["cpuio"])
         .supported(
