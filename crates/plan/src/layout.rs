@@ -261,7 +261,8 @@ pub fn probe(path: &Path) -> Result<FileKind, String> {
     if ft.is_file() {
         return Ok(FileKind::Regular(meta.len()));
     }
-    if ft.is_char_device() {
+    // A socket (the net engine's `protocol=unix` path) has no size of its own either.
+    if ft.is_char_device() || ft.is_socket() {
         return Ok(FileKind::CharDevice);
     }
     if ft.is_block_device() {
