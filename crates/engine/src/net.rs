@@ -18,7 +18,6 @@
 use crate::interface::{Engine, EngineError, Queued};
 use crate::unit::IoUnit;
 use iomark_core::Ddir;
-use std::io::Write;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -160,14 +159,16 @@ impl NetEngine {
             (Protocol::Unix, false, _) => {
                 let path = s.path.clone().unwrap_or_default();
                 let _ = std::fs::remove_file(&path);
-                let l = UnixListener::bind(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let l =
+                    UnixListener::bind(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 waiting();
                 let (c, _) = l.accept().map_err(|e| e.to_string())?;
                 Ok(Conn::Stream(c.into()))
             }
             (Protocol::Unix, true, _) => {
                 let path = s.path.clone().unwrap_or_default();
-                let c = UnixStream::connect(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let c =
+                    UnixStream::connect(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 Ok(Conn::Stream(c.into()))
             }
             (Protocol::Tcp | Protocol::Tcp6, _, true) => {
@@ -207,7 +208,6 @@ impl NetEngine {
                     let on = self.interface_v4().unwrap_or([0, 0, 0, 0].into());
                     u.join_multicast_v4(&g, &on).map_err(|e| e.to_string())?;
                 }
-                waiting();
                 let mut open = [0u8; 8];
                 loop {
                     let (n, from) = u.recv_from(&mut open).map_err(|e| e.to_string())?;
@@ -312,11 +312,14 @@ impl NetEngine {
     }
 }
 
-/// What a job that waits for the other side prints, as fio does, on standard output.
+/// What a stream listener prints before it waits for the other side, as fio does, on
+/// standard output (a UDP reader prints nothing, as fio's).
 fn waiting() {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "iomark: waiting for connection");
-    let _ = out.flush();
+    // Straight to the descriptor: the program's report may hold the lock of Rust's
+    // standard output while jobs run.
+    let line = b"iomark: waiting for connection\n";
+    // SAFETY: `line` is readable memory of its length; descriptor 1 is checked by the kernel.
+    let _ = unsafe { libc::write(1, line.as_ptr().cast(), line.len()) };
 }
 
 fn setsockopt<T>(fd: i32, level: i32, name: i32, value: &T) {
@@ -369,7 +372,11 @@ impl Engine for NetEngine {
                 let got = self.receive(buf);
                 if self.spec.pingpong && got > 0 {
                     let back = self.send(&buf[..got as usize]);
-                    if back < 0 { back } else { got }
+                    if back < 0 {
+                        back
+                    } else {
+                        got
+                    }
                 } else {
                     got
                 }
@@ -378,7 +385,11 @@ impl Engine for NetEngine {
                 let sent = self.send(buf);
                 if self.spec.pingpong && sent > 0 {
                     let back = self.receive(&mut buf[..sent as usize]);
-                    if back == END_OF_STREAM { -(libc::ECONNRESET as i64) } else { back.min(sent) }
+                    if back == END_OF_STREAM {
+                        -(libc::ECONNRESET as i64)
+                    } else {
+                        back.min(sent)
+                    }
                 } else {
                     sent
                 }

@@ -228,6 +228,8 @@ fn net_spec(spec: &JobSpec) -> iomark_engine::net::NetSpec {
         mss: spec.get(keys::MSS).unwrap_or(0).min(u64::from(u32::MAX)) as u32,
         ttl: spec.get(keys::TTL).unwrap_or(1).min(255) as u32,
         interface: spec.get(keys::INTERFACE).filter(|i| !i.is_empty()),
-        sends: spec.get(keys::RW).is_some_and(|c| c.name.contains("write") || c.name.contains("rw")),
+        sends: spec
+            .get(keys::RW)
+            .is_some_and(|c| c.name.contains("write") || c.name.contains("rw")),
     }
 }

@@ -27,6 +27,7 @@ mod logs;
 mod metadata;
 mod multihost;
 mod nbd;
+mod net;
 mod notes;
 mod pacing;
 mod pictures;
