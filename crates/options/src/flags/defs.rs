@@ -239,10 +239,18 @@ const FLAGS: &[Flag] = &[
              directory, as fio 3.33's.",
         ),
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
-        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
+        .long_help(
+            "Run with sh -c when the trigger fires, before the report is printed. With \
+             --client it runs here once a server has sent back its jobs' write states.",
+        ),
+    flag(F::TriggerRemote, "trigger-remote", Required("COMMAND"), "The command servers run on a trigger")
+        .long_help(
+            "With --client: when the trigger fires, every server sends back its jobs' write \
+             states (saved here as HOST-JOB-N-verify.state), stops its jobs and runs COMMAND \
+             with sh -c. See docs/multi-host.md.",
+        ),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.
