@@ -125,6 +125,9 @@ impl Listener for Hears<'_> {
             }
         }
     }
+    fn failed(&mut self, what: &str) {
+        self.error(what);
+    }
     fn connected(&mut self, remote: Remote) {
         self.remotes.lock().unwrap_or_else(|e| e.into_inner()).push(remote);
     }

@@ -103,6 +103,8 @@ pub trait Listener {
     fn states(&mut self, payload: &[u8]);
     /// The connection is up: `remote` sends the server a trigger.
     fn connected(&mut self, remote: Remote);
+    /// Something the server sent could not be used (the run goes on).
+    fn failed(&mut self, what: &str);
 }
 
 /// The sending half of a connection to a server, shared.
@@ -208,7 +210,7 @@ fn converse(
             }
             Op::IoLog => match super::logs::read_iolog(&m.payload) {
                 Ok((name, text)) => listener.log(&name, &text),
-                Err(e) => listener.text(&run.server_name, &format!("iomark: {e}\n")),
+                Err(e) => listener.failed(&e.to_string()),
             },
             Op::VTrigger => listener.states(&m.payload),
             Op::AddJob => {

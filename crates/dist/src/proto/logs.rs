@@ -8,7 +8,8 @@
 //! | 8..12 | the job's number, from 1 |
 //! | 12..16 | kind: 1 latency, 4 bandwidth, 5 IOPS, 6 histogram |
 //! | 16..20 | 1 when compressed |
-//! | 20..28 | 0 (fio's `log_offset` and `log_prio`; each record says) |
+//! | 20..24 | 1 when the records have offsets (`log_offset`; fio's server leaves it 0) |
+//! | 24..28 | 0 (fio's `log_prio`; each record says) |
 //! | 28..32 | `log_hist_coarseness`, applied by the client |
 //! | 32..288 | the file's name, NUL-terminated |
 //!
@@ -120,10 +121,20 @@ pub fn iolog(
     zlib: bool,
 ) -> Vec<u8> {
     let mut head = Le::zeros(HEAD);
-    head.u64(0, count(records, kind));
+    // fio's client takes the records as `count × 32` bytes whatever their size: rows with
+    // offsets (40 bytes) are counted so that it reads them all.
+    let n = match kind {
+        Kind::Hist => count(records, kind),
+        _ => (records.len() / 32) as u64,
+    };
+    head.u64(0, n);
     head.u32(8, job);
     head.u32(12, kind as u32);
     head.u32(16, u32::from(zlib));
+    // fio's client sizes the records by this word alone (fio's server leaves it 0, and
+    // its client then loses the last fifth of a log with offsets).
+    let offsets = kind != Kind::Hist && u32_at(records, 16).is_some_and(|w| w & FLAG_OFFSET != 0);
+    head.u32(20, u32::from(offsets));
     head.u32(28, coarseness);
     head.str(32, HEAD - 32, name);
     let mut p = head.0;
@@ -168,7 +179,11 @@ pub fn read_iolog(payload: &[u8]) -> Result<(String, String), LogError> {
     let coarseness = u32_at(payload, 28).unwrap_or(0);
     let body = &payload[HEAD..];
     let mut raw = Vec::new();
-    if compressed {
+    let records =
+        payload.get(..8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+    if records == 0 {
+        // fio's server sends an empty log as an unfinished empty stream.
+    } else if compressed {
         // fio's server may leave its stream unfinished: what inflates is taken.
         let mut z = flate2::read::ZlibDecoder::new(body).take(MAX_LOG + 1);
         if let Err(source) = z.read_to_end(&mut raw) {

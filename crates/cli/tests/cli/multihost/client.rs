@@ -123,6 +123,41 @@ fn a_server_of_another_protocol_version_is_named_with_both_versions() {
 }
 
 #[test]
+fn a_server_lost_in_the_middle_is_reported_and_the_others_printed() {
+    let dir = tempdir();
+    let job = write_job(dir.path(), JOB);
+    let server = Server::start(&dir.path().join("iomark.log"));
+    // A server that answers the probe, reads what it is sent up to RUN and goes away.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let lost = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let mut probe = [0u8; 24 + 136];
+        conn.read_exact(&mut probe).unwrap();
+        let mut reply = Vec::new();
+        write_message(&mut reply, Op::Probe, 1, &[0; 112]).unwrap();
+        conn.write_all(&reply).unwrap();
+        while let Ok(Some(m)) = iomark_dist::proto::frame::read_message(&mut conn) {
+            if m.op == Op::Run {
+                break;
+            }
+        }
+    });
+    let out = command(IOMARK)
+        .arg(format!("--client=127.0.0.1,{port}"))
+        .arg(&job)
+        .arg(server.client_arg())
+        .arg(&job)
+        .output()
+        .expect("run iomark --client");
+    lost.join().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("closed the connection before the end of the run"), "{err}");
+    assert!(text(&out.stdout).contains("j: (groupid=0, jobs=2): err= 0"));
+}
+
+#[test]
 fn remote_config_runs_a_job_file_on_the_servers_side() {
     if !fio_3_33_installed() {
         return;

@@ -1,10 +1,14 @@
 //! Many clients at once: the MPI launch (`mpirun -np N iomark`) and fio's client/server
-//! protocol (`iomark --server` driven by fio 3.33's client), on loopback only.
+//! protocol (`iomark --server` driven by fio 3.33's client, `iomark --client` driving fio's
+//! servers and iomark's: jobs, command lines, logs, triggers), on loopback only.
 
 mod client;
 mod gfio;
+mod jobline;
+mod logs;
 mod mpi;
 mod server;
+mod triggers;
 
 use crate::support::process::poll_until;
 use crate::support::run::{command, FAKE_STEP_NS, IOMARK};

@@ -122,6 +122,14 @@ fn a_bad_peer_is_refused_and_the_server_goes_on() {
     let mut conn = TcpStream::connect(addr).expect("connect");
     conn.write_all(&[0xff; 64]).unwrap();
     assert!(closed(&mut conn));
+    let mut conn = TcpStream::connect(addr).expect("connect");
+    let mut frame = Vec::new();
+    write_message(&mut frame, Op::Job, 0, &[0; 8]).unwrap();
+    frame[16..20].copy_from_slice(&(1u32 << 31).to_le_bytes());
+    let crc = crc::Crc::<u16>::new(&crc::CRC_16_ARC).checksum(&frame[..20]);
+    frame[20..22].copy_from_slice(&crc.to_le_bytes());
+    conn.write_all(&frame[..24]).unwrap();
+    assert!(closed(&mut conn));
     // A client that goes away in the middle of a long run: its jobs stop.
     let mut conn = TcpStream::connect(addr).expect("connect");
     let long = "[long]\nioengine=null\nrw=read\nsize=1m\ntime_based\nruntime=1h\n";
@@ -144,4 +152,5 @@ fn a_bad_peer_is_refused_and_the_server_goes_on() {
     assert!(text(&out.stdout).contains("Run status group 0"));
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(logged.contains("version 96") && logged.contains("version 97"), "{logged}");
+    assert!(logged.contains("larger than"), "{logged}");
 }
