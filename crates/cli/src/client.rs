@@ -125,6 +125,11 @@ impl Listener for Hears<'_> {
             }
         }
     }
+    fn probed(&mut self, line: &str) {
+        if self.program.formats.normal {
+            let _ = self.tx.send(line.to_string());
+        }
+    }
     fn failed(&mut self, what: &str) {
         self.error(what);
     }

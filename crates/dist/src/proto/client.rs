@@ -105,6 +105,8 @@ pub trait Listener {
     fn connected(&mut self, remote: Remote);
     /// Something the server sent could not be used (the run goes on).
     fn failed(&mut self, what: &str);
+    /// Who the server is, as fio's client prints it (`hostname=vm, be=0, 64-bit, …`).
+    fn probed(&mut self, line: &str);
 }
 
 /// The sending half of a connection to a server, shared.
@@ -146,6 +148,27 @@ pub fn run_host(
             converse(conn, Remote(Arc::new(Mutex::new(Box::new(out)))), host, files, listener)
         }
     }
+}
+
+/// What fio's client prints of a server's answer to its probe.
+fn probe_line(p: &[u8]) -> String {
+    let byte = |at: usize| p.get(at).copied().unwrap_or(0);
+    let os = match byte(97) {
+        1 => "Linux".to_string(),
+        n => format!("os {n}"),
+    };
+    let arch = match byte(98) {
+        1 => "x86-64".to_string(),
+        n => format!("arch {n}"),
+    };
+    let flags = p.get(104..112).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+    format!(
+        "hostname={}, be={}, {}-bit, os={os}, arch={arch}, fio={}, flags={flags}",
+        p.get(..64).map(c_str).unwrap_or_default(),
+        byte(64),
+        u32::from(byte(99)) * 8,
+        p.get(65..97).map(c_str).unwrap_or_default(),
+    )
 }
 
 /// Sends the job files of `files` and asks the server to run them.
@@ -198,6 +221,7 @@ fn converse(
             Op::Probe => {
                 run.server_name = m.payload.get(..64).map(c_str).unwrap_or_default();
                 run.version = m.payload.get(65..97).map(c_str).unwrap_or_default();
+                listener.probed(&probe_line(&m.payload));
                 if !sent {
                     send_jobs(&out, files).map_err(ProtoError::from)?;
                     sent = true;

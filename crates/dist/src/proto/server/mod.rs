@@ -15,6 +15,7 @@ mod session;
 
 use super::DEFAULT_PORT;
 use iomark_options::jobfile::Loader;
+use session::Conn;
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
@@ -79,24 +80,6 @@ pub struct Shared {
     pub local: Arc<dyn Loader + Send + Sync>,
     /// Told of each connection's failure (which ends that connection only).
     pub log: Arc<dyn Fn(String) + Send + Sync>,
-}
-
-/// A connection both ways: read from one handle, written through another.
-pub(crate) trait Conn: std::io::Read + std::io::Write + Send + Sized + 'static {
-    /// A second handle on the same connection.
-    fn duplicate(&self) -> std::io::Result<Self>;
-}
-
-impl Conn for TcpStream {
-    fn duplicate(&self) -> std::io::Result<Self> {
-        self.try_clone()
-    }
-}
-
-impl Conn for UnixStream {
-    fn duplicate(&self) -> std::io::Result<Self> {
-        self.try_clone()
-    }
 }
 
 /// Serves clients on `listen`, each on a thread of its own, until a client sends `EXIT`,

@@ -4,15 +4,35 @@
 
 use super::super::frame::{read_message, write_message, Message};
 use super::super::{messages as msg, stats, trigger, Op, ProtoError};
-use super::{logs, Conn};
+use super::logs;
 use iomark_options::jobfile::Loader;
 use iomark_options::value::subst::Keywords;
 use iomark_plan::JobPlan;
 use iomark_runner::{Progress, RunOptions};
+use std::net::TcpStream;
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// A connection both ways: read from one handle, written through another.
+pub(crate) trait Conn: std::io::Read + std::io::Write + Send + Sized + 'static {
+    /// A second handle on the same connection.
+    fn duplicate(&self) -> std::io::Result<Self>;
+}
+
+impl Conn for TcpStream {
+    fn duplicate(&self) -> std::io::Result<Self> {
+        self.try_clone()
+    }
+}
+
+impl Conn for UnixStream {
+    fn duplicate(&self) -> std::io::Result<Self> {
+        self.try_clone()
+    }
+}
 
 /// The job files a client sent, read by the option parser as if from disk; anything else
 /// (an `include`, the environment, the machine's keywords) from the server's own `local`.
@@ -117,7 +137,10 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
                     _ => {
                         let path = PathBuf::from(msg::load_file_path(&payload).ok_or_else(short)?);
                         match sent.local.load(&path) {
-                            Ok(bytes) => Ok(sent.files.push((path, bytes))),
+                            Ok(bytes) => {
+                                sent.files.push((path, bytes));
+                                Ok(())
+                            }
                             Err(e) => Err(format!("'{}': {e}", path.display())),
                         }
                     }
