@@ -252,6 +252,8 @@ mod tests {
     fn a_bad_log_is_an_error() {
         assert!(matches!(read_iolog(&[0; 10]), Err(LogError::Short(10))));
         let mut p = iolog(1, "x", Kind::Lat, 0, &[], false);
+        // One record, compressed, that is no zlib stream.
+        p[0] = 1;
         p[16] = 1;
         p.extend_from_slice(b"not zlib");
         assert!(matches!(read_iolog(&p), Err(LogError::Inflate { .. })));

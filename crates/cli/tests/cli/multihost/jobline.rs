@@ -4,18 +4,10 @@
 //! its flags (`--section`) to iomark's server; and an iomark server whose first client's
 //! run is held open serves a second client to its end meanwhile.
 
-use super::Server;
+use super::{json_of, Server};
 use crate::support::process::{Gate, Running};
 use crate::support::run::{command, tempdir, text, write_job, IOMARK};
 use crate::support::tools::fio_3_33_installed;
-use serde_json::Value;
-
-/// The JSON document at the end of a client's output (the servers' text comes first).
-fn json_of(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
 
 #[test]
 fn job_options_on_the_command_line_run_on_fio_and_iomark_servers() {

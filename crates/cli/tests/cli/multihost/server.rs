@@ -3,7 +3,7 @@
 //! the statistics iomark sends. The counts must be the ones iomark reports for the same
 //! job on its own, and the merge fio's. Bad peers are refused without harm to the server.
 
-use super::Server;
+use super::{json_of, Server};
 use crate::support::run::{command, iomark_ok, tempdir, text, write_job};
 use crate::support::tools::fio_3_33_installed;
 use iomark_dist::proto::frame::{read_message, write_message};
@@ -14,13 +14,6 @@ use std::net::TcpStream;
 
 const JOB: &str = "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
                    randrepeat=1\n[j]\nnumjobs=2\n";
-
-/// fio's JSON document from its output (text lines from the servers come first).
-fn fio_json(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
 
 #[test]
 fn fio_clients_run_jobs_on_three_iomark_servers_and_merge_them() {
@@ -38,7 +31,7 @@ fn fio_clients_run_jobs_on_three_iomark_servers_and_merge_them() {
     }
     let out = fio.output().expect("run fio");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let doc = fio_json(&out.stdout);
+    let doc = json_of(&out.stdout);
     // What iomark reports for the same job on its own, under the same fake clock.
     let own = iomark_ok(dir.path(), &[job.to_str().unwrap(), "--output-format=json"], true);
     let own: Value = serde_json::from_slice(&own.stdout).expect("iomark's JSON");
