@@ -1,9 +1,9 @@
 //! `iomark --server[=ARGS]`: fio 3.33's server side, so that `fio --client=HOST job.fio`
 //! (and gfio) run jobs on iomark. Every connection is served on a thread of its own (fio
-//! forks a process for each), so that several clients run jobs at once; [`session`] is
+//! forks a process for each), so that several clients run jobs at once; `session` is
 //! one client's conversation: it probes, sends its job files and command-line options and
 //! asks to run them; the server answers each job's options, its start lines, progress
-//! figures when asked, the job's log files ([`logs`]), its verify state on a trigger, and
+//! figures when asked, the job's log files (`logs`), its verify state on a trigger, and
 //! at the end each job's and group's statistics, from which the client prints its normal,
 //! terse or JSON report.
 //!
