@@ -196,9 +196,11 @@ const FLAGS: &[Flag] = &[
         .long_help(
             "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
              one host a line. The job files that follow a --client go to that server; a \
-             server given none runs the job files given before the first --client. fio's \
-             servers and iomark's alike; the report shows each server's jobs, then \
-             \"All clients\" under group_reporting. See docs/multi-host.md.",
+             server given none runs the job files given before the first --client. Job \
+             options on the command line, and the flags after the first --client, go to \
+             every server. fio's servers and iomark's alike; the report shows each server's \
+             jobs, then \"All clients\" under group_reporting; the servers' log files are \
+             written here as NAME.HOST. See docs/multi-host.md.",
         ),
     flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
         .long_help("After a --client: that server runs FILE, a path on the server's side."),

@@ -103,114 +103,120 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
     // not sent, as fio's server does not print them).
     let mut text = true;
     let mut last_eta = (0u64, [0u64; 3], [0u64; 3]);
-    let result = loop {
-        let message = match read_message(&mut input) {
-            Ok(Some(m)) => m,
-            Ok(None) => break Ok(false),
-            Err(e) => break Err(e),
-        };
-        let Message { op, tag, payload } = message;
-        let short = || ProtoError::Short { op, len: payload.len() };
-        match op {
-            Op::Probe => {
-                zlib = payload.first().is_some_and(|f| f & 1 == 1);
-                let host = crate::launch::hostname();
-                let cpus = iomark_engine::system::online_cpus() as u32;
-                let version = format!("iomark-{}", env!("CARGO_PKG_VERSION"));
-                send(&out, Op::Probe, tag, &msg::probe_reply(&host, &version, cpus))?;
-            }
-            Op::Job | Op::LoadFile | Op::JobLine => {
-                let added = match op {
-                    Op::Job => {
-                        let text = msg::job_text(&payload).ok_or_else(short)?;
-                        let name = PathBuf::from(format!("<client job {}>", sent.files.len() + 1));
-                        sent.files.push((name, text.into_bytes()));
-                        Ok(())
-                    }
-                    // Command-line arguments, the program's name first.
-                    Op::JobLine => {
-                        let args = msg::job_line_args(&payload).ok_or_else(short)?;
-                        sent.args.extend(args.into_iter().skip(1));
-                        Ok(())
-                    }
-                    // A job file of the server's own (`--remote-config`).
-                    _ => {
-                        let path = PathBuf::from(msg::load_file_path(&payload).ok_or_else(short)?);
-                        match sent.local.load(&path) {
-                            Ok(bytes) => {
-                                sent.files.push((path, bytes));
-                                Ok(())
-                            }
-                            Err(e) => Err(format!("'{}': {e}", path.display())),
+    // Every way out of the conversation, an error included, comes back here.
+    let mut converse = || -> Result<bool, ProtoError> {
+        loop {
+            let message = match read_message(&mut input) {
+                Ok(Some(m)) => m,
+                Ok(None) => return Ok(false),
+                Err(e) => return Err(e),
+            };
+            let Message { op, tag, payload } = message;
+            let short = || ProtoError::Short { op, len: payload.len() };
+            match op {
+                Op::Probe => {
+                    zlib = payload.first().is_some_and(|f| f & 1 == 1);
+                    let host = crate::launch::hostname();
+                    let cpus = iomark_engine::system::online_cpus() as u32;
+                    let version = format!("iomark-{}", env!("CARGO_PKG_VERSION"));
+                    send(&out, Op::Probe, tag, &msg::probe_reply(&host, &version, cpus))?;
+                }
+                Op::Job | Op::LoadFile | Op::JobLine => {
+                    let added = match op {
+                        Op::Job => {
+                            let text = msg::job_text(&payload).ok_or_else(short)?;
+                            let name =
+                                PathBuf::from(format!("<client job {}>", sent.files.len() + 1));
+                            sent.files.push((name, text.into_bytes()));
+                            Ok(())
                         }
-                    }
-                };
-                if let Err(e) = added {
-                    refuse(&out, &e, 2)?;
-                    continue;
-                }
-                // As fio: the jobs are read at once, their options and start lines sent.
-                match prepare(&sent) {
-                    Ok((all, normal)) => {
-                        text = normal;
-                        announce(&out, &all, plans.len(), text)?;
-                        plans = all;
-                    }
-                    Err(e) => refuse(&out, &e, 22)?,
-                }
-            }
-            Op::Run if running.is_none() => {
-                let mut plans = std::mem::take(&mut plans);
-                sent.files.clear();
-                sent.args.clear();
-                if plans.is_empty() {
-                    refuse(&out, "no job to run", 22)?;
-                    continue;
-                }
-                let logs = match logs::redirect(&mut plans) {
-                    Ok(logs) => logs,
-                    Err(e) => {
-                        refuse(&out, &format!("cannot keep the jobs' logs: {e}"), 5)?;
+                        // Command-line arguments, the program's name first.
+                        Op::JobLine => {
+                            let args = msg::job_line_args(&payload).ok_or_else(short)?;
+                            sent.args.extend(args.into_iter().skip(1));
+                            Ok(())
+                        }
+                        // A job file of the server's own (`--remote-config`).
+                        _ => {
+                            let path =
+                                PathBuf::from(msg::load_file_path(&payload).ok_or_else(short)?);
+                            match sent.local.load(&path) {
+                                Ok(bytes) => {
+                                    sent.files.push((path, bytes));
+                                    Ok(())
+                                }
+                                Err(e) => Err(format!("'{}': {e}", path.display())),
+                            }
+                        }
+                    };
+                    if let Err(e) = added {
+                        refuse(&out, &e, 2)?;
                         continue;
                     }
-                };
-                let jobs = plans
-                    .iter()
-                    .map(|p| trigger::JobState {
-                        name: p.job.name.clone(),
-                        depth: p.engine.iodepth,
-                        files: p.files.list.len() as u32,
-                        writes: 0,
-                    })
-                    .collect();
-                let progress = Arc::new(Progress::new(&plans));
-                let (o, p) = (Arc::clone(&out), Arc::clone(&progress));
-                let (s, t) = (Arc::clone(&stop), Arc::clone(&triggered));
-                let handle = std::thread::spawn(move || {
-                    let _ = run(&o, &plans, (&s, &t), p, (logs.map(|l| (l, zlib)), text));
-                });
-                running = Some(Running { handle, progress, started: Instant::now(), jobs });
+                    // As fio: the jobs are read at once, their options and start lines sent.
+                    match prepare(&sent) {
+                        Ok((all, normal)) => {
+                            text = normal;
+                            announce(&out, &all, plans.len(), text)?;
+                            plans = all;
+                        }
+                        Err(e) => refuse(&out, &e, 22)?,
+                    }
+                }
+                Op::Run if running.is_none() => {
+                    let mut plans = std::mem::take(&mut plans);
+                    sent.files.clear();
+                    sent.args.clear();
+                    if plans.is_empty() {
+                        refuse(&out, "no job to run", 22)?;
+                        continue;
+                    }
+                    let logs = match logs::redirect(&mut plans) {
+                        Ok(logs) => logs,
+                        Err(e) => {
+                            refuse(&out, &format!("cannot keep the jobs' logs: {e}"), 5)?;
+                            continue;
+                        }
+                    };
+                    let jobs = plans
+                        .iter()
+                        .map(|p| trigger::JobState {
+                            name: p.job.name.clone(),
+                            depth: p.engine.iodepth,
+                            files: p.files.list.len() as u32,
+                            writes: 0,
+                        })
+                        .collect();
+                    let progress = Arc::new(Progress::new(&plans));
+                    let (o, p) = (Arc::clone(&out), Arc::clone(&progress));
+                    let (s, t) = (Arc::clone(&stop), Arc::clone(&triggered));
+                    let handle = std::thread::spawn(move || {
+                        let _ = run(&o, &plans, (&s, &t), p, (logs.map(|l| (l, zlib)), text));
+                    });
+                    running = Some(Running { handle, progress, started: Instant::now(), jobs });
+                }
+                Op::SendEta => {
+                    let payload = match &running {
+                        Some(r) => eta(&r.progress, &r.started, &mut last_eta),
+                        None => msg::eta(0, [0; 3], [0; 3], 0, ""),
+                    };
+                    send(&out, Op::Eta, tag, &payload)?;
+                }
+                Op::VTrigger => {
+                    triggered.store(true, Ordering::SeqCst);
+                    fire(&out, &payload, running.as_ref(), &stop)?;
+                }
+                Op::Quit => return Ok(false),
+                Op::Exit => return Ok(true),
+                Op::UpdateJob => {
+                    let text = format!("iomark: {op:?} is not supported by iomark's server\n");
+                    send(&out, Op::Text, 0, &msg::text(&text, now()))?;
+                }
+                _ => {}
             }
-            Op::SendEta => {
-                let payload = match &running {
-                    Some(r) => eta(&r.progress, &r.started, &mut last_eta),
-                    None => msg::eta(0, [0; 3], [0; 3], 0, ""),
-                };
-                send(&out, Op::Eta, tag, &payload)?;
-            }
-            Op::VTrigger => {
-                triggered.store(true, Ordering::SeqCst);
-                fire(&out, &payload, running.as_ref(), &stop)?;
-            }
-            Op::Quit => break Ok(false),
-            Op::Exit => break Ok(true),
-            Op::UpdateJob => {
-                let text = format!("iomark: {op:?} is not supported by iomark's server\n");
-                send(&out, Op::Text, 0, &msg::text(&text, now()))?;
-            }
-            _ => {}
         }
     };
+    let result = converse();
     // A client gone (or done) stops what it started.
     stop.store(true, Ordering::SeqCst);
     if let Some(r) = running {
