@@ -84,6 +84,8 @@ pub fn execute(
         progress: Some(Arc::clone(&progress)),
         block_latency_all: program.block_latency,
         notes,
+        processes: Some(Arc::new(crate::job_process::ReExec)),
+        fio_processes: program.job_processes,
         ..run_options()
     };
     if program.block_latency || plans.iter().any(|p| p.report.block_latency) {

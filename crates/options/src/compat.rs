@@ -45,13 +45,8 @@ pub const ENGINES: &[Refusal] = &[
 
 /// Options that iomark refuses although no engine explains it.
 pub const OPTIONS: &[Refusal] = &[
-    refuse("uid", "planned: jobs are threads, and Linux applies a user id to a whole process; a job needing one will run in a child process (issue 19)"),
-    refuse("gid", "planned: jobs are threads, and Linux applies a group id to a whole process; a job needing one will run in a child process (issue 19)"),
     refuse("profile", "fio's built-in tiobench and act profiles are job files in disguise; write the job file"),
     refuse("thp", "fio's private transparent-huge-page mappings test the memory manager with anonymous memory (/dev/zero), not storage"),
-    refuse("cgroup", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
-    refuse("cgroup_weight", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
-    refuse("cgroup_nodelete", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
     refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),

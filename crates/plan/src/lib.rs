@@ -31,6 +31,7 @@ pub mod logs;
 pub mod pacing;
 pub mod placement;
 mod plan;
+pub mod process;
 pub mod replay;
 pub mod report;
 mod resolve;

@@ -49,6 +49,8 @@ pub(crate) struct RunLinks {
     all_stop: AtomicBool,
     /// The run's block-layer tracing, and whether every job asks for it.
     pub(crate) block: Option<(Arc<dyn BlockTracing>, bool)>,
+    /// The control groups of the run's job processes.
+    pub(crate) cgroups: crate::system::cgroup::Cgroups,
 }
 
 impl RunLinks {
@@ -75,6 +77,7 @@ impl RunLinks {
             group_stop: (0..group_count).map(|_| AtomicBool::new(false)).collect(),
             all_stop: AtomicBool::new(false),
             block: None,
+            cgroups: crate::system::cgroup::Cgroups::default(),
         }
     }
 
