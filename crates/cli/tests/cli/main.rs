@@ -27,6 +27,7 @@ mod multihost;
 mod notes;
 mod pacing;
 mod pictures;
+mod processes;
 mod random;
 mod refusals;
 mod replay;
