@@ -152,6 +152,12 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let passed = selftest::cpuclock_test(&mut out)?;
         return Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
+    if p.idle_prof == Some(cmdline::IdleProf::Calibrate) {
+        // fio: the unit of work alone, as text whatever the output format, and no job.
+        let profiler = iomark_runner::IdleProfiler::calibrate();
+        out.write_all(iomark_report::cpu_idleness(&profiler.report(), false).as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(path) = &p.inflate_log {
         return inflate_log(path, &mut out);
     }

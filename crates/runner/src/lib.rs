@@ -47,6 +47,7 @@ pub use run::{
     check, ctime, header, interim_report, plans, reduce, run, run_in_process, run_outcomes, Checks,
     JobProcesses, ProcessReply, RawJob, RunError, RunOptions, RunOutcomes, FIO_COMPAT,
 };
+pub use system::idle::{IdleProfiler, Spinners};
 pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.

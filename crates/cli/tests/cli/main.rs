@@ -20,6 +20,7 @@ mod errors;
 mod files;
 mod fio_plot;
 mod fuse;
+mod idle_prof;
 mod job_options;
 mod logs;
 mod metadata;

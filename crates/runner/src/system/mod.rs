@@ -2,13 +2,14 @@
 //! job thread's placement ([`placement`]), the disks' I/O scheduler ([`iosched`]), the
 //! files' write hints ([`hints`]), the disks' statistics ([`disk`]), the rule that keeps
 //! iomark off block devices in use ([`safety`]), the control groups of job processes
-//! ([`cgroup`]), and the `exec_prerun`/`exec_postrun`
+//! ([`cgroup`]), the CPUs' idleness (`--idle-prof`, [`idle`]), and the `exec_prerun`/`exec_postrun`
 //! commands ([`exec`]).
 
 pub(crate) mod cgroup;
 pub(crate) mod disk;
 pub(crate) mod exec;
 pub(crate) mod hints;
+pub(crate) mod idle;
 pub(crate) mod iosched;
 pub(crate) mod placement;
 pub(crate) mod safety;

@@ -71,6 +71,7 @@ pub fn report(doc: &Value) -> RunReport {
             .unwrap_or_default(),
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: None,
     }
 }
 
