@@ -54,7 +54,9 @@ fn main() -> ExitCode {
         return fuse_export::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == job_process::MODE) {
-        // Ctrl-C reaches the job processes too: each stops its job and reports it.
+        // Ctrl-C reaches the job processes too, and the parent forwards its stops as
+        // SIGTERM: each stops its job and reports it, leaving the words to the parent.
+        CONTROL.quiet();
         let _ = CONTROL.install();
         return job_process::main(&CONTROL.stop);
     }

@@ -129,6 +129,14 @@ pub fn set_ids(uid: Option<u32>, gid: Option<u32>) -> io::Result<()> {
     Ok(())
 }
 
+/// Sends signal `signal` to process `pid` (`kill(2)`): a job process asked to stop.
+pub fn signal(pid: u32, signal: i32) -> io::Result<()> {
+    let pid = libc::pid_t::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+    // SAFETY: kill takes two integers and touches no memory of this process.
+    let r = unsafe { libc::kill(pid, signal) };
+    check(r as libc::c_long).map(|_| ())
+}
+
 /// Puts the calling thread under the `SCHED_IDLE` policy: it runs only when a CPU has
 /// nothing else to run (the spinners of `--idle-prof`).
 pub fn set_idle_policy() -> io::Result<()> {

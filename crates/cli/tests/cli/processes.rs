@@ -8,7 +8,7 @@
 //! what is missing, and removes every group it leaves (a guard, on failure too).
 
 use crate::support::devices::LoopDevice;
-use crate::support::process::{fifo, Running, TIMEOUT};
+use crate::support::process::{fifo, Gate, Running, TIMEOUT};
 use crate::support::report::{json_doc, report_json};
 use crate::support::run::{command, iomark_in, iomark_ok, tempdir, text};
 use crate::support::tools::fio_3_33_installed;
@@ -89,6 +89,46 @@ fn a_killed_job_process_fails_its_job_alone() {
     assert_eq!(victim["error"], libc::EINTR);
     assert_eq!(victim["read"]["io_bytes"], 0);
     assert_eq!(job("other").expect("the other job")["read"]["io_bytes"], 3 << 20);
+}
+
+/// Another job's `exitall` stops a job process (the parent forwards it as SIGTERM): the
+/// run ends, and the stopped job reports without error.
+#[test]
+fn exitall_reaches_a_job_process() {
+    let dir = tempdir();
+    let Some(mut gate) = Gate::new(dir.path()) else { return };
+    let Some(started) = fifo(dir.path(), "started.fifo") else { return };
+    // The long job announces (once its process is up) by writing to a fifo the test reads.
+    let announce = format!("--exec_prerun=echo up > {}", started.display());
+    let mut args: Vec<String> = [
+        "--output-format=json",
+        "--job-processes",
+        "--name=long",
+        "--ioengine=null",
+        "--size=1m",
+        "--time_based",
+        "--runtime=600",
+        &announce,
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(gate.job());
+    args.push("--thread".into());
+    let mut run = Running::start(dir.path(), &args);
+    let (sent, read) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sent.send(std::fs::read_to_string(started)));
+    let up = read.recv_timeout(TIMEOUT).expect("the long job never started");
+    assert_eq!(up.expect("read the fifo"), "up\n");
+    gate.open();
+    let status = run.wait();
+    assert_eq!(status.code(), Some(0), "stderr: {}", run.stderr.text());
+    assert_eq!(run.stderr.text(), "");
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout.bytes()).expect("JSON");
+    let jobs = doc["jobs"].as_array().unwrap();
+    let long = jobs.iter().find(|j| j["jobname"] == "long").expect("the long job");
+    assert_eq!(long["error"], 0);
+    let gate_job = jobs.iter().find(|j| j["jobname"] == "gate").expect("the gate job");
+    assert_eq!(gate_job["read"]["io_bytes"], 4096);
 }
 
 /// Root, and the cgroup hierarchy fio 3.33 uses: its mount point and whether it is v2.

@@ -16,8 +16,10 @@
 //! The parent lays out the job's files before, as fio does; the child's write buffers then
 //! start their stream anew instead of going on from the layout's. What a child job does not
 //! share with the rest of the run: the live progress and interim reports (they show the job
-//! as not started until it ends), the block-latency split, file locks and flows with other
-//! jobs, and an `exitall` from another job (its own end does stop the others).
+//! as not started until it ends), the block-latency split, and file locks and flows with
+//! other jobs. A stop of the run (a signal, a trigger) or of the job (another job's
+//! `exitall`) reaches the child as SIGTERM, which stops its job as it stops a run; its own
+//! end stops the others as any job's does.
 
 use super::thread::not_started;
 use crate::clock::JobClock;
@@ -26,6 +28,7 @@ use crate::links::status::JobSlot;
 use crate::links::RunLinks;
 use iomark_plan::JobPlan;
 use std::io::{Read, Write};
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -78,7 +81,7 @@ pub(super) fn process_job(
         return Ok(());
     }
     let outcome = match processes {
-        Some(p) => run_child(plan, i, p, links)?,
+        Some(p) => run_child(plan, i, p, (stop, links))?,
         None => failed(plan, libc::ENOSYS, "cannot start a job process here".into())?,
     };
     links.job_ended(i, &plan.schedule, outcome.error != 0);
@@ -100,7 +103,7 @@ fn run_child(
     plan: &JobPlan,
     i: usize,
     processes: &dyn JobProcesses,
-    links: &RunLinks,
+    (stop, links): (&AtomicBool, &RunLinks),
 ) -> Result<JobOutcome, JobError> {
     let mut command = processes.command();
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
@@ -130,10 +133,16 @@ fn run_child(
         let _ = stdin.write_all(&processes.request(i, plan));
     }
     let mut reply = Vec::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        let _ = stdout.read_to_end(&mut reply);
-    }
-    let status = child.wait();
+    let ended = AtomicBool::new(false);
+    let (status, stopped) = std::thread::scope(|scope| {
+        let watch = scope.spawn(|| forward_stop(pid, (stop, &ended), || links.stopped(i)));
+        if let Some(mut stdout) = child.stdout.take() {
+            let _ = stdout.read_to_end(&mut reply);
+        }
+        let status = child.wait();
+        ended.store(true, Ordering::Relaxed);
+        (status, watch.join().unwrap_or(false))
+    });
     if let Some(dir) = &group {
         links.cgroups.leave(dir);
     }
@@ -141,8 +150,11 @@ fn run_child(
     match (reply, status) {
         (Some(Ok(outcome)), _) => Ok(outcome),
         (Some(Err((errno, why))), _) => failed(plan, errno, why),
+        // Stopped before it could take the signal as a stop: it did nothing.
+        (None, Ok(status)) if stopped && status.signal() == Some(libc::SIGTERM) => {
+            not_started(plan)
+        }
         (None, Ok(status)) => {
-            use std::os::unix::process::ExitStatusExt;
             let how = match status.signal() {
                 Some(signal) => format!("killed by signal {signal}"),
                 None => format!("ended with {status} before its report"),
@@ -151,6 +163,27 @@ fn run_child(
         }
         (None, Err(e)) => failed(plan, libc::ECHILD, format!("its process {pid} was lost: {e}")),
     }
+}
+
+/// How often the parent looks whether a running job process is to stop.
+const STOP_CHECK: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Until `ended`, looks every [`STOP_CHECK`] whether the run stops (`stop`: a signal, a
+/// trigger) or the job is stopped (`stopped`: another job's `exitall`), and then sends the
+/// job's process SIGTERM once: it stops its job as a stopped run does, and reports it.
+/// Whether it sent it.
+fn forward_stop(
+    pid: u32,
+    (stop, ended): (&AtomicBool, &AtomicBool),
+    stopped: impl Fn() -> bool,
+) -> bool {
+    while !ended.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || stopped() {
+            return iomark_engine::thread::signal(pid, libc::SIGTERM).is_ok();
+        }
+        std::thread::sleep(STOP_CHECK);
+    }
+    false
 }
 
 /// In the child: runs job `index` of `plans` as its job thread would, after taking its ids
