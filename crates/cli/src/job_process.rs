@@ -45,7 +45,11 @@ impl JobProcesses for ReExec {
 
 /// The job process's `main`: exit code 0 once its reply is written (the reply tells how
 /// the job went), 2 for a request it cannot read.
-pub fn main(stop: &'static std::sync::atomic::AtomicBool) -> ExitCode {
+/// `options` are the run options of the environment (the fake clock's).
+pub fn main(
+    stop: &'static std::sync::atomic::AtomicBool,
+    options: iomark_runner::RunOptions,
+) -> ExitCode {
     let mut input = Vec::new();
     let request = std::io::stdin()
         .read_to_end(&mut input)
@@ -62,10 +66,7 @@ pub fn main(stop: &'static std::sync::atomic::AtomicBool) -> ExitCode {
     let reply: ProcessReply = planned.and_then(|(program, mut plans)| {
         let plan = plans.get_mut(request.index).ok_or((libc::EINVAL, "no such job".into()))?;
         plan.seeds = request.seeds;
-        let options = iomark_runner::RunOptions {
-            readonly: program.readonly,
-            ..crate::execute::run_options()
-        };
+        let options = iomark_runner::RunOptions { readonly: program.readonly, ..options };
         iomark_runner::run_in_process(&plans, request.index, &options, stop)
     });
     let mut out = std::io::stdout().lock();

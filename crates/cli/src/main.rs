@@ -58,7 +58,7 @@ fn main() -> ExitCode {
         // SIGTERM: each stops its job and reports it, leaving the words to the parent.
         CONTROL.quiet();
         let _ = CONTROL.install();
-        return job_process::main(&CONTROL.stop);
+        return job_process::main(&CONTROL.stop, execute::run_options());
     }
     match run(args.into_iter()) {
         Ok(code) => code,

@@ -54,7 +54,7 @@ pub struct RunOptions {
     pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
     /// `--block-latency`: every job asks for the split.
     pub block_latency_all: bool,
-    /// How to start a job process, for the jobs that run in one (see [`process`]); without
+    /// How to start a job process, for the jobs that run in one (see [`JobProcesses`]); without
     /// it such a job fails.
     pub processes: Option<Arc<dyn JobProcesses>>,
     /// `--job-processes`: fio's process model, every job without `thread` in a child

@@ -26,7 +26,7 @@ use std::sync::Mutex;
 /// Why a job process could not be placed in its group; the job fails with its errno, as
 /// fio's does.
 #[derive(Debug, thiserror::Error)]
-#[error("{action}({path}): {}", crate::job::errno_text(self.errno()))]
+#[error("{action}({path}): {}", crate::outcome::errno_text(self.errno()))]
 pub struct CgroupError {
     /// What failed, in fio's words (`cgroup mkdir`, `cgroup open weight`…).
     pub action: &'static str,

@@ -111,9 +111,12 @@ impl IdleProfiler {
     }
 }
 
-/// The spinner on `cpu`: units of work under `SCHED_IDLE` until `stop`; how many it did
-/// and for how long, in nanoseconds (none if it could not be placed).
-fn spin(cpu: u32, stop: &AtomicBool) -> Option<(u64, f64)> {
+/// What a spinner did: how many units, in how many nanoseconds.
+type Spun = (u64, f64);
+
+/// The spinner on `cpu`: units of work under `SCHED_IDLE` until `stop`; what it did (none
+/// if it could not be placed).
+fn spin(cpu: u32, stop: &AtomicBool) -> Option<Spun> {
     sys::set_affinity(&[cpu]).ok()?;
     sys::set_idle_policy().ok()?;
     let start = Instant::now();
@@ -130,7 +133,7 @@ fn spin(cpu: u32, stop: &AtomicBool) -> Option<(u64, f64)> {
 pub struct Spinners {
     profiler: IdleProfiler,
     stop: Arc<AtomicBool>,
-    threads: Vec<Option<JoinHandle<Option<(u64, f64)>>>>,
+    threads: Vec<Option<JoinHandle<Option<Spun>>>>,
 }
 
 impl Spinners {
