@@ -50,6 +50,12 @@ enum Version {
     V2,
 }
 
+/// The error of `action` on `path`, for `map_err`.
+fn fail(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> CgroupError {
+    let path = path.display().to_string();
+    move |source| CgroupError { action, path, source }
+}
+
 /// The hierarchy fio 3.33 uses: the first cgroup v1 mount with `blkio`, or cgroup v2, in
 /// the order of `mounts` (the text of `/proc/mounts`).
 fn hierarchy(mounts: &str) -> Option<(PathBuf, Version)> {
@@ -92,13 +98,9 @@ impl Cgroups {
         plan: &iomark_plan::process::CgroupPlan,
         pid: u32,
     ) -> Result<PathBuf, CgroupError> {
-        let fail = |action, path: &Path| {
-            let path = path.display().to_string();
-            move |source| CgroupError { action, path, source }
-        };
         let mounts = fs::read_to_string("/proc/mounts")
             .map_err(fail("cgroup mounts", "/proc/mounts".as_ref()))?;
-        let Some((root, version)) = hierarchy(&mounts) else {
+        let Some(hierarchy) = hierarchy(&mounts) else {
             let source = io::Error::from_raw_os_error(libc::ENOENT);
             return Err(CgroupError {
                 action: "cgroup mount",
@@ -106,6 +108,16 @@ impl Cgroups {
                 source,
             });
         };
+        self.enter_at(hierarchy, plan, pid)
+    }
+
+    /// [`Cgroups::enter`] in the hierarchy mounted at `root`, of `version`.
+    fn enter_at(
+        &self,
+        (root, version): (PathBuf, Version),
+        plan: &iomark_plan::process::CgroupPlan,
+        pid: u32,
+    ) -> Result<PathBuf, CgroupError> {
         let dir = root.join(&plan.name);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let (groups, enabled, kept) = &mut *state;
@@ -215,6 +227,62 @@ fn write_existing(file: &Path, text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iomark_plan::process::CgroupPlan;
+
+    /// A made-up cgroup v2 root in a temporary directory that has the io controller
+    /// without passing it down, and a group `g` already there (a plain directory does not
+    /// grow a cgroup's files by itself).
+    fn fake_v2() -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        fs::write(root.path().join("cgroup.controllers"), "cpu io memory\n").unwrap();
+        fs::write(root.path().join("cgroup.subtree_control"), "cpu\n").unwrap();
+        fs::create_dir(root.path().join("g")).unwrap();
+        fs::write(root.path().join("g/io.weight"), "default 100\n").unwrap();
+        fs::write(root.path().join("g/cgroup.procs"), "").unwrap();
+        root
+    }
+
+    #[test]
+    fn a_v2_weight_enables_io_for_the_run_and_a_group_found_stays() {
+        let root = fake_v2();
+        let r = root.path().to_path_buf();
+        let plan = CgroupPlan { name: "g".into(), weight: Some(1000), nodelete: false };
+        let cgroups = Cgroups::default();
+        let dir = cgroups.enter_at((r.clone(), Version::V2), &plan, 4321).unwrap();
+        assert_eq!(dir, r.join("g"));
+        assert_eq!(fs::read_to_string(r.join("g/io.weight")).unwrap(), "default 1000\n");
+        assert_eq!(fs::read_to_string(r.join("g/cgroup.procs")).unwrap(), "4321\n");
+        assert_eq!(fs::read_to_string(r.join("cgroup.subtree_control")).unwrap(), "+io");
+        cgroups.leave(&dir);
+        assert!(r.join("g").is_dir(), "a group the run did not make is removed");
+        drop(cgroups);
+        assert_eq!(fs::read_to_string(r.join("cgroup.subtree_control")).unwrap(), "-io");
+    }
+
+    #[test]
+    fn a_missing_weight_file_fails_as_fios_and_a_made_group_goes() {
+        let root = fake_v2();
+        let r = root.path().to_path_buf();
+        let plan = CgroupPlan { name: "new".into(), weight: Some(500), nodelete: false };
+        let e = Cgroups::default().enter_at((r.clone(), Version::V1), &plan, 1).unwrap_err();
+        assert_eq!(e.errno(), libc::EACCES);
+        let expected = format!(
+            "cgroup open weight({}): Permission denied",
+            r.join("new/blkio.weight").display()
+        );
+        assert_eq!(e.to_string(), expected);
+        assert!(!r.join("new").exists(), "the group made for the failed job stays");
+    }
+
+    #[test]
+    fn without_the_io_controller_a_v2_weight_fails() {
+        let root = fake_v2();
+        let r = root.path().to_path_buf();
+        fs::write(r.join("cgroup.controllers"), "cpu\n").unwrap();
+        let plan = CgroupPlan { name: "g".into(), weight: Some(500), nodelete: true };
+        let e = Cgroups::default().enter_at((r, Version::V2), &plan, 1).unwrap_err();
+        assert_eq!(e.errno(), libc::ENODEV);
+    }
 
     #[test]
     fn the_hierarchy_is_the_first_blkio_or_v2_mount() {
