@@ -195,14 +195,64 @@ fn a_cgroup_job_runs_in_its_group_which_goes_unless_kept() {
     };
     let args = [job("gone", &gone, "0"), job("kept", &kept, "1")].concat();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let check = |program: &str| {
+        for (name, group) in [("gone", &gone), ("kept", &kept)] {
+            let seen = std::fs::read_to_string(dir.path().join(format!("{name}.prerun.txt")));
+            let seen = seen.unwrap();
+            let inside = seen.lines().any(|l| l.ends_with(&format!(":/{group}")));
+            assert!(inside, "{program}: {name}: {seen}");
+        }
+        assert!(!root.join(&gone).exists(), "{program}: a group without cgroup_nodelete stays");
+        assert!(root.join(&kept).is_dir(), "{program}: a group with cgroup_nodelete is gone");
+        std::fs::remove_dir(root.join(&kept)).unwrap();
+    };
     let out = iomark_ok(dir.path(), &args, false);
     assert!(text(&out.stdout).contains("Starting 2 processes"));
-    for (name, group) in [("gone", &gone), ("kept", &kept)] {
-        let seen = std::fs::read_to_string(dir.path().join(format!("{name}.prerun.txt"))).unwrap();
-        assert!(seen.lines().any(|l| l.ends_with(&format!(":/{group}"))), "{name}: {seen}");
+    check("iomark");
+    if fio_3_33_installed() {
+        let out = command("fio").current_dir(dir.path()).args(&args).output().unwrap();
+        assert!(out.status.success(), "fio: {}", text(&out.stderr));
+        check("fio");
     }
-    assert!(!root.join(&gone).exists(), "the group of a job without cgroup_nodelete stays");
-    assert!(root.join(&kept).is_dir(), "the group of a job with cgroup_nodelete is gone");
+}
+
+/// A weight the hierarchy cannot take (cgroup v1 without `blkio.weight`, as on kernels
+/// without CFQ) fails the job with `EACCES` before any I/O, as fio 3.33's, and the group
+/// made for it goes; the job beside it runs.
+#[test]
+fn a_weight_the_hierarchy_cannot_take_fails_the_job_as_fios() {
+    let Some((root, v2)) = hierarchy() else { return };
+    if v2 || root.join("blkio.weight").exists() {
+        eprintln!("skipped: the cgroup hierarchy takes weights (the test needs one that does not)");
+        return;
+    }
+    let dir = tempdir();
+    let group = group_name("noweight");
+    let _guard = Groups(vec![root.join(&group)]);
+    let cgroup = format!("--cgroup={group}");
+    let args = [
+        "--output-format=json",
+        "--name=weighted",
+        "--ioengine=null",
+        "--size=64k",
+        &cgroup,
+        "--cgroup_weight=500",
+        "--name=plain",
+        "--ioengine=null",
+        "--size=64k",
+    ];
+    let mut programs = vec![("iomark", iomark_in(dir.path(), &args, false))];
+    if fio_3_33_installed() {
+        programs.push(("fio", command("fio").current_dir(dir.path()).args(args).output().unwrap()));
+    }
+    for (program, out) in programs {
+        assert_eq!(out.status.code(), Some(1), "{program}: {}", text(&out.stderr));
+        let doc = report_json(program, &out);
+        assert_eq!(doc["jobs"][0]["error"], libc::EACCES, "{program}");
+        assert_eq!(doc["jobs"][1]["error"], 0, "{program}");
+        assert_eq!(doc["jobs"][1]["read"]["io_bytes"], 65536, "{program}");
+        assert!(!root.join(&group).exists(), "{program}: the group stays");
+    }
 }
 
 /// Two jobs on one loop device in groups weighted 100 and 1000: both run, each group holds
