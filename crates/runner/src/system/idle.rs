@@ -2,7 +2,8 @@
 //! it.
 //!
 //! First a unit of work (a fixed run of arithmetic no compiler can drop) is timed on every
-//! CPU in turn, at normal priority ([`IdleProfiler::calibrate`]): its mean and standard
+//! CPU in turn, at normal priority ([`IdleProfiler::calibrate`]), leaving out the units
+//! that something interrupted (over twice the CPU's median): their mean and standard
 //! deviation are the report's `unit work`. Then, for the run, a spinner pinned to each CPU
 //! under `SCHED_IDLE` (it runs only when the CPU has nothing else to run) does units of
 //! work until the jobs end ([`IdleProfiler::start`], [`Spinners::finish`]). A CPU's
@@ -38,6 +39,15 @@ fn unit(seed: u64) -> u64 {
     black_box(x)
 }
 
+/// The times of `units` that nothing interrupted: those at most twice their median (a unit
+/// that took longer was preempted, or met an interrupt, and says nothing of the pace).
+fn undisturbed(mut units: Vec<f64>) -> Vec<f64> {
+    units.sort_by(f64::total_cmp);
+    let median = units.get(units.len() / 2).copied().unwrap_or(0.0);
+    units.retain(|&t| t <= 2.0 * median);
+    units
+}
+
 /// The calibrated unit of work of every CPU.
 #[derive(Debug, Clone)]
 pub struct IdleProfiler {
@@ -67,7 +77,7 @@ impl IdleProfiler {
                     unit(i);
                     start.elapsed().as_nanos() as f64
                 });
-                Some(times.collect::<Vec<f64>>())
+                Some(undisturbed(times.collect()))
             })
             .join()
             .ok()
@@ -169,6 +179,12 @@ mod tests {
     use super::*;
 
     /// The figures are in range (their values depend on the machine; bench/ shows them).
+    #[test]
+    fn interrupted_units_are_left_out() {
+        assert_eq!(undisturbed(vec![10.0, 500.0, 11.0, 9.0, 12.0]), [9.0, 10.0, 11.0, 12.0]);
+        assert!(undisturbed(Vec::new()).is_empty());
+    }
+
     #[test]
     fn idleness_is_a_share_and_the_unit_takes_time() {
         let profiler = IdleProfiler::calibrate();
