@@ -45,6 +45,7 @@ const IDS: &[FlagId] = &[
     FlagId::TriggerFile,
     FlagId::TriggerTimeout,
     FlagId::Trigger,
+    FlagId::TriggerRemote,
     FlagId::AuxPath,
     FlagId::Server,
     FlagId::Daemonize,
@@ -91,6 +92,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::TriggerFile
         | FlagId::TriggerTimeout
         | FlagId::Trigger
+        | FlagId::TriggerRemote
         | FlagId::AuxPath
         | FlagId::Server
         | FlagId::Daemonize
