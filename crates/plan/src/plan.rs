@@ -64,7 +64,7 @@ pub struct JobPlan {
 
 /// The seeds of a job's random streams, derived once from `randseed`, `randrepeat` and the
 /// job's thread number, so that every clone draws its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Seeds {
     /// iomark's own draws of the workload (generated buffer contents).
     pub workload: u64,

@@ -77,7 +77,7 @@ impl FioStream {
 }
 
 /// The seeds of one job's fio streams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FioSeeds {
     /// `randseed × job number` (or a random value): what every stream's seed derives from.
     pub base: u64,
