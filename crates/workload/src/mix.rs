@@ -140,6 +140,12 @@ impl Mix {
         self.current
     }
 
+    /// True when every I/O has the one direction of the mode (not a mix, whose direction
+    /// is drawn or steered).
+    pub(crate) fn is_fixed(&self) -> bool {
+        self.fixed.is_some() && !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite)
+    }
+
     /// Counts an I/O of direction `dir` as issued.
     #[inline]
     pub(crate) fn issued(&mut self, dir: Ddir) {

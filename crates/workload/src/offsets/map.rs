@@ -69,6 +69,7 @@ impl RandomMap {
     }
 
     /// How many blocks the map covers.
+    #[inline]
     pub(crate) fn blocks(&self) -> u64 {
         self.blocks
     }

@@ -15,6 +15,7 @@ use crate::taus::FioRng;
 use crate::zones::StridedZones;
 use iomark_core::{Ddir, RwMode};
 
+mod fast;
 mod opens;
 mod setup;
 
@@ -95,6 +96,9 @@ pub struct Workload {
     /// `next` answers `None` at the end of each pass, until [`Workload::next_pass`].
     pause_between_passes: bool,
     buffers: BufferFiller,
+    /// How many more calls of `next` may take the one-block shortcut without looking at
+    /// the rest of the state (see [`Workload::fast_room`]); 0 sends `next` the long way.
+    fast_left: u64,
 }
 
 impl Workload {
@@ -184,6 +188,7 @@ impl Workload {
             finished: false,
             pause_between_passes: false,
             buffers: BufferFiller::for_job(cfg),
+            fast_left: 0,
         })
     }
 
@@ -293,6 +298,7 @@ impl Workload {
         Some(write)
     }
 
+    #[inline]
     fn account(&mut self, req: &IoRequest, counts: bool) {
         self.mix.issued(req.dir);
         self.total_bytes += req.len;
@@ -477,7 +483,7 @@ impl Workload {
     /// - the cursor advances the same way, and there is no trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
-    #[inline]
+    #[inline(always)]
     fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
         let dir = self.mix.direction();
         let unit = self.map_unit;
@@ -498,41 +504,25 @@ impl Iterator for Workload {
     type Item = IoRequest;
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
+    ///
+    /// Inlined into the caller: while [`Workload::fast_room`] allows, one turn of the loop
+    /// of [`Workload::next_general`] is all `next` does.
+    #[inline(always)]
     fn next(&mut self) -> Option<IoRequest> {
-        if self.pending.is_some() {
-            return self.pending_write();
-        }
-        loop {
-            if self.finished {
-                return None;
-            }
-            if self.budget_spent() {
-                self.finished = true;
-                return None;
-            }
-            if self.files_done == self.files.len() {
-                if self.pause_between_passes {
-                    return None;
-                }
-                if !self.start_next_pass() {
-                    self.finished = true;
-                }
-                continue;
-            }
-            let file = self.pick_file();
-            match self.generate(file) {
+        if self.fast_left > 0 {
+            self.fast_left -= 1;
+            match self.generate_one_block(0) {
                 Some(req) => {
-                    // trimwrite: only the write of the pair counts toward the budgets.
-                    let counts = !self.trimwrite;
-                    if !counts {
-                        self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
-                    }
-                    self.account(&req, counts);
+                    self.account(&req, true);
                     return Some(req);
                 }
-                None => self.file_done(file),
+                None => {
+                    self.fast_left = 0;
+                    self.file_done(0);
+                }
             }
         }
+        self.next_slow()
     }
 }
 
