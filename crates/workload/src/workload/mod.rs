@@ -491,8 +491,7 @@ impl Workload {
         let map = cursor.map.as_mut()?;
         // A full map is found after the draw, as fio finds it (other files share the
         // stream).
-        let b = map.next_free(self.offsets_rng.below_small(map.blocks()))?;
-        map.mark_one(b);
+        let b = map.take_one(self.offsets_rng.below_small(map.blocks()))?;
         let offset = b * unit;
         cursor.advance(dir.index(), (offset, unit));
         Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
