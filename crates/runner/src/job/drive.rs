@@ -147,6 +147,7 @@ impl Loop<'_, '_> {
     fn end_ramp(&mut self, now: u64) {
         self.io.ramp_over = true;
         self.io.recorder.clear(now);
+        self.io.next_tick = 0;
         let used = match self.io.clock.is_fake() {
             true => ThreadUsage::default(),
             false => ThreadUsage::now().since(self.feat.usage_before),
