@@ -72,18 +72,30 @@ impl Loop<'_, '_> {
         let mut ramping = ramp_ns > 0 && !self.io.ramp_over;
         let runtime_ns = self.io.runtime_ns;
         let batching = self.io.batching;
+        // When the ramp or the runtime ends: one comparison a turn until then.
+        let ends_at = |io: &Hot<'_, '_>, ramping: bool| {
+            let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
+            phase.map_or(u64::MAX, |p| io.measure_from.saturating_add(p))
+        };
+        let mut phase_end = ends_at(&self.io, ramping);
         loop {
             let now = self.io.last_now;
-            if ramping && now.saturating_sub(self.io.measure_from) >= ramp_ns {
-                ramping = false;
-                self.end_ramp(now);
+            if RICH {
+                // A latency target's final run starts the measurement over.
+                phase_end = ends_at(&self.io, ramping);
+            }
+            let mut out_of_time = false;
+            if now >= phase_end {
+                if ramping {
+                    ramping = false;
+                    self.end_ramp(now);
+                    phase_end = ends_at(&self.io, false);
+                }
+                out_of_time = now >= phase_end;
             }
             // The verify phase reads back everything, whatever the limits.
             let verifying = RICH && self.feat.verify.as_ref().is_some_and(JobVerify::reading);
-            let out_of_time = match runtime_ns {
-                Some(r) if !ramping && !verifying => now.saturating_sub(self.io.measure_from) >= r,
-                _ => false,
-            };
+            let out_of_time = out_of_time && !verifying;
             let stopping = stop.load(Ordering::Relaxed)
                 || self.io.exit.load(Ordering::Relaxed)
                 || (RICH && self.feat.filled);
