@@ -140,10 +140,10 @@ impl Mix {
         self.current
     }
 
-    /// True when every I/O has the one direction of the mode (not a mix, whose direction
-    /// is drawn or steered).
-    pub(crate) fn is_fixed(&self) -> bool {
-        self.fixed.is_some() && !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite)
+    /// The one direction of every I/O of a mode that is not a mix (whose direction is
+    /// drawn or steered); `None` for a mix.
+    pub(crate) fn fixed_direction(&self) -> Option<Ddir> {
+        self.fixed.filter(|_| !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite))
     }
 
     /// Counts an I/O of direction `dir` as issued.

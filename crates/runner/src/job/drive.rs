@@ -72,6 +72,9 @@ impl Loop<'_, '_> {
         let mut ramping = ramp_ns > 0 && !self.io.ramp_over;
         let runtime_ns = self.io.runtime_ns;
         let batching = self.io.batching;
+        // With iodepth_batch_complete_min=0, as many I/Os in flight as make the loop wait
+        // for one first (below): one comparison a turn.
+        let poll_from = if batching.complete_min == 0 { 1 } else { u32::MAX };
         // When the ramp or the runtime ends: one comparison a turn until then.
         let ends_at = |io: &Hot<'_, '_>, ramping: bool| {
             let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
@@ -121,7 +124,7 @@ impl Loop<'_, '_> {
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
             // A poll comes first (libaio's userspace_reap serves it from the ring).
-            if batching.complete_min == 0 && self.io.in_flight > 0 {
+            if self.io.in_flight >= poll_from {
                 let max = batching.complete_max as usize;
                 if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
                     self.io.reap::<RICH>(&mut self.feat, 1, max);

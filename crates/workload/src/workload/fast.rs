@@ -3,7 +3,7 @@
 //! one turn of [`Workload::next_general`]'s loop (the one-block shortcut on the only file)
 //! and nothing else; everything else comes here, out of line.
 
-use super::{IoRequest, Workload};
+use super::{Ddir, IoRequest, Workload};
 
 impl Workload {
     /// `next` the long way, after which the room of the short way is measured again.
@@ -11,7 +11,7 @@ impl Workload {
     #[inline(never)]
     pub(super) fn next_slow(&mut self) -> Option<IoRequest> {
         let req = self.next_general();
-        self.fast_left = self.fast_room();
+        (self.fast_left, self.fast_dir) = self.fast_room();
         req
     }
 
@@ -43,7 +43,7 @@ impl Workload {
                     // trimwrite: only the write of the pair counts toward the budgets.
                     let counts = !self.trimwrite;
                     if !counts {
-                        self.pending = Some(IoRequest { dir: super::Ddir::Write, ..req });
+                        self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
                     }
                     self.account(&req, counts);
                     return Some(req);
@@ -58,23 +58,22 @@ impl Workload {
     /// or finds that file's pass over: no trimwrite write pending (nor any trimwrite), the
     /// job not finished, one file whose pass is not over, a direction that is fixed (not a
     /// mix, which draws and which rate limits steer), and the I/O budgets not spent before
-    /// that many more one-block I/Os. 0 when any of it does not hold.
-    fn fast_room(&self) -> u64 {
+    /// that many more one-block I/Os; and that direction. 0 when any of it does not hold.
+    fn fast_room(&self) -> (u64, Ddir) {
         let plain = self.one_block
             && !self.trimwrite
             && self.pending.is_none()
             && !self.finished
             && self.files.len() == 1
-            && self.files_done == 0
-            && self.mix.is_fixed();
-        if !plain || self.budget_spent() {
-            return 0;
-        }
+            && self.files_done == 0;
+        let Some(dir) = self.mix.fixed_direction().filter(|_| plain && !self.budget_spent()) else {
+            return (0, Ddir::Read);
+        };
         // Every shortcut I/O is one map block of `map_unit` bytes.
         let by_bytes = match self.byte_cap {
             u64::MAX => u64::MAX,
             cap => (cap - self.counted_bytes).div_ceil(self.map_unit.max(1)),
         };
-        by_bytes.min(self.ios_cap - self.counted_ios)
+        (by_bytes.min(self.ios_cap - self.counted_ios), dir)
     }
 }

@@ -99,6 +99,8 @@ pub struct Workload {
     /// How many more calls of `next` may take the one-block shortcut without looking at
     /// the rest of the state (see [`Workload::fast_room`]); 0 sends `next` the long way.
     fast_left: u64,
+    /// The direction of the shortcut's I/Os while `fast_left` is above 0.
+    fast_dir: Ddir,
 }
 
 impl Workload {
@@ -189,6 +191,7 @@ impl Workload {
             pause_between_passes: false,
             buffers: BufferFiller::for_job(cfg),
             fast_left: 0,
+            fast_dir: Ddir::Read,
         })
     }
 
@@ -377,7 +380,8 @@ impl Workload {
     #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
         if self.one_block {
-            return self.generate_one_block(file);
+            let dir = self.mix.direction();
+            return self.generate_one_block(file, dir);
         }
         if let Some(zones) = self.zones {
             return self.generate_zoned(file, zones);
@@ -484,8 +488,7 @@ impl Workload {
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
     #[inline(always)]
-    fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
-        let dir = self.mix.direction();
+    fn generate_one_block(&mut self, file: usize, dir: Ddir) -> Option<IoRequest> {
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
         let map = cursor.map.as_mut()?;
@@ -510,7 +513,7 @@ impl Iterator for Workload {
     fn next(&mut self) -> Option<IoRequest> {
         if self.fast_left > 0 {
             self.fast_left -= 1;
-            match self.generate_one_block(0) {
+            match self.generate_one_block(0, self.fast_dir) {
                 Some(req) => {
                     self.account(&req, true);
                     return Some(req);
