@@ -52,6 +52,8 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);
     }
+    // The clock's 20 ms calibration runs on while the jobs are read and planned.
+    iomark_runner::start_calibration();
     match run(args.into_iter()) {
         Ok(code) => code,
         Err(Failure::Usage(message)) => {
