@@ -507,8 +507,8 @@ impl Iterator for Workload {
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
     ///
-    /// Inlined into the caller: while [`Workload::fast_room`] allows, one turn of the loop
-    /// of [`Workload::next_general`] is all `next` does.
+    /// Inlined into the caller: while the one-block shortcut on the only file is certain
+    /// (`fast_room`), one turn of the general loop (`next_general`) is all `next` does.
     #[inline(always)]
     fn next(&mut self) -> Option<IoRequest> {
         if self.fast_left > 0 {
