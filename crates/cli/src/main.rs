@@ -53,6 +53,8 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);
     }
+    // The clock's 20 ms calibration runs on while the jobs are read and planned.
+    iomark_runner::start_calibration();
     if args.first().is_some_and(|a| a == job_process::MODE) {
         // Ctrl-C reaches the job processes too, and the parent forwards its stops as
         // SIGTERM: each stops its job and reports it, leaving the words to the parent.

@@ -36,6 +36,7 @@ mod request;
 mod run;
 mod system;
 
+pub use clock::start_calibration;
 pub use files::write_out;
 pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;

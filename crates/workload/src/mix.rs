@@ -140,6 +140,12 @@ impl Mix {
         self.current
     }
 
+    /// The one direction of every I/O of a mode that is not a mix (whose direction is
+    /// drawn or steered); `None` for a mix.
+    pub(crate) fn fixed_direction(&self) -> Option<Ddir> {
+        self.fixed.filter(|_| !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite))
+    }
+
     /// Counts an I/O of direction `dir` as issued.
     #[inline]
     pub(crate) fn issued(&mut self, dir: Ddir) {

@@ -157,6 +157,7 @@ pub(super) fn start<'a, 's>(
         runtime_ns: limits.runtime.map(|d| d.as_nanos() as u64),
         measure_from: now,
         last_now: now,
+        next_tick: 0,
         ramp_over: false,
         error: 0,
         error_text: String::new(),

@@ -99,6 +99,7 @@ impl FileCursor {
     }
 
     /// Records an I/O of direction `dir` at `ext`.
+    #[inline]
     pub(crate) fn advance(&mut self, dir: usize, ext: Extent) {
         self.last[dir] = ext.0;
         self.pos[dir] = ext.0 + ext.1;
