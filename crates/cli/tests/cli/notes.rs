@@ -183,3 +183,12 @@ fn warnings_fatal_refuses_lenient_job_files_with_one_line() {
         assert!(err.starts_with("iomark: "), "{what}: {err}");
     }
 }
+
+#[test]
+fn block_latency_notes_are_on_stdout() {
+    // The tracer's notes (tracefs mounted for the run, a job it cannot follow) go the way
+    // of every job note: a job on the null engine has no file on a device to follow.
+    let dir = tempdir();
+    let job = "[j]\nioengine=null\nsize=64k\nblock_latency=1\n";
+    assert_notes_on_stdout(dir.path(), job, &["the job has no file on a device (null engine)"]);
+}
