@@ -181,6 +181,7 @@ fn fio_reading(
         Kind::BsSplit if strict.is_err() => {
             Value::BsSplit(lists::bssplit(raw, ctx.kb_base, &mut found)?)
         }
+        Kind::CpuList if strict.is_err() => Value::Cpus(lists::cpu_list(raw, &mut found)?),
         Kind::FloatList if strict.is_err() => Value::Floats(lists::float_list(raw, &mut found)?),
         Kind::Enum(choices) if strict.is_err() => choices::choice(raw, choices, ctx, &mut found)?,
         Kind::Distribution(_) if strict.is_err() => {
