@@ -96,16 +96,14 @@ impl CmdPrio {
                     parse_bssplit(text, &Ctx { kb_base: kb }, class, level).map_err(|e| {
                         OptionError::new(keys::CMDPRIO_BSSPLIT, format!("'{text}': {e}"))
                     })?;
-                parsed.map(
-                    |entries| {
-                        // fio 3.33 gives no I/O a priority when every share is 0.
-                        if entries.iter().all(|e| e.1 == 0) {
-                            Rule::None
-                        } else {
-                            Rule::Split(entries)
-                        }
-                    },
-                )
+                parsed.map(|entries| {
+                    // fio 3.33 gives no I/O a priority when every share is 0.
+                    if entries.iter().all(|e| e.1 == 0) {
+                        Rule::None
+                    } else {
+                        Rule::Split(entries)
+                    }
+                })
             }
             None => [0, 1].map(|d| match percent[d] {
                 0 => Rule::None,

@@ -81,7 +81,9 @@ impl WorkloadPlan {
             .get(keys::PERCENTAGE_RANDOM)
             .map_or([100; 3], |v| v.map(|p| p.unwrap_or(100).clamp(0, 100) as u32));
         // fio 3.33 refuses it: "max value out of range: 101 (100 max)".
-        if let Some(p) = spec.get(keys::PERCENTAGE_RANDOM).into_iter().flatten().flatten().find(|p| *p > 100) {
+        if let Some(p) =
+            spec.get(keys::PERCENTAGE_RANDOM).into_iter().flatten().flatten().find(|p| *p > 100)
+        {
             return Err(OptionError::new(
                 keys::PERCENTAGE_RANDOM,
                 format!("{p} is out of range 0-100"),

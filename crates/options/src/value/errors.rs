@@ -25,7 +25,9 @@ pub enum ErrorEntry {
 /// The lists of `text` (reads, writes, verification; an empty or absent list is empty),
 /// read as fio 3.33 does, with a [`Leniency`] to note where fio ignores text; the refusal
 /// where fio refuses the value too (more than three lists).
-pub fn read_ignore_error(text: &str) -> Result<([Vec<ErrorEntry>; 3], Option<Leniency>), ValueError> {
+pub fn read_ignore_error(
+    text: &str,
+) -> Result<([Vec<ErrorEntry>; 3], Option<Leniency>), ValueError> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() > 3 {
         return Err(ValueError::List {

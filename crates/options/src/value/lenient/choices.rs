@@ -70,7 +70,8 @@ pub(super) fn distribution(
             continue;
         };
         if let zoned @ ("zoned" | "zoned_abs") = name.trim() {
-            cleaned.push(format!("{zoned}:{}", zone_sizes(args, zoned == "zoned_abs", ctx, found)?));
+            cleaned
+                .push(format!("{zoned}:{}", zone_sizes(args, zoned == "zoned_abs", ctx, found)?));
             continue;
         }
         if !matches!(name.trim(), "zipf" | "pareto" | "normal" | "gauss") {

@@ -249,7 +249,8 @@ fn split(dir: &str, kb_base: u32, found: &mut Found) -> Option<Vec<SplitEntry>> 
 /// refuses it.
 pub(super) fn cpu_list(raw: &str, found: &mut Found) -> Option<Vec<u32>> {
     let mut cpus = Vec::new();
-    for item in raw.split(',').map(|i| i.trim_matches(number::is_c_space)).filter(|i| !i.is_empty()) {
+    for item in raw.split(',').map(|i| i.trim_matches(number::is_c_space)).filter(|i| !i.is_empty())
+    {
         let (lo, hi) = item.split_once('-').map_or((item, None), |(a, b)| (a, Some(b)));
         let lo = cpu(lo, found)?;
         let hi = match hi {
@@ -373,10 +374,16 @@ mod tests {
     #[test]
     fn cpu_lists() {
         // fio 3.33's worker's Cpus_allowed_list for each.
-        for (raw, want) in
-            [("0-1x", vec![0, 1]), ("0,1x", vec![0, 1]), ("0:1", vec![0]), ("x", vec![0]),
-             ("x-1", vec![0, 1]), ("1-", vec![1]), ("1,x", vec![0, 1]), ("1-1x", vec![1])]
-        {
+        for (raw, want) in [
+            ("0-1x", vec![0, 1]),
+            ("0,1x", vec![0, 1]),
+            ("0:1", vec![0]),
+            ("x", vec![0]),
+            ("x-1", vec![0, 1]),
+            ("1-", vec![1]),
+            ("1,x", vec![0, 1]),
+            ("1-1x", vec![1]),
+        ] {
             let mut found = Found::default();
             assert_eq!(cpu_list(raw, &mut found), Some(want), "{raw}");
             assert!(found.noteworthy(), "{raw}");
