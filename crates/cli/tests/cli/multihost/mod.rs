@@ -4,6 +4,7 @@
 mod client;
 mod gfio;
 mod mpi;
+mod prios;
 mod server;
 
 use crate::support::process::poll_until;
