@@ -1,7 +1,8 @@
 //! The holes of a sequential `rw=MODE:N` against fio 3.33: a skip that puts the next
 //! offset at or past the region's end wraps that direction to the start only when the
 //! region is the whole file; otherwise the pass (of every direction) is over, and the job
-//! ends unless `loops` or a larger `io_size` start another.
+//! ends unless `loops` or a larger `io_size` start another. And a random mode's `:N`
+//! counts its I/Os over every direction (`randrw:3`: every fourth I/O a new offset).
 //!
 //! The cases run under both programs as [`crate::support::cases`] says.
 
@@ -18,6 +19,10 @@ fn f40k(d: &Path) {
 
 fn f64k(d: &Path) {
     file(d, "f", 64 << 10);
+}
+
+fn f256k(d: &Path) {
+    file(d, "f", 256 << 10);
 }
 
 /// A job on file `f` with `bs=4k` and the given `rw` and options.
@@ -54,6 +59,15 @@ const CASES: &[Case] = &[
         code: 0,
         ios: Some("f:r:0+4096 f:r:4096+4096 f:r:20480+4096 f:r:24576+4096 f:r:24576+4096 f:r:28672+4096 f:r:12288+4096 f:r:16384+4096"),
         sizes: &[("f", 64 << 10)],
+    },
+    Case {
+        name: "randrw:3 counts its follow-ups over both directions",
+        setup: f256k,
+        args: job!("--rw=randrw:3", "--number_ios=16"),
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:r:12288+4096 f:r:16384+4096 f:r:20480+4096 f:w:192512+4096 f:r:24576+4096 f:r:28672+4096 f:w:217088+4096 f:w:221184+4096 f:w:225280+4096 f:r:122880+4096 f:w:229376+4096 f:r:126976+4096 f:w:102400+4096 f:r:131072+4096 f:r:135168+4096 f:r:221184+4096"),
+        sizes: &[("f", 256 << 10)],
     },
     Case {
         name: "read:4k over a region that starts past 0: one pass",
