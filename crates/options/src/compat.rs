@@ -86,7 +86,6 @@ pub const DRAWS: &[Difference] = &[
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
     differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's"),
-    differ("cmdprio_percentage", "which I/Os take the other priority is iomark's own draw; the share is fio's"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];
 

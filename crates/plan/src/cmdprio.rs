@@ -11,8 +11,8 @@
 //!   `cmdprio_percentage`.
 //!
 //! Trims and syncs never get one, as in fio. The choice is drawn (by the runner's `cmdprio`)
-//! from a generator seeded by the job's `randseed` and number, so a job makes the same
-//! choices on every run (fio's own draws differ; only the shares compare). The report then shows, per direction that used
+//! from fio 3.33's stream 19 of the job, as fio draws it, so a job gives the same I/Os the
+//! priority as fio does (`docs/random.md`). The report then shows, per direction that used
 //! more than one priority, the completion latency of each (the total latency with
 //! `lat_percentiles`), as fio 3.33 does (see `iomark_stats::report::PrioStats`).
 
