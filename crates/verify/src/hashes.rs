@@ -5,6 +5,7 @@
 //! `jhash`, initial value 0).
 
 use crate::block::{Method, MAX_DIGEST};
+use iomark_workload::lookup3;
 
 /// One checksum of `--crctest`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,67 +93,6 @@ pub fn murmur3_32(data: &[u8], seed: u32) -> u32 {
     h ^= h >> 13;
     h = h.wrapping_mul(0xc2b2_ae35);
     h ^ (h >> 16)
-}
-
-/// Jenkins' lookup3 `hashlittle` with initial value `init`.
-pub fn lookup3(data: &[u8], init: u32) -> u32 {
-    let start = 0xdead_beef_u32.wrapping_add(data.len() as u32).wrapping_add(init);
-    let (mut a, mut b, mut c) = (start, start, start);
-    let word = |s: &[u8], i: usize| {
-        let mut w = [0u8; 4];
-        let end = (i + 4).min(s.len());
-        if i < end {
-            w[..end - i].copy_from_slice(&s[i..end]);
-        }
-        u32::from_le_bytes(w)
-    };
-    let mut rest = data;
-    while rest.len() > 12 {
-        a = a.wrapping_add(word(rest, 0));
-        b = b.wrapping_add(word(rest, 4));
-        c = c.wrapping_add(word(rest, 8));
-        // mix
-        a = a.wrapping_sub(c);
-        a ^= c.rotate_left(4);
-        c = c.wrapping_add(b);
-        b = b.wrapping_sub(a);
-        b ^= a.rotate_left(6);
-        a = a.wrapping_add(c);
-        c = c.wrapping_sub(b);
-        c ^= b.rotate_left(8);
-        b = b.wrapping_add(a);
-        a = a.wrapping_sub(c);
-        a ^= c.rotate_left(16);
-        c = c.wrapping_add(b);
-        b = b.wrapping_sub(a);
-        b ^= a.rotate_left(19);
-        a = a.wrapping_add(c);
-        c = c.wrapping_sub(b);
-        c ^= b.rotate_left(4);
-        b = b.wrapping_add(a);
-        rest = &rest[12..];
-    }
-    if rest.is_empty() {
-        return c;
-    }
-    a = a.wrapping_add(word(rest, 0));
-    b = b.wrapping_add(word(rest, 4));
-    c = c.wrapping_add(word(rest, 8));
-    // final
-    c ^= b;
-    c = c.wrapping_sub(b.rotate_left(14));
-    a ^= c;
-    a = a.wrapping_sub(c.rotate_left(11));
-    b ^= a;
-    b = b.wrapping_sub(a.rotate_left(25));
-    c ^= b;
-    c = c.wrapping_sub(b.rotate_left(16));
-    a ^= c;
-    a = a.wrapping_sub(c.rotate_left(4));
-    b ^= a;
-    b = b.wrapping_sub(a.rotate_left(14));
-    c ^= b;
-    c.wrapping_sub(b.rotate_left(24))
 }
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub use distribution::hits::{HitRow, Hits};
 pub use distribution::{AbsZone, Distribution, RankSampler, Zone};
 pub use error::ConfigError;
 pub use files::FileService;
+pub use jhash::lookup3;
 pub use region::FileRegion;
 pub use rng::{Rng, Stream};
 pub use seeds::{FioSeeds, FioStream};
