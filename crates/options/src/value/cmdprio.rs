@@ -57,20 +57,10 @@ pub fn read_cmdprio_bssplit(
     if !found.noteworthy() {
         return Ok((out, None));
     }
-    let used = out[..parts.len().min(2)]
-        .iter()
-        .map(|entries| {
-            let items: Vec<String> = entries
-                .iter()
-                .map(|e| match e.prio {
-                    Some((c, l)) => format!("{}/{}/{c}/{l}", e.bs, e.percent),
-                    None => format!("{}/{}", e.bs, e.percent),
-                })
-                .collect();
-            items.join(":")
-        })
-        .collect::<Vec<_>>()
-        .join(",");
+    let used = lenient::joined_lists(&out[..parts.len().min(2)], |e| match e.prio {
+        Some((c, l)) => format!("{}/{}/{c}/{l}", e.bs, e.percent),
+        None => format!("{}/{}", e.bs, e.percent),
+    });
     let leniency = Leniency {
         written: text.to_string(),
         ignored: found.ignored,
@@ -102,7 +92,7 @@ fn read_entry(entry: &str, ctx: &Ctx, found: &mut Found) -> Result<Option<PrioEn
         found.because("a share that is no number is 0");
     }
     let percent = match n {
-        n if n < 0 || n > 100 => {
+        n if !(0..=100).contains(&n) => {
             found.because("a share past 100 or below 0 gives every I/O of its size the priority");
             100
         }

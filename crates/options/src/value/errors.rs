@@ -54,21 +54,10 @@ pub fn read_ignore_error(
         }
     }
     let Some(bad) = first_bad else { return Ok((lists, None)) };
-    let used = lists
-        .iter()
-        .take(parts.len())
-        .map(|l| {
-            let items: Vec<String> = l
-                .iter()
-                .map(|e| match e {
-                    ErrorEntry::Number(n) => n.to_string(),
-                    ErrorEntry::Name(s) => s.clone(),
-                })
-                .collect();
-            items.join(":")
-        })
-        .collect::<Vec<_>>()
-        .join(",");
+    let used = super::lenient::joined_lists(&lists[..parts.len()], |e| match e {
+        ErrorEntry::Number(n) => n.to_string(),
+        ErrorEntry::Name(s) => s.clone(),
+    });
     let leniency = Leniency {
         written: text.to_string(),
         ignored,

@@ -3,31 +3,16 @@
 //! histogram bins added bin for bin), a server that fails reported while the others are
 //! still printed, a server of another protocol version named with both versions.
 
-use super::Server;
+use super::{bins, json_of, Server};
 use crate::support::run::{command, tempdir, text, write_job, IOMARK};
 use crate::support::tools::fio_3_33_installed;
 use iomark_dist::proto::frame::write_message;
 use iomark_dist::proto::Op;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
 const JOB: &str = "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
                    [j]\nnumjobs=2\n";
-
-/// The JSON document at the end of iomark's output (the servers' text comes first).
-fn json_of(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn bins(lat: &Value) -> BTreeMap<u64, u64> {
-    lat["bins"]
-        .as_object()
-        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
-        .unwrap_or_default()
-}
 
 #[test]
 fn iomark_drives_fio_and_iomark_servers_and_merges_them_exactly() {

@@ -13,6 +13,21 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
 
+/// The JSON document at the end of a client's output (the servers' text comes first).
+pub fn json_of(out: &[u8]) -> serde_json::Value {
+    let text = crate::support::run::text(out);
+    let start = text.find("\n{").map_or(0, |i| i + 1);
+    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// A latency object's json+ bins, by value.
+pub fn bins(lat: &serde_json::Value) -> std::collections::BTreeMap<u64, u64> {
+    lat["bins"]
+        .as_object()
+        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
+        .unwrap_or_default()
+}
+
 /// An `iomark --server` on a free loopback port, under the fake clock; killed when dropped.
 pub struct Server {
     child: Child,

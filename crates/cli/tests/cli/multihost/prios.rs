@@ -5,7 +5,7 @@
 //! add up, bin for bin, to their direction's, and "All clients" adds each priority's
 //! counts over the servers.
 
-use super::Server;
+use super::{bins, json_of, Server};
 use crate::support::run::{command, tempdir, text, write_job, IOMARK};
 use crate::support::tools::{direct_io_works, engine_available, fio_3_33_installed};
 use serde_json::Value;
@@ -14,20 +14,6 @@ use std::collections::BTreeMap;
 const JOB: &str = "[global]\nioengine=libaio\ndirect=1\niodepth=4\nsize=2m\n\
     filename=prio.dat\nrw=randrw\nnumber_ios=300\ngroup_reporting\n\
     [classes]\ncmdprio_percentage=30,60\ncmdprio_class=1,2\n";
-
-/// The JSON document at the end of a client's output (the servers' text comes first).
-fn json_of(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn bins(lat: &Value) -> BTreeMap<u64, u64> {
-    lat["bins"]
-        .as_object()
-        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
-        .unwrap_or_default()
-}
 
 /// Each direction's priorities of `host` as (class, level, count), after checking that
 /// their bins and counts add up to the direction's.

@@ -261,6 +261,14 @@ fn time(text: &str, unit: TimeUnit, found: &mut Found) -> Option<Duration> {
     Some(Duration::from_micros(reading.micros))
 }
 
+/// Lists per direction as a note shows them: each list's entries joined with `:`, the
+/// lists with `,` (`cmdprio_bssplit`, `ignore_error`).
+pub(crate) fn joined_lists<T>(lists: &[Vec<T>], entry: impl Fn(&T) -> String) -> String {
+    let lists: Vec<String> =
+        lists.iter().map(|l| l.iter().map(&entry).collect::<Vec<_>>().join(":")).collect();
+    lists.join(",")
+}
+
 /// A value as the note says iomark used it: as `--debug=parse` shows it, times with a unit,
 /// a direction that repeats the one before it left out (`4096,8192` for reads 4096, writes
 /// and trims 8192), one size for a `filesize` of one size.
