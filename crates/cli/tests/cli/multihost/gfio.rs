@@ -83,19 +83,36 @@ fn fill(display: &str, (x, y): (u32, u32), text: &str) {
     xdotool(display, &["type", "--delay", "30", text]);
 }
 
-/// Starts Xvfb on a free display; its name (`:93`) and the process.
-fn xvfb() -> (String, Killed) {
-    let n = (90..120).find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()).unwrap();
-    let display = format!(":{n}");
-    let child = command("Xvfb")
-        .args([display.as_str(), "-screen", "0", "1280x900x24", "-nolisten", "tcp"])
-        .stdout(Stdio::null())
+/// Xvfb, stopped with SIGTERM so that it removes its socket and lock file (a killed
+/// Xvfb leaves them, and its display number stays taken).
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let pid = self.0.id().to_string();
+        let _ = command("kill").args(["-TERM", &pid]).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts Xvfb on a display it finds free (`-displayfd`); the display's name (`:93`)
+/// and the process.
+fn xvfb() -> (String, Xvfb) {
+    let mut child = command("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("start Xvfb");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("Xvfb's stdout");
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+        .expect("Xvfb's display number");
+    let xvfb = Xvfb(child);
+    let n: u32 = line.trim().parse().expect("Xvfb's display number");
     let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
     poll_until(|| socket.exists().then_some(())).expect("Xvfb's socket");
-    (display, Killed(child))
+    (format!(":{n}"), xvfb)
 }
 
 #[test]
