@@ -11,8 +11,10 @@ use crate::support::tools::{direct_io_works, engine_available, fio_3_33_installe
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// The job, its file (`FILE`, which the servers open from their own directory) given
+/// whole.
 const JOB: &str = "[global]\nioengine=libaio\ndirect=1\niodepth=4\nsize=2m\n\
-    filename=prio.dat\nrw=randrw\nnumber_ios=300\ngroup_reporting\n\
+    filename=FILE\nrw=randrw\nnumber_ios=300\ngroup_reporting\n\
     [classes]\ncmdprio_percentage=30,60\ncmdprio_class=1,2\n";
 
 /// Each direction's priorities of `host` as (class, level, count), after checking that
@@ -49,7 +51,8 @@ fn priorities_cross_the_protocol_and_merge_exactly() {
         return;
     }
     let dir = tempdir();
-    let job = write_job(dir.path(), JOB);
+    let file = dir.path().join("prio.dat");
+    let job = write_job(dir.path(), &JOB.replace("FILE", file.to_str().unwrap()));
     let mut servers = vec![Server::start(&dir.path().join("iomark.log"))];
     let fio = fio_3_33_installed();
     if fio {
