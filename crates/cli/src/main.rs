@@ -160,6 +160,11 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     if let Some(file) = p.remote_without_client.first() {
         return Err(Failure::Usage(format!("--remote-config={file} needs a --client before it")));
     }
+    if p.trigger_remote.is_some() && p.clients.is_empty() {
+        return Err(Failure::Usage(
+            "--trigger-remote is for runs on servers: give --client".into(),
+        ));
+    }
     if !p.clients.is_empty() {
         drop(out);
         let mut out = std::io::stdout().lock();

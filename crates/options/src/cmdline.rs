@@ -152,6 +152,8 @@ pub struct ProgramOptions {
     pub trigger_timeout: Option<Duration>,
     /// `--trigger=COMMAND`: what a trigger runs.
     pub trigger: Option<String>,
+    /// `--trigger-remote=COMMAND`: what the servers run on a trigger (with `--client`).
+    pub trigger_remote: Option<String>,
     /// `--aux-path=DIR`: where the verify state files go.
     pub aux_path: Option<PathBuf>,
     /// `--server[=ARGS]`: serve fio's clients; `Some("")` for the default address.
@@ -162,6 +164,10 @@ pub struct ProgramOptions {
     pub clients: Vec<ClientArg>,
     /// `--remote-config=FILE` given before any `--client` (an error when the jobs run).
     pub remote_without_client: Vec<String>,
+    /// The program flags given after the first `--client` that fio 3.33's client sends
+    /// every server (`JOBLINE`), as `--name[=value]`: all but the client's own
+    /// (`--client`, `--remote-config`, `--trigger*`, `--aux-path`).
+    pub remote_args: Vec<String>,
 }
 
 /// One `--client` and the job files given after it.
@@ -245,7 +251,19 @@ where
                     text(at, v)
                 };
                 match flags::find(&name) {
-                    Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
+                    Some(flag) => {
+                        let client = !cmd.program.clients.is_empty();
+                        let value = program_flag(&mut cmd.program, flag, inline, &mut take, at)?;
+                        if client && sent_to_servers(flag.id) {
+                            let arg = match flag.arg {
+                                Arg::Required(_) | Arg::Optional(_) if !value.is_empty() => {
+                                    format!("--{}={value}", flag.long)
+                                }
+                                _ => format!("--{}", flag.long),
+                            };
+                            cmd.program.remote_args.push(arg);
+                        }
+                    }
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
                 }
                 if let Some(client) =
@@ -262,15 +280,25 @@ where
     Ok(cmd)
 }
 
+/// Whether fio 3.33's client sends program flag `id`, given after a `--client`, to the
+/// servers (all but the client's own).
+fn sent_to_servers(id: FlagId) -> bool {
+    use FlagId::*;
+    !matches!(
+        id,
+        Client | RemoteConfig | TriggerFile | TriggerTimeout | Trigger | TriggerRemote | AuxPath
+    )
+}
+
 /// Acts on a program flag (found in the flag table), given its value after `=`, if any;
-/// `take` reads a value that may also come as the next argument.
+/// `take` reads a value that may also come as the next argument. The value it used.
 fn program_flag(
     p: &mut ProgramOptions,
     flag: &Flag,
     inline: Option<String>,
     take: &mut dyn FnMut() -> Result<String, ParseError>,
     at: usize,
-) -> Result<(), ParseError> {
+) -> Result<String, ParseError> {
     let name = flag.long;
     let value = match flag.arg {
         // Refused below, whatever follows.
@@ -282,6 +310,7 @@ fn program_flag(
         Arg::Optional(_) => inline.unwrap_or_default(),
         Arg::Required(_) => take()?,
     };
+    let used = value.clone();
     match flag.id {
         FlagId::Output => p.output = Some(PathBuf::from(value)),
         FlagId::OutputFormat => {
@@ -369,6 +398,7 @@ fn program_flag(
             p.trigger_timeout = Some(time(at, name, &value, TimeUnit::Seconds)?)
         }
         FlagId::Trigger => p.trigger = Some(value),
+        FlagId::TriggerRemote => p.trigger_remote = Some(value),
         FlagId::AuxPath => p.aux_path = Some(PathBuf::from(value)),
         FlagId::Server => p.server = Some(value),
         FlagId::Daemonize => p.daemonize = Some(PathBuf::from(value)),
@@ -383,7 +413,7 @@ fn program_flag(
         },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
-    Ok(())
+    Ok(used)
 }
 
 /// Handles a job option: `--name` opens a job, anything else goes to the current one.

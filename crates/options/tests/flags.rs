@@ -43,6 +43,7 @@ const IDS: &[FlagId] = &[
     FlagId::TriggerFile,
     FlagId::TriggerTimeout,
     FlagId::Trigger,
+    FlagId::TriggerRemote,
     FlagId::AuxPath,
     FlagId::Server,
     FlagId::Daemonize,
@@ -87,6 +88,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::TriggerFile
         | FlagId::TriggerTimeout
         | FlagId::Trigger
+        | FlagId::TriggerRemote
         | FlagId::AuxPath
         | FlagId::Server
         | FlagId::Daemonize

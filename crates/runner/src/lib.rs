@@ -40,7 +40,7 @@ pub use files::write_out;
 pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
-pub use logs::{inflate, InflateError};
+pub use logs::{hist_text, inflate, records_text, InflateError};
 pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{

@@ -196,9 +196,11 @@ const FLAGS: &[Flag] = &[
         .long_help(
             "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
              one host a line. The job files that follow a --client go to that server; a \
-             server given none runs the job files given before the first --client. fio's \
-             servers and iomark's alike; the report shows each server's jobs, then \
-             \"All clients\" under group_reporting. See docs/multi-host.md.",
+             server given none runs the job files given before the first --client. Job \
+             options on the command line, and the flags after the first --client, go to \
+             every server. fio's servers and iomark's alike; the report shows each server's \
+             jobs, then \"All clients\" under group_reporting; the servers' log files are \
+             written here as NAME.HOST. See docs/multi-host.md.",
         ),
     flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
         .long_help("After a --client: that server runs FILE, a path on the server's side."),
@@ -239,10 +241,18 @@ const FLAGS: &[Flag] = &[
              directory, as fio 3.33's.",
         ),
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
-        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
+        .long_help(
+            "Run with sh -c when the trigger fires, before the report is printed. With \
+             --client it runs here once a server has sent back its jobs' write states.",
+        ),
+    flag(F::TriggerRemote, "trigger-remote", Required("COMMAND"), "The command servers run on a trigger")
+        .long_help(
+            "With --client: when the trigger fires, every server sends back its jobs' write \
+             states (saved here as HOST-JOB-N-verify.state), stops its jobs and runs COMMAND \
+             with sh -c. See docs/multi-host.md.",
+        ),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
     not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
-    not_yet("trigger-remote", Required("COMMAND"), "The command a server runs on a trigger"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

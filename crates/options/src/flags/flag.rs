@@ -92,6 +92,8 @@ pub enum FlagId {
     TriggerTimeout,
     /// `--trigger=COMMAND`.
     Trigger,
+    /// `--trigger-remote=COMMAND`.
+    TriggerRemote,
     /// `--aux-path=DIR`.
     AuxPath,
     /// `--server[=ARGS]`.

@@ -72,8 +72,8 @@ pub(super) const ROWS: &[OptionDef] = &[
     .default("1")
     .supported(
         "In fio's client/server mode this prefixes generated file names with \
-         the client's address. iomark has no client/server mode, so the value is accepted \
-         and changes nothing. Default true.",
+         the client's address. iomark's server does not prefix them yet, so the value is \
+         accepted and changes nothing (docs/multi-host.md). Default true.",
     ),
     opt(
         "opendir",
