@@ -71,8 +71,6 @@ pub struct Seeds {
     /// What the job's writes stamp in their verify headers, and the draws of
     /// `trim_percentage`.
     pub verify: u64,
-    /// The draws of per-I/O priorities (`cmdprio_*`).
-    pub cmdprio: u64,
     /// The seeds of the streams whose draws are fio 3.33's (offsets, block sizes, the
     /// read/write mix, `percentage_random`, the file services, the skewed distributions,
     /// random buffers, the rate's Poisson gaps).
