@@ -75,6 +75,7 @@ pub fn report(runs: &[(Host, HostRun)], end_ms: u64) -> RunReport {
         ranks: Vec::new(),
         clients,
         notes: Default::default(),
+        cpu_idleness: None,
     }
 }
 

@@ -221,6 +221,14 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
             let read = value::steady::read_steadystate(text, ctx);
             lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
         }
+        ("cmdprio_bssplit", Value::Str(text)) if !text.is_empty() => {
+            let read = value::cmdprio::read_cmdprio_bssplit(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        ("ignore_error", Value::Str(text)) => {
+            let read = value::errors::read_ignore_error(text);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
         ("max_latency", Value::Str(text)) => {
             let read = value::latency::read_max_latency(text, ctx);
             lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;

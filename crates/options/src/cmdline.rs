@@ -144,6 +144,10 @@ pub struct ProgramOptions {
     pub crctest: Option<String>,
     /// `--cpuclock-test`: check the clock on every CPU; runs no job.
     pub cpuclock_test: bool,
+    /// `--job-processes`: every job without `thread` runs in a child process, as in fio.
+    pub job_processes: bool,
+    /// `--idle-prof=OPTION`: the CPUs' idleness, measured and reported.
+    pub idle_prof: Option<IdleProf>,
     /// `--alloc-size=KB`: fio's pool size, checked and not needed.
     pub alloc_size: Option<u64>,
     /// `--trigger-file=FILE`: trigger when it exists.
@@ -168,6 +172,17 @@ pub struct ProgramOptions {
     /// every server (`JOBLINE`), as `--name[=value]`: all but the client's own
     /// (`--client`, `--remote-config`, `--trigger*`, `--aux-path`).
     pub remote_args: Vec<String>,
+}
+
+/// What `--idle-prof` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleProf {
+    /// `system`: the system's idleness and the unit of work.
+    System,
+    /// `percpu`: each CPU's idleness too.
+    Percpu,
+    /// `calibrate`: the unit of work only, and no job runs.
+    Calibrate,
 }
 
 /// One `--client` and the job files given after it.
@@ -389,6 +404,19 @@ fn program_flag(
             p.crctest = Some(value)
         }
         FlagId::CpuclockTest => p.cpuclock_test = true,
+        FlagId::JobProcesses => p.job_processes = true,
+        FlagId::IdleProf => {
+            p.idle_prof = Some(match value.as_str() {
+                "system" => IdleProf::System,
+                "percpu" => IdleProf::Percpu,
+                "calibrate" => IdleProf::Calibrate,
+                v => {
+                    let why =
+                        format!("invalid --idle-prof '{v}' (valid: system, percpu, calibrate)");
+                    return Err(usage(at, why));
+                }
+            })
+        }
         FlagId::AllocSize => match value.trim().parse::<u64>() {
             Ok(kb) if kb > 0 => p.alloc_size = Some(kb),
             _ => return Err(usage(at, format!("--{name}: '{value}' is not a size in KiB"))),

@@ -119,6 +119,15 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     if !report.disks.is_empty() {
         top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
     }
+    if let Some(idle) = &report.cpu_idleness {
+        let mut entries = vec![("system".to_string(), float(idle.system))];
+        for (cpu, share) in idle.percpu.iter().enumerate() {
+            entries.push((format!("cpu-{cpu}"), float(*share)));
+        }
+        entries.push(("unit_mean".into(), float(idle.unit_mean_us)));
+        entries.push(("unit_stddev".into(), float(idle.unit_stddev_us)));
+        top.push(("cpu_idleness".into(), Value::Object(entries)));
+    }
     // iomark's: under MPI, each rank's own jobs beside the merged ones.
     if !report.ranks.is_empty() {
         let rank = |r: &iomark_stats::report::RankReport| {

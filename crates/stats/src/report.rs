@@ -50,6 +50,25 @@ pub struct RunReport {
     /// otherwise.
     #[serde(default)]
     pub clients: Vec<ClientReport>,
+    /// `--idle-prof`: how idle the CPUs were while the jobs ran, if asked.
+    #[serde(default)]
+    pub cpu_idleness: Option<IdleReport>,
+}
+
+/// What `--idle-prof` measured: the CPUs' idleness during the run (the share of the
+/// time an idle-priority spinner pinned to each CPU could run), and the unit of work its
+/// calibration timed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IdleReport {
+    /// The whole system's idleness, in percent (the mean of the CPUs').
+    pub system: f64,
+    /// Each CPU's idleness in percent, in CPU order (`--idle-prof=percpu`; empty for
+    /// `system`).
+    pub percpu: Vec<f64>,
+    /// The mean time of one unit of work, in microseconds.
+    pub unit_mean_us: f64,
+    /// Its standard deviation, in microseconds.
+    pub unit_stddev_us: f64,
 }
 
 /// One server's part of a run driven by `--client`.

@@ -219,6 +219,22 @@ const FLAGS: &[Flag] = &[
             "Reads iomark's clock on every CPU in turn and checks that it never goes back \
              between CPUs; prints what it saw and Pass! or Failed! (exit code 1), as fio's.",
         ),
+    flag(F::IdleProf, "idle-prof", Required("OPTION"), "Report the idleness of the CPUs")
+        .values(Values::Fixed(&["system", "percpu", "calibrate"]))
+        .long_help(
+            "As fio 3.33: measures a unit of work on every CPU, then runs an idle-priority \
+             (SCHED_IDLE) spinner per CPU during the jobs and reports how idle the CPUs \
+             were: system shows the whole system's idleness and the unit of work, percpu \
+             each CPU's too, calibrate only measures the unit of work, prints it and runs \
+             no job. The report's \"CPU idleness\" section (JSON: cpu_idleness) is fio's.",
+        ),
+    flag(F::JobProcesses, "job-processes", Arg::None, "Run jobs without thread in processes, as fio")
+        .long_help(
+            "fio runs each job in a process of its own unless the job sets thread; iomark \
+             runs jobs as threads. With this switch every job without thread runs in a \
+             child process of iomark, as in fio (jobs with cgroup, uid or gid always do). \
+             Their reports merge as any job's. See docs/running.md.",
+        ),
     flag(F::AllocSize, "alloc-size", Required("KB"), "fio's shared memory pool size (accepted, not needed)")
         .long_help(
             "fio keeps what its job processes share in a pool of this many KiB; iomark's jobs \
@@ -252,7 +268,6 @@ const FLAGS: &[Flag] = &[
              with sh -c. See docs/multi-host.md.",
         ),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

@@ -3,21 +3,13 @@
 //! histogram bins added bin for bin), a server that fails reported while the others are
 //! still printed, a server of another protocol version named with both versions.
 
-use super::{fake_server, json_of, Server};
+use super::{bins, fake_server, json_of, Server};
 use crate::support::run::{command, tempdir, text, write_job, IOMARK};
 use crate::support::tools::fio_3_33_installed;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 const JOB: &str = "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
                    [j]\nnumjobs=2\n";
-
-fn bins(lat: &Value) -> BTreeMap<u64, u64> {
-    lat["bins"]
-        .as_object()
-        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
-        .unwrap_or_default()
-}
 
 #[test]
 fn iomark_drives_fio_and_iomark_servers_and_merges_them_exactly() {

@@ -7,6 +7,7 @@ mod gfio;
 mod jobline;
 mod logs;
 mod mpi;
+mod prios;
 mod server;
 mod triggers;
 
@@ -22,6 +23,14 @@ pub fn json_of(out: &[u8]) -> Value {
     let text = text(out);
     let start = text.find("\n{").map_or(0, |i| i + 1);
     serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// A latency object's json+ bins, by value.
+pub fn bins(lat: &Value) -> std::collections::BTreeMap<u64, u64> {
+    lat["bins"]
+        .as_object()
+        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
+        .unwrap_or_default()
 }
 
 /// A server that answers the probe (`version` in its header) and then does `then` with
