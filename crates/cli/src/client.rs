@@ -13,6 +13,8 @@ use iomark_dist::proto::client::{run_host, Host, HostRun, JobFiles, Listener, Re
 use iomark_dist::proto::trigger;
 use iomark_options::cmdline::{CommandLine, OutputFormats, ProgramOptions};
 use iomark_options::jobfile::RawLine;
+use iomark_report::client_disk_line;
+use iomark_stats::report::RunReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -250,7 +252,30 @@ pub fn main(cmd: &CommandLine, out: &mut dyn Write) -> Result<ExitCode, Failure>
     if f.normal || f.terse {
         let text = only(OutputFormats { normal: f.normal, terse: f.terse, ..OutputFormats::NONE });
         for i in 0..report.clients.len() {
-            write_reports(out, &clients::part(&report, Some(i)), &text, &print)?;
+            let part = clients::part(&report, Some(i));
+            if f.normal {
+                write_reports(
+                    out,
+                    &part,
+                    &only(OutputFormats { normal: true, ..OutputFormats::NONE }),
+                    &print,
+                )?;
+            }
+            // fio's client prints a server's disks in terse output on lines of their own.
+            if f.terse {
+                let jobs = RunReport { disks: Vec::new(), ..part.clone() };
+                write_reports(
+                    out,
+                    &jobs,
+                    &only(OutputFormats { terse: true, ..OutputFormats::NONE }),
+                    &print,
+                )?;
+                if program.terse_version.unwrap_or(3) >= 3 {
+                    part.disks
+                        .iter()
+                        .try_for_each(|d| out.write_all(client_disk_line(d).as_bytes()))?;
+                }
+            }
         }
         if !report.jobs.is_empty() {
             write_reports(out, &clients::part(&report, None), &text, &print)?;

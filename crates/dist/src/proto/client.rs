@@ -9,7 +9,7 @@ use super::decode::{self, RemoteJob};
 use super::frame::{read_message, write_message};
 use super::messages::{self as msg, c_str};
 use super::{Op, ProtoError, DEFAULT_PORT};
-use iomark_stats::report::JobHeader;
+use iomark_stats::report::{DiskReport, JobHeader};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -65,6 +65,8 @@ pub struct HostRun {
     pub jobs: Vec<RemoteJob>,
     /// The error the run ended with (an errno), 0 if none.
     pub error: i32,
+    /// The disks under its jobs' files (`DISK_UTIL`), in the order it sent them.
+    pub disks: Vec<DiskReport>,
 }
 
 /// Why a host failed.
@@ -209,6 +211,7 @@ fn converse(
         version: String::new(),
         jobs: Vec::new(),
         error: 0,
+        disks: Vec::new(),
     };
     let mut headers: HashMap<u32, JobHeader> = HashMap::new();
     let mut options: Vec<(String, String)> = Vec::new();
@@ -254,6 +257,10 @@ fn converse(
                     .unwrap_or_default();
                 run.jobs.push(job);
             }
+            Op::DiskUtil => match super::disk::read_disk_util(&m.payload) {
+                Some(disk) => run.disks.push(disk),
+                None => return Err(ProtoError::Short { op: m.op, len: m.payload.len() }.into()),
+            },
             Op::Stop => {
                 run.error = msg::u32_at(&m.payload, 0).unwrap_or(0) as i32;
             }
