@@ -3,6 +3,7 @@
 //! servers and iomark's: jobs, command lines, logs, triggers), on loopback only.
 
 mod client;
+mod disks;
 mod gfio;
 mod jobline;
 mod logs;
