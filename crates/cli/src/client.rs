@@ -4,7 +4,8 @@
 //! and, under `group_reporting`, "All clients" ([`iomark_dist::clients`]). The servers'
 //! log files are written here as `NAME.HOST`; a trigger (`--trigger-file`,
 //! `--trigger-timeout`) goes to every server, whose jobs' write states are saved here as
-//! `HOST-JOB-N-verify.state` before `--trigger` runs. A server that cannot be reached or
+//! `HOST-JOB-N-verify.state` before `--trigger` runs; a server whose job loads its verify
+//! state (`verify_state_load`) is sent the state file it asks for, and nothing else. A server that cannot be reached or
 //! fails is reported on standard error and the others are still printed (exit code 1).
 
 use crate::execute::{print_options, write_reports};
@@ -126,6 +127,14 @@ impl Listener for Hears<'_> {
                 Err(e) => self.error(&format!("--trigger '{command}': {e}")),
             }
         }
+    }
+    fn file(&mut self, name: &str) -> Result<Vec<u8>, i32> {
+        if !trigger::may_send(name) {
+            self.error(&format!("the server asked for '{name}', which is not a verify state"));
+            return Err(libc::EACCES);
+        }
+        let dir = self.program.aux_path.clone().unwrap_or_default();
+        std::fs::read(dir.join(name)).map_err(|e| e.raw_os_error().unwrap_or(2))
     }
     fn probed(&mut self, line: &str) {
         if self.program.formats.normal {

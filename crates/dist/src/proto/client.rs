@@ -1,8 +1,8 @@
 //! `iomark --client=HOST`: fio 3.33's client side, driving fio's servers and iomark's
 //! alike. For each host: connect, probe (and check the protocol version), send its
 //! command-line options (`JOBLINE`) and job files, run them, pass the servers' text, logs
-//! and trigger answers on to a [`Listener`], and read back each job's statistics
-//! ([`super::decode`]) and the end of the run. A [`Remote`] sends the server a trigger
+//! and trigger answers on to a [`Listener`], answer its requests for verify state files,
+//! and read back each job's statistics ([`super::decode`]) and the end of the run. A [`Remote`] sends the server a trigger
 //! meanwhile.
 
 use super::decode::{self, RemoteJob};
@@ -103,6 +103,9 @@ pub trait Listener {
     fn log(&mut self, name: &str, text: &str);
     /// Its answer to a trigger (the jobs' write states, [`super::trigger::state_files`]).
     fn states(&mut self, payload: &[u8]);
+    /// The bytes of the file `name` the server asks for (a verify state file, for its
+    /// `verify_state_load`), or the errno why it cannot have them.
+    fn file(&mut self, name: &str) -> Result<Vec<u8>, i32>;
     /// The connection is up: `remote` sends the server a trigger.
     fn connected(&mut self, remote: Remote);
     /// Something the server sent could not be used (the run goes on).
@@ -240,6 +243,12 @@ fn converse(
                 Err(e) => listener.failed(&e.to_string()),
             },
             Op::VTrigger => listener.states(&m.payload),
+            Op::SendFile => {
+                let name = super::trigger::wanted_file(&m.payload);
+                let file = listener.file(&name);
+                let reply = super::trigger::file_reply(file.as_deref().map_err(|e| *e));
+                out.send(Op::SendFile, m.tag, &reply).map_err(ProtoError::from)?;
+            }
             Op::AddJob => {
                 let (number, header) = decode::add_job(&m.payload);
                 headers.insert(number, header);

@@ -8,6 +8,7 @@ mod gfio;
 mod jobline;
 mod logs;
 mod mpi;
+mod sendfile;
 mod server;
 mod triggers;
 
@@ -28,10 +29,10 @@ pub fn json_of(out: &[u8]) -> Value {
 /// A server that answers the probe (`version` in its header) and then does `then` with
 /// the connection: what `iomark --client` makes of a bad or lost server. Its port, and
 /// the thread to join.
-pub fn fake_server(
+pub fn fake_server<T: Send + 'static>(
     version: u16,
-    then: impl FnOnce(&mut TcpStream) + Send + 'static,
-) -> (u16, std::thread::JoinHandle<()>) {
+    then: impl FnOnce(&mut TcpStream) -> T + Send + 'static,
+) -> (u16, std::thread::JoinHandle<T>) {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -49,7 +50,7 @@ pub fn fake_server(
         .unwrap();
         reply[..2].copy_from_slice(&version.to_le_bytes());
         conn.write_all(&reply).unwrap();
-        then(&mut conn);
+        then(&mut conn)
     });
     (port, thread)
 }
