@@ -2,31 +2,31 @@
 //!
 //! While a job runs, [`BlockTracer`] follows the kernel's block tracepoints
 //! (`block_bio_queue`, `block_rq_insert`, `block_rq_issue`, `block_rq_complete`) for the
-//! disks under the job's files, through `perf_event_open` with one ring per CPU (no BPF
-//! compiler, no external tool), with every record stamped on `CLOCK_MONOTONIC`. The job
+//! disks under the job's files, through a tracefs instance of the job's own with one ring
+//! per CPU (no BPF compiler, no external tool), every record stamped on `CLOCK_MONOTONIC`. The job
 //! hands over its completed I/Os ([`iomark_stats::block::IoTrace`], on its own clock); a
 //! thread per job reads the rings, maps the job's clock onto `CLOCK_MONOTONIC` from pairs
 //! of readings taken at each hand-over, places each I/O on its disk (a block device's
 //! offset, a file's extents through `FIEMAP`), and matches it to its bios and requests
 //! (`matcher`). The result is a [`iomark_stats::block::BlockRecorder`].
 //!
-//! Needs root, or `CAP_PERFMON` with tracefs readable. tracefs is mounted (and unmounted
+//! Needs root (the trace instance is made in tracefs). tracefs is mounted (and unmounted
 //! after) when it is not, and the report says so.
 //!
-//! `unsafe`: the design keeps `unsafe` to the engine crate; the perf rings are no engine's
-//! business, so this crate holds the few blocks they need (`perf.rs`, `sys.rs`: the system
-//! call, its ioctls, the ring's shared memory, `FIEMAP`, `clock_gettime`), each with a
-//! `// SAFETY:` line; every other file forbids it.
+//! `unsafe`: the design keeps `unsafe` to the engine crate; this crate holds the few blocks
+//! `sys.rs` needs (`FIEMAP`, `clock_gettime`, `sysconf`), each with a `// SAFETY:` line;
+//! every other file forbids it.
 
 pub mod matcher;
-mod perf;
+mod page;
+mod ring;
+mod seglog;
 mod session;
 pub mod sys;
 pub mod tracefs;
 
-use iomark_stats::block::{BlockTracing, IoTraceSink};
-use std::fs::File;
-use std::sync::{Arc, Mutex};
+use iomark_stats::block::{BlockTracing, IoTraceSink, TracedJob};
+use std::sync::Mutex;
 use tracefs::{Layout, TraceFs};
 
 /// Why block-layer tracing cannot run.
@@ -43,8 +43,8 @@ pub enum BlkError {
         /// What went wrong.
         why: String,
     },
-    /// `perf_event_open` or a ring refused.
-    #[error("perf_event_open on the block tracepoints: {0} (root or CAP_PERFMON is needed)")]
+    /// The trace instance or a ring refused.
+    #[error("a trace instance for the block tracepoints: {0} (root is needed)")]
     Open(std::io::Error),
     /// A file of the job could not be placed on a device.
     #[error("{0}")]
@@ -55,6 +55,7 @@ pub enum BlkError {
 #[derive(Debug)]
 pub struct BlockTracer {
     layouts: [Layout; 4],
+    root: std::path::PathBuf,
     /// A note for every job (tracefs mounted for the run), taken by the first.
     note: Mutex<Option<String>>,
     _tracefs: TraceFs,
@@ -65,17 +66,19 @@ impl BlockTracer {
     pub fn new() -> Result<BlockTracer, BlkError> {
         let (tracefs, note) = TraceFs::find_or_mount()?;
         let layouts = tracefs.layouts()?;
-        Ok(BlockTracer { layouts, note: Mutex::new(note), _tracefs: tracefs })
+        let root = tracefs.root().to_path_buf();
+        Ok(BlockTracer { layouts, root, note: Mutex::new(note), _tracefs: tracefs })
     }
 }
 
 impl BlockTracing for BlockTracer {
-    fn open(&self, job: &str, files: &[&File]) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(&self, job: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String> {
         let note = self.note.lock().ok().and_then(|n| n.clone());
-        session::Session::start(&self.layouts, files, note)
+        let name = job.name;
+        session::Session::start(&self.root, &self.layouts, job, note)
             .map(|s| Box::new(s) as Box<dyn IoTraceSink>)
             .map_err(|e| {
-                format!("block latency for job '{job}': {e}; the job runs without the split")
+                format!("block latency for job '{name}': {e}; the job runs without the split")
             })
     }
 }
@@ -85,17 +88,14 @@ impl BlockTracing for BlockTracer {
 pub struct Unavailable(pub String);
 
 impl BlockTracing for Unavailable {
-    fn open(&self, _job: &str, _files: &[&File]) -> Result<Box<dyn IoTraceSink>, String> {
+    fn open(&self, _: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String> {
         Err(self.0.clone())
     }
 }
 
-/// The run's tracing: the tracer, or, where it cannot run, one that says why.
-pub fn for_run() -> Arc<dyn BlockTracing> {
-    match BlockTracer::new() {
-        Ok(t) => Arc::new(t),
-        Err(e) => Arc::new(Unavailable(format!(
-            "block latency is not available: {e}; the run goes on without the split"
-        ))),
-    }
+/// The run's tracer, or the note that says why there is none (for [`Unavailable`]).
+pub fn for_run() -> Result<BlockTracer, String> {
+    BlockTracer::new().map_err(|e| {
+        format!("block latency is not available: {e}; the run goes on without the split")
+    })
 }

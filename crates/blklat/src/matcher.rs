@@ -12,7 +12,7 @@
 use crate::tracefs::Kind;
 use iomark_core::Ddir;
 use iomark_stats::block::BlockRecorder;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, VecDeque};
 
 /// One decoded record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,30 +78,104 @@ pub const SLACK_NS: u64 = 2_000;
 
 #[derive(Debug, Clone, Copy)]
 struct Req {
+    dev: u32,
+    sector: u64,
+    nr: u64,
     d: u64,
     c: Option<u64>,
-    nr: u64,
     inserted: bool,
     op: Ddir,
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Bio {
-    t: u64,
+    dev: u32,
+    sector: u64,
     nr: u64,
+    t: u64,
     op: Ddir,
 }
 
+/// Room made at the start, so that a steady run allocates nothing (the queues grow only
+/// past this many records held at once, the maps past this many requests in flight).
+const RECORDS: usize = 1 << 16;
+const IN_FLIGHT: usize = 4096;
+
 /// The records not yet too old to belong to an I/O, and the split recorded so far.
-#[derive(Debug, Default)]
+///
+/// Bios and requests are kept in time order (a bio by its Q, a request by its D) in two
+/// queues: an I/O looks at the records inside its own time window only (found by binary
+/// search), so its cost grows with the records of that window (the job's depth and the
+/// disk's other traffic), not with all the records held; pruning drops the oldest from
+/// the front. The requests in flight (issued, not completed) and the inserted ones not
+/// yet issued are found by device and sector in two maps made with room to spare.
+#[derive(Debug)]
 pub struct Matcher {
-    bios: BTreeMap<(u32, u64), Vec<Bio>>,
-    reqs: BTreeMap<(u32, u64), Vec<Req>>,
-    inserts: HashMap<(u32, u64), u64>,
-    max_bio: u64,
-    max_req: u64,
+    bios: VecDeque<Bio>,
+    reqs: VecDeque<Req>,
+    /// Requests issued and not completed: their D.
+    open: HashMap<(u32, u64), u64, SectorHash>,
+    /// Requests inserted and not issued: their I.
+    inserts: HashMap<(u32, u64), u64, SectorHash>,
     /// What has been recorded.
     pub rec: BlockRecorder,
+}
+
+impl Default for Matcher {
+    fn default() -> Matcher {
+        Matcher {
+            bios: VecDeque::with_capacity(RECORDS),
+            reqs: VecDeque::with_capacity(RECORDS),
+            open: HashMap::with_capacity_and_hasher(IN_FLIGHT, SectorHash),
+            inserts: HashMap::with_capacity_and_hasher(IN_FLIGHT, SectorHash),
+            rec: BlockRecorder::default(),
+        }
+    }
+}
+
+/// The maps' hash of a device and sector: a multiply and a rotate (the keys come from the
+/// kernel, not from an adversary; the default SipHash cost more than the rest of a
+/// record's handling).
+#[derive(Debug, Clone, Copy, Default)]
+struct SectorHash;
+
+/// The state of [`SectorHash`].
+#[derive(Debug, Default)]
+struct SectorHasher(u64);
+
+impl std::hash::BuildHasher for SectorHash {
+    type Hasher = SectorHasher;
+    fn build_hasher(&self) -> SectorHasher {
+        SectorHasher(0)
+    }
+}
+
+impl std::hash::Hasher for SectorHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Puts `x` into `q` in the order of `key` (at the back, unless a record came late).
+fn push_sorted<T>(q: &mut VecDeque<T>, x: T, key: impl Fn(&T) -> u64) {
+    let t = key(&x);
+    if q.back().is_none_or(|b| key(b) <= t) {
+        q.push_back(x);
+    } else {
+        let at = q.partition_point(|y| key(y) <= t);
+        q.insert(at, x);
+    }
 }
 
 impl Matcher {
@@ -112,35 +186,33 @@ impl Matcher {
         let nr = u64::from(e.nr);
         match e.kind {
             Kind::Queue => {
-                self.max_bio = self.max_bio.max(nr);
-                self.bios.entry(key).or_default().push(Bio { t: e.time, nr, op });
+                let bio = Bio { dev: e.dev, sector: e.sector, nr, t: e.time, op };
+                push_sorted(&mut self.bios, bio, |b| b.t);
             }
             Kind::Insert => {
                 self.inserts.insert(key, e.time);
             }
             Kind::Issue => {
-                self.max_req = self.max_req.max(nr);
                 let inserted = self.inserts.remove(&key).is_some();
-                self.reqs.entry(key).or_default().push(Req {
-                    d: e.time,
-                    c: None,
-                    nr,
-                    inserted,
-                    op,
-                });
+                let req =
+                    Req { dev: e.dev, sector: e.sector, nr, d: e.time, c: None, inserted, op };
+                push_sorted(&mut self.reqs, req, |r| r.d);
+                self.open.insert(key, e.time);
             }
             Kind::Complete => {
-                if let Some(v) = self.reqs.get_mut(&key) {
-                    if let Some(r) = v.iter_mut().rev().find(|r| r.c.is_none() && r.d <= e.time) {
-                        r.c = Some(e.time);
-                    }
+                let Some(d) = self.open.remove(&key).filter(|&d| d <= e.time) else { return };
+                let from = self.reqs.partition_point(|r| r.d < d);
+                let mine = |r: &&mut Req| r.dev == e.dev && r.sector == e.sector;
+                if let Some(r) = self.reqs.range_mut(from..).take_while(|r| r.d == d).find(mine) {
+                    r.c = Some(e.time);
                 }
             }
         }
     }
 
-    /// Matches one I/O and records its segments (or counts why not).
-    pub fn io(&mut self, io: &MappedIo) {
+    /// Matches one I/O and records its segments (or counts why not); the segments, if
+    /// it was matched.
+    pub fn io(&mut self, io: &MappedIo) -> Option<[u64; 4]> {
         let c = &mut self.rec.counts;
         c.ios += 1;
         let (lo, hi) = (io.issue.saturating_sub(SLACK_NS), io.done + SLACK_NS);
@@ -148,28 +220,26 @@ impl Matcher {
         let (mut d_first, mut c_last): (Option<u64>, Option<u64>) = (None, None);
         let (mut requests, mut covered, mut wanted) = (0u64, 0u64, 0u64);
         let (mut merged, mut inserted) = (false, false);
+        let bios = self.bios.range(self.bios.partition_point(|b| b.t < lo)..);
+        let bios = bios.take_while(|b| b.t <= hi);
+        let from = self.reqs.partition_point(|r| r.d < lo);
         for r in &io.ranges {
             wanted += r.nr;
             let end = r.sector + r.nr;
-            let from = (r.dev, r.sector.saturating_sub(self.max_bio));
-            for (&(_, s), v) in self.bios.range(from..(r.dev, end)) {
-                let own =
-                    |b: &&Bio| b.op == io.dir && s + b.nr > r.sector && (lo..=hi).contains(&b.t);
-                for b in v.iter().filter(own) {
-                    q_first = Some(q_first.map_or(b.t, |q| q.min(b.t)));
-                }
+            let over = |dev: u32, s: u64, nr: u64| dev == r.dev && s < end && s + nr > r.sector;
+            for b in bios.clone().filter(|b| b.op == io.dir && over(b.dev, b.sector, b.nr)) {
+                q_first = Some(q_first.map_or(b.t, |q| q.min(b.t)));
             }
-            let from = (r.dev, r.sector.saturating_sub(self.max_req));
-            for (&(_, s), v) in self.reqs.range(from..(r.dev, end)) {
-                for q in v.iter().filter(|q| q.op == io.dir && s + q.nr > r.sector && q.d >= lo) {
-                    let Some(done) = q.c.filter(|&t| t <= hi) else { continue };
-                    requests += 1;
-                    covered += (s + q.nr).min(end) - s.max(r.sector);
-                    merged |= s < r.sector || s + q.nr > end;
-                    inserted |= q.inserted;
-                    d_first = Some(d_first.map_or(q.d, |d| d.min(q.d)));
-                    c_last = Some(c_last.map_or(done, |x| x.max(done)));
-                }
+            let reqs = self.reqs.range(from..).take_while(|q| q.d <= hi);
+            for q in reqs.filter(|q| q.op == io.dir && over(q.dev, q.sector, q.nr)) {
+                let Some(done) = q.c.filter(|&t| t <= hi) else { continue };
+                let s = q.sector;
+                requests += 1;
+                covered += (s + q.nr).min(end) - s.max(r.sector);
+                merged |= s < r.sector || s + q.nr > end;
+                inserted |= q.inserted;
+                d_first = Some(d_first.map_or(q.d, |d| d.min(q.d)));
+                c_last = Some(c_last.map_or(done, |x| x.max(done)));
             }
         }
         match (q_first, d_first, c_last) {
@@ -190,30 +260,36 @@ impl Matcher {
                     c.reordered += 1;
                     c.reorder_max_ns = c.reorder_max_ns.max(moved);
                 }
-                self.rec.record(io.dir, [q - io.issue, d - q, cl - d, io.done - cl]);
+                let segments = [q - io.issue, d - q, cl - d, io.done - cl];
+                self.rec.record(io.dir, segments);
+                return Some(segments);
             }
             (None, None, _) if !io.direct && !io.ranges.is_empty() => c.cache_hits += 1,
             _ => c.unmatched += 1,
         }
+        None
     }
 
-    /// Forgets every record from before `before` (`CLOCK_MONOTONIC` ns).
+    /// Forgets every record from before `before` (`CLOCK_MONOTONIC` ns): the oldest bios
+    /// and requests, and (once the maps are half full) requests that never completed or
+    /// were never issued (their records lost, or merged into another after insertion).
     pub fn prune(&mut self, before: u64) {
-        self.bios.retain(|_, v| {
-            v.retain(|b| b.t >= before);
-            !v.is_empty()
-        });
-        self.reqs.retain(|_, v| {
-            v.retain(|r| r.d >= before);
-            !v.is_empty()
-        });
-        self.inserts.retain(|_, &mut t| t >= before);
+        while self.bios.front().is_some_and(|b| b.t < before) {
+            self.bios.pop_front();
+        }
+        while self.reqs.front().is_some_and(|r| r.d < before) {
+            self.reqs.pop_front();
+        }
+        for map in [&mut self.open, &mut self.inserts] {
+            if map.len() > IN_FLIGHT / 2 {
+                map.retain(|_, &mut t| t >= before);
+            }
+        }
     }
 
     /// Records held.
     pub fn held(&self) -> usize {
-        self.bios.values().map(Vec::len).sum::<usize>()
-            + self.reqs.values().map(Vec::len).sum::<usize>()
+        self.bios.len() + self.reqs.len()
     }
 }
 

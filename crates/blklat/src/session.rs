@@ -2,11 +2,12 @@
 //! thread that reads them and matches the I/Os the job hands over.
 
 use crate::matcher::{Event, MappedIo, Matcher, Range};
-use crate::perf::{kind_of, Rings};
+use crate::ring::Rings;
+use crate::seglog::SegLogs;
 use crate::sys::{self, Extent};
-use crate::tracefs::Layout;
+use crate::tracefs::{kind_of, Layout};
 use crate::BlkError;
-use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink};
+use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink, TracedJob};
 use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -69,6 +70,8 @@ fn split_dev(dev: u64) -> (u32, u32, u64) {
 enum Msg {
     /// I/Os, and a pair of readings (job clock, `CLOCK_MONOTONIC`) taken after them.
     Batch(Vec<IoTrace>, (u64, u64)),
+    /// A copy of the recorder so far, once the batches before are matched.
+    Snapshot(Sender<BlockRecorder>),
     /// The job ended; the recorder goes back on the channel.
     Finish((u64, u64), Sender<BlockRecorder>),
 }
@@ -83,15 +86,21 @@ pub struct Session {
 impl Session {
     /// Places `files`, opens the rings for their disks and starts the reading thread.
     pub fn start(
+        root: &std::path::Path,
         layouts: &[Layout; 4],
-        files: &[&File],
+        job: TracedJob<'_>,
         note: Option<String>,
     ) -> Result<Session, BlkError> {
-        let places = files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
+        // Segment logs that cannot be made leave the split itself (a note says why).
+        let (log, log_note) = match job.log.as_ref().map(SegLogs::create).transpose() {
+            Ok(log) => (log, None),
+            Err(e) => (None, Some(format!("block latency: the segment logs: {e}"))),
+        };
+        let places = job.files.iter().map(|f| Place::of(f)).collect::<Result<Vec<_>, _>>()?;
         let mut devs: Vec<u32> = places.iter().map(|p| p.dev).collect();
         devs.sort_unstable();
         devs.dedup();
-        let rings = Rings::open(layouts, &devs)?;
+        let rings = Rings::open(root, &devs)?;
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
@@ -100,14 +109,14 @@ impl Session {
             places,
             matcher: Matcher::default(),
             pairs: None,
+            monotonic: job.monotonic,
+            log,
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
             pending: Vec::new(),
         };
-        if let Some(note) = note {
-            reader.matcher.rec.notes.push(note);
-        }
+        reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
         let thread = std::thread::Builder::new()
             .name("iomark-blklat".into())
             .spawn(move || reader.run(rx, back_tx))
@@ -123,6 +132,12 @@ impl IoTraceSink for Session {
         fresh.clear();
         std::mem::swap(ios, &mut fresh);
         let _ = self.tx.send(Msg::Batch(fresh, pair));
+    }
+
+    fn snapshot(&mut self) -> Option<BlockRecorder> {
+        let (reply, answer) = mpsc::channel();
+        self.tx.send(Msg::Snapshot(reply)).ok()?;
+        answer.recv().ok()
     }
 
     fn finish(mut self: Box<Self>, now_ns: u64) -> BlockRecorder {
@@ -147,6 +162,10 @@ struct Reader {
     matcher: Matcher,
     /// The last pair of clock readings (job, monotonic).
     pairs: Option<(u64, u64)>,
+    /// The job's clock is `CLOCK_MONOTONIC` (from its own origin).
+    monotonic: bool,
+    /// The per-I/O segment logs, if the job keeps them.
+    log: Option<SegLogs>,
     /// The smallest difference monotonic − job over the pairs.
     offset: Option<i128>,
     /// The longest clat seen (ns), for how long records are kept.
@@ -156,8 +175,11 @@ struct Reader {
     pending: Vec<Event>,
 }
 
-/// How often the rings are read while no I/O comes.
-const POLL: Duration = Duration::from_millis(10);
+/// How often the rings are read while no batch of I/Os comes: often enough that a ring
+/// (4 MiB, some 50,000 records) does not fill at a million records a second on one CPU,
+/// seldom enough that most reads take whole pages (a page still being written is copied
+/// record by record).
+const POLL: Duration = Duration::from_millis(25);
 /// How long after its time stamp a record is surely in its ring.
 const MARGIN_NS: u64 = 100_000;
 /// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
@@ -175,6 +197,9 @@ impl Reader {
                     self.batch(&ios, pair);
                     ios.clear();
                     let _ = back.send(ios);
+                }
+                Ok(Msg::Snapshot(reply)) => {
+                    let _ = reply.send(self.matcher.rec.clone());
                 }
                 Ok(Msg::Finish(pair, reply)) => {
                     self.drain(pair.1);
@@ -223,7 +248,9 @@ impl Reader {
             });
         });
         self.matcher.rec.counts.records += n;
-        self.pending.sort_by_key(|e| e.time);
+        // Unstable: no buffer to allocate; a request's records of one time stamp stay in
+        // the order of their kinds.
+        self.pending.sort_unstable_by_key(|e| (e.time, e.kind as u8));
         let cut = self.pending.partition_point(|e| e.time < until);
         for e in self.pending.drain(..cut) {
             self.matcher.add(e);
@@ -244,10 +271,11 @@ impl Reader {
             let clock = &mut self.matcher.rec.clock;
             clock.max_rate_ppm = clock.max_rate_ppm.max(ppm);
         }
-        // The job clock onto CLOCK_MONOTONIC: where both are CLOCK_MONOTONIC (the rates
-        // agree within the pairs' jitter), by the smallest offset seen; else linearly
-        // between the two pairs.
-        let same = dj < 100_000_000 || ppm < SAME_CLOCK_PPM;
+        // The job clock onto CLOCK_MONOTONIC: where both are CLOCK_MONOTONIC, by the
+        // smallest offset seen (a pair read late only moves the offset up, never the
+        // I/Os); else (the TSC) linearly between the two pairs, unless the rates agree
+        // within the pairs' jitter.
+        let same = self.monotonic || dj < 100_000_000 || ppm < SAME_CLOCK_PPM;
         let offset = self.offset.unwrap_or(0);
         let to_mono = |j: u64| {
             let m = if same {
@@ -270,15 +298,24 @@ impl Reader {
                 direct: place.direct,
             };
             self.max_clat = self.max_clat.max(mapped.done - mapped.issue.min(mapped.done));
-            self.matcher.io(&mapped);
+            let segments = self.matcher.io(&mapped);
+            if let (Some(log), Some(segments)) = (&mut self.log, segments) {
+                log.row(io, segments);
+            }
             self.ranges = mapped.ranges;
         }
         self.matcher.prune(pair.1.saturating_sub(KEEP_NS + 2 * self.max_clat));
     }
 
     fn finish(mut self) -> BlockRecorder {
+        if let Some(log) = &mut self.log {
+            log.flush();
+            if let Some(e) = &log.error {
+                self.matcher.rec.notes.push(format!("block latency: the segment logs: {e}"));
+            }
+        }
         let counts = &mut self.matcher.rec.counts;
-        counts.lost_records = self.rings.lost;
+        counts.lost_records = self.rings.lost();
         let (lost, matched, unmatched) = (counts.lost_records, counts.matched, counts.unmatched);
         let notes = &mut self.matcher.rec.notes;
         if lost > 0 {

@@ -70,6 +70,12 @@ pub fn parse_format(text: &str) -> Option<Layout> {
     Some(Layout { id: id?, dev: dev?, sector: sector?, nr_sector: nr?, rwbs: rwbs? })
 }
 
+/// The kind of a raw record, by its `common_type`.
+pub fn kind_of(layouts: &[Layout; 4], data: &[u8]) -> Option<Kind> {
+    let id = u16::from_ne_bytes([*data.first()?, *data.get(1)?]);
+    layouts.iter().position(|l| l.id == id).map(|i| Kind::ALL[i])
+}
+
 /// tracefs for the run: where it is, whether iomark mounted it.
 #[derive(Debug)]
 pub struct TraceFs {
@@ -101,6 +107,11 @@ impl TraceFs {
             }
             _ => Err(BlkError::NoTraceFs),
         }
+    }
+
+    /// Where tracefs is.
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     /// The layouts of the followed events, in [`EVENTS`]' order.

@@ -57,6 +57,7 @@ pub fn execute(
     let eta_interval = eta_interval(program)?;
     let status_interval = status_interval(program)?;
     let print = print_options(jobs);
+    let block_tracing = block_tracing(program, plans)?;
     // The live page's address comes first, before fio's start lines.
     let progress = Arc::new(Progress::new(plans));
     let mut pictures = Pictures::start(plans, program, &progress, out)?;
@@ -79,21 +80,14 @@ pub fn execute(
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
     let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
-    let mut options = RunOptions {
+    let options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
         block_latency_all: program.block_latency,
         notes,
+        block_tracing,
         ..run_options()
     };
-    if program.block_latency || plans.iter().any(|p| p.report.block_latency) {
-        options.block_tracing = Some(match options.fake_clock_step_ns {
-            Some(_) => Arc::new(iomark_blklat::Unavailable(
-                "block latency is not available under the fake clock".into(),
-            )),
-            None => iomark_blklat::for_run(),
-        });
-    }
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
     let agg = match program.bandwidth_log {
         true => Some(AggBandwidthLog::create(Path::new(".")).map_err(Failure::Run)?),
@@ -134,9 +128,40 @@ pub fn execute(
         p.finish(out, &report, plans, progress.sample().now_ms)?;
     }
     // An error a job went on past (continue_on_error) is reported but is no failure.
-    let failed =
+    let mut failed =
         report.jobs.iter().any(|j| j.error != 0 && j.errors.as_ref().is_none_or(|e| e.fatal));
+    // --warnings-fatal: a job that asked for the split and ran without it fails the run.
+    if program.warnings_fatal {
+        let blocks = report.jobs.iter().filter_map(|j| j.block_latency.as_ref());
+        for b in blocks.filter(|b| b.unavailable) {
+            eprintln!("iomark: {} (--warnings-fatal)", b.notes.first().map_or("", String::as_str));
+            failed = true;
+        }
+    }
     Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
+}
+
+/// The run's block-layer tracer when a job asks for the split (`--block-latency`,
+/// `block_latency=1`); where there can be none, one that tells each job why, or, with
+/// `--warnings-fatal`, the run's failure before it starts.
+pub(crate) fn block_tracing(
+    program: &ProgramOptions,
+    plans: &[JobPlan],
+) -> Result<Option<Arc<dyn iomark_stats::block::BlockTracing>>, Failure> {
+    if !program.block_latency && !plans.iter().any(|p| p.report.block_latency) {
+        return Ok(None);
+    }
+    let tracing = match run_options().fake_clock_step_ns {
+        Some(_) => Err("block latency is not available under the fake clock".to_string()),
+        None => iomark_blklat::for_run(),
+    };
+    Ok(Some(match tracing {
+        Ok(t) => Arc::new(t),
+        Err(note) if program.warnings_fatal => {
+            return Err(Failure::Run(format!("{note} (--warnings-fatal)")))
+        }
+        Err(note) => Arc::new(iomark_blklat::Unavailable(note)),
+    }))
 }
 
 /// The run options; the hidden `IOMARK_FAKE_CLOCK_NS` environment variable selects the fake

@@ -59,7 +59,11 @@ pub fn execute(
         writeln!(out, "Starting {n} process{} on each of {size} ranks", plural(n))?;
         out.flush()?;
     }
-    let options = crate::execute::run_options();
+    let options = iomark_runner::RunOptions {
+        block_tracing: crate::execute::block_tracing(program, &plans)?,
+        block_latency_all: program.block_latency,
+        ..crate::execute::run_options()
+    };
     let host = iomark_dist::hostname();
     let report = match iomark_dist::run_ranks(&ranks, &host, &plans, &options, stop, |_| {}) {
         Ok(r) => r,

@@ -124,6 +124,11 @@ pub fn merge_parts(plans: &[JobPlan], parts: Vec<RankPart>, fake: bool) -> Optio
 pub fn merge_outcomes(run: &mut RunOutcomes, other: RunOutcomes) {
     for (job, theirs) in run.outcomes.iter_mut().zip(other.outcomes) {
         job.recorder.merge(&theirs.recorder);
+        match (&mut job.block, theirs.block) {
+            (Some(mine), Some(theirs)) => mine.merge(&theirs),
+            (mine @ None, theirs) => *mine = theirs,
+            (Some(_), None) => {}
+        }
         job.times.merge_spans(job.start_wall_ms, &theirs.times, theirs.start_wall_ms);
         job.start_wall_ms = job.start_wall_ms.min(theirs.start_wall_ms);
         if job.error == 0 {

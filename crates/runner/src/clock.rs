@@ -80,6 +80,11 @@ impl JobClock {
         }
     }
 
+    /// Whether this is the TSC (the others read `CLOCK_MONOTONIC`, or fake it).
+    pub fn is_tsc(&self) -> bool {
+        matches!(self, JobClock::Tsc { .. })
+    }
+
     /// A `CLOCK_MONOTONIC` clock starting now.
     pub fn monotonic() -> Self {
         JobClock::Real { origin: Instant::now() }

@@ -27,8 +27,8 @@ pub struct JobOutcome {
     pub latency_depth: u32,
     /// What the steady-state watch found, if the job had one.
     pub steadystate: Option<iomark_stats::report::SteadyReport>,
-    /// Each I/O's latency split at the block layer, if the job asked for it.
-    /// Not carried between MPI ranks (multi-host runs have no split).
-    #[serde(skip)]
+    /// Each I/O's latency split at the block layer, if the job asked for it (carried
+    /// between MPI ranks and merged on rank 0).
+    #[serde(default)]
     pub block: Option<iomark_stats::block::BlockRecorder>,
 }

@@ -62,10 +62,15 @@ fn plans(args: &[&str]) -> Vec<JobPlan> {
 /// Runs `plans` on `n` ranks (threads) under the fake clock; rank 0's report and how many
 /// barriers the ranks passed in all.
 fn run_on(n: u32, plans: &[JobPlan]) -> (RunReport, u32) {
+    let options = RunOptions { fake_clock_step_ns: Some(1000), ..RunOptions::default() };
+    run_on_with(n, plans, &options)
+}
+
+/// [`run_on`] with these run options.
+fn run_on_with(n: u32, plans: &[JobPlan], options: &RunOptions) -> (RunReport, u32) {
     let barrier = Arc::new(Barrier::new(n as usize));
     let mail = Arc::new(Mutex::new(vec![None; n as usize]));
     let barriers = Arc::new(Mutex::new(0));
-    let options = RunOptions { fake_clock_step_ns: Some(1000), ..RunOptions::default() };
     let reports: Vec<Option<RunReport>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .map(|rank| {
@@ -75,7 +80,6 @@ fn run_on(n: u32, plans: &[JobPlan]) -> (RunReport, u32) {
                     mail: Arc::clone(&mail),
                     barriers: Arc::clone(&barriers),
                 };
-                let options = &options;
                 s.spawn(move || {
                     let stop = AtomicBool::new(false);
                     run_ranks(&r, &format!("host{rank}"), plans, options, &stop, |_| {})
@@ -141,4 +145,54 @@ fn each_stonewall_is_a_barrier_across_ranks() {
     let (report, barriers) = run_on(2, &plans);
     assert_eq!(barriers, 4, "two waves on two ranks");
     assert_eq!(report.jobs.iter().map(|j| j.dirs[0].total_ios).collect::<Vec<_>>(), [32, 32]);
+}
+
+/// A tracer that finds every I/O handed over, split into 1, 2, 3 and 4 ns.
+#[derive(Debug)]
+struct EveryIo;
+
+struct EveryIoSink(iomark_stats::block::BlockRecorder);
+
+impl iomark_stats::block::IoTraceSink for EveryIoSink {
+    fn take(&mut self, ios: &mut Vec<iomark_stats::block::IoTrace>, _: u64) {
+        for io in ios.drain(..) {
+            self.0.counts.ios += 1;
+            self.0.counts.matched += 1;
+            self.0.record(io.dir, [1, 2, 3, 4]);
+        }
+    }
+    fn finish(self: Box<Self>, _: u64) -> iomark_stats::block::BlockRecorder {
+        self.0
+    }
+}
+
+impl iomark_stats::block::BlockTracing for EveryIo {
+    fn open(
+        &self,
+        _: iomark_stats::block::TracedJob<'_>,
+    ) -> Result<Box<dyn iomark_stats::block::IoTraceSink>, String> {
+        Ok(Box::new(EveryIoSink(Default::default())))
+    }
+}
+
+#[test]
+fn the_block_latency_split_of_every_rank_is_merged() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = format!("--filename={}", dir.path().join("f").display());
+    let args = ["--name=j", &file, "--rw=write", "--bs=4k", "--size=64k", "--block_latency=1"];
+    let plans = plans(&args);
+    let options = RunOptions {
+        fake_clock_step_ns: Some(1000),
+        block_tracing: Some(Arc::new(EveryIo)),
+        ..RunOptions::default()
+    };
+    let (report, _) = run_on_with(2, &plans, &options);
+    let b = report.jobs[0].block_latency.as_ref().expect("the merged split");
+    assert_eq!((b.counts.ios, b.counts.matched), (32, 32));
+    let write = b.dirs[1].as_ref().expect("writes");
+    assert_eq!((write.device.n, write.device.mean), (32, 3.0));
+    for rank in &report.ranks {
+        let b = rank.jobs[0].block_latency.as_ref().expect("the rank's split");
+        assert_eq!(b.counts.matched, 16);
+    }
 }

@@ -156,8 +156,8 @@ const FLAGS: &[Flag] = &[
             "iomark's own: sets block_latency for every job. While the jobs run, iomark follows \
              the kernel's block tracepoints for the disks under their files and splits each \
              I/O's completion latency into pre (issue to the block layer), queue, device and \
-             completion, reported after clat (docs/block-latency.md). Needs root or \
-             CAP_PERFMON; without, a note says why and the run goes on without the split.",
+             completion, reported after clat (docs/block-latency.md). Needs root; \
+             without, a note says why and the run goes on without the split.",
         ),
     flag(F::BandwidthLog, "bandwidth-log", Arg::None, "Write agg-{read,write,trim}_bw.log while the ETA line runs")
         .long_help(

@@ -107,7 +107,14 @@ impl Loop<'_, '_> {
         } else {
             ThreadUsage::now().since(self.feat.usage_before)
         };
-        let copy = self.outcome(recorder, self.io.last_now, usage);
+        let mut copy = self.outcome(recorder, self.io.last_now, usage);
+        // The block-layer split so far: the I/Os handed over and matched by now (the clock
+        // read afresh: the sink pairs it with its own).
+        let now = self.io.clock.now_ns();
+        if let Some(block) = self.feat.block.as_mut().and_then(|b| b.snapshot(now)) {
+            copy.notes.extend(block.notes.iter().cloned());
+            copy.block = Some(block);
+        }
         self.io.requests.answered(request);
         self.feat.status.answer(request, copy);
     }

@@ -11,7 +11,7 @@ use super::outcome::recorder_config;
 use super::submit::units;
 use super::sync::SyncState;
 use crate::clock::JobClock;
-use crate::features::block::BlockFeed;
+use crate::features::block::{block_log, BlockFeed};
 use crate::features::verify_host::Host;
 use crate::links::progress::{JobProgress, Publisher};
 use crate::links::status::JobSlot;
@@ -128,7 +128,11 @@ pub(super) fn start<'a, 's>(
     let job = (plan.job.name.as_str(), &plan.files);
     let seeds = &plan.seeds.fio;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
-    let block = links.block.map(|t| Box::new(BlockFeed::open(t, name, &files, || clock.now_ns())));
+    let monotonic = !clock.is_tsc();
+    let log = block_log(&plan.logs, now + limits.ramp_time.as_nanos() as u64);
+    let block = links
+        .block
+        .map(|t| Box::new(BlockFeed::open(t, (name, &files), (monotonic, log), || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
     let io = Hot {

@@ -43,6 +43,11 @@ pub trait IoTraceSink: Send {
     /// clock read just before the call, which the sink pairs with its own clock to map
     /// the job's clock onto the tracer's. Called once with no I/O at the job's start.
     fn take(&mut self, ios: &mut Vec<IoTrace>, now_ns: u64);
+    /// The split of the I/Os handed over so far, for an interim report (`None`: the sink
+    /// keeps none). Called on the job thread, rarely (once per report).
+    fn snapshot(&mut self) -> Option<BlockRecorder> {
+        None
+    }
     /// The job ended at `now_ns` (the last [`IoTraceSink::take`] came before): the split
     /// of every I/O handed over.
     fn finish(self: Box<Self>, now_ns: u64) -> BlockRecorder;
@@ -50,9 +55,40 @@ pub trait IoTraceSink: Send {
 
 /// A run's block-layer tracing, shared by its jobs.
 pub trait BlockTracing: Send + Sync + std::fmt::Debug {
-    /// A sink for job `job`, whose files are `files` (in the job's order); `Err` says why
-    /// the job's I/O cannot be followed (the run goes on without the split).
-    fn open(&self, job: &str, files: &[&std::fs::File]) -> Result<Box<dyn IoTraceSink>, String>;
+    /// A sink for `job`; `Err` says why the job's I/O cannot be followed (the run goes on
+    /// without the split).
+    fn open(&self, job: TracedJob<'_>) -> Result<Box<dyn IoTraceSink>, String>;
+}
+
+/// What a tracer is told of a job that asks for the split.
+#[derive(Debug)]
+pub struct TracedJob<'a> {
+    /// The job's name.
+    pub name: &'a str,
+    /// Its files, in the job's order ([`IoTrace::file`] indexes them).
+    pub files: &'a [&'a std::fs::File],
+    /// The job's clock is `CLOCK_MONOTONIC` from some origin (one offset maps it onto the
+    /// tracer's); else it is another (the TSC: mapped between pairs of readings).
+    pub monotonic: bool,
+    /// Where each matched I/O's segments go, if the job logs every I/O's latency.
+    pub log: Option<BlockLog>,
+}
+
+/// The per-I/O segment logs of a job that keeps a latency log row per I/O
+/// (`write_lat_log` with `log_avg_msec=0`): one log per segment, in fio's latency-log
+/// layout (`time, value, direction, block size, [offset, ]priority`), named
+/// `PREFIX-blk-SEGMENT_lat.N.log` so that fio's log readers take each for a latency log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockLog {
+    /// The four logs, in [`Segment::ALL`]'s order.
+    pub paths: [std::path::PathBuf; 4],
+    /// `per_job_logs=0`: the jobs add their rows to one file (opened for appending).
+    pub append: bool,
+    /// `log_offset`: an offset column.
+    pub offset: bool,
+    /// The job-clock reading the rows' times count from (the job's start, after its
+    /// `ramp_time`); I/Os completed before it are not logged.
+    pub from_ns: u64,
 }
 
 /// The four parts of an I/O's latency from its start (fio's lat: its clat for a
@@ -142,7 +178,7 @@ pub struct ClockMap {
 }
 
 /// One job's split latencies, by direction and segment, and the counts.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockRecorder {
     /// Reads, writes, trims; in each the four segments in [`Segment::ALL`]'s order.
     pub dirs: [[LatRecorder; 4]; 3],
@@ -152,6 +188,8 @@ pub struct BlockRecorder {
     pub clock: ClockMap,
     /// What the tracer has to say (why nothing was traced, what was mounted).
     pub notes: Vec<String>,
+    /// The job asked for the split and could not have it (the first note says why).
+    pub unavailable: bool,
 }
 
 impl Default for BlockRecorder {
@@ -161,6 +199,7 @@ impl Default for BlockRecorder {
             counts: BlockCounts::default(),
             clock: ClockMap::default(),
             notes: Vec::new(),
+            unavailable: false,
         }
     }
 }
@@ -168,7 +207,7 @@ impl Default for BlockRecorder {
 impl BlockRecorder {
     /// A recorder with nothing recorded and this note (the split was not available).
     pub fn unavailable(note: String) -> Self {
-        BlockRecorder { notes: vec![note], ..BlockRecorder::default() }
+        BlockRecorder { notes: vec![note], unavailable: true, ..BlockRecorder::default() }
     }
 
     /// Records one matched I/O of direction `dir`: its four segments, in nanoseconds.
@@ -188,6 +227,7 @@ impl BlockRecorder {
             }
         }
         self.counts.merge(&other.counts);
+        self.unavailable |= other.unavailable;
         self.clock.points += other.clock.points;
         self.clock.max_rate_ppm = self.clock.max_rate_ppm.max(other.clock.max_rate_ppm);
         for note in &other.notes {

@@ -42,6 +42,9 @@ pub struct BlockLatencyReport {
     pub clock: ClockMap,
     /// What the tracer had to say.
     pub notes: Vec<String>,
+    /// The job asked for the split and could not have it (the first note says why).
+    #[serde(default)]
+    pub unavailable: bool,
 }
 
 impl BlockRecorder {
@@ -61,6 +64,7 @@ impl BlockRecorder {
             counts: self.counts,
             clock: self.clock,
             notes: self.notes.clone(),
+            unavailable: self.unavailable,
         }
     }
 }

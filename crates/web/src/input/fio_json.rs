@@ -8,6 +8,7 @@
 //! lowest and highest job bandwidth, all bytes over the longest runtime). Bins and
 //! percentiles are put in increasing order of value, whatever the order of their keys.
 
+use iomark_stats::block::{BlockCounts, BlockDirReport, BlockLatencyReport, ClockMap};
 use iomark_stats::report::{
     DirReport, DiskAggr, DiskReport, GroupDir, GroupReport, JobHeader, JobReport, LatStats,
     PrioStats, RunReport, SampleStats, SyncReport, REPORT_VERSION,
@@ -130,8 +131,42 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
         latency_target: Default::default(),
         steadystate: None,
         errors: None,
-        block_latency: None,
+        block_latency: job.get("block_latency").map(block_latency),
     }
+}
+
+/// iomark's `block_latency` object (docs/block-latency.md): each direction's segments,
+/// the counts, the clock map and the notes.
+pub fn block_latency(v: &Value) -> BlockLatencyReport {
+    let dirs = ["read", "write", "trim"].map(|d| {
+        v.get(d).map(|d| BlockDirReport {
+            pre: lat(&d["pre_ns"]),
+            queue: lat(&d["queue_ns"]),
+            device: lat(&d["device_ns"]),
+            completion: lat(&d["completion_ns"]),
+        })
+    });
+    let counts = BlockCounts {
+        ios: u(&v["ios"]),
+        matched: u(&v["matched"]),
+        unmatched: u(&v["unmatched"]),
+        cache_hits: u(&v["cache_hits"]),
+        merged: u(&v["merged"]),
+        split: u(&v["split"]),
+        inserted: u(&v["inserted"]),
+        lost_records: u(&v["lost_records"]),
+        records: u(&v["records"]),
+        reordered: u(&v["reordered"]),
+        reorder_max_ns: u(&v["reorder_max_ns"]),
+    };
+    let clock =
+        ClockMap { points: u(&v["clock_points"]), max_rate_ppm: f(&v["clock_max_rate_ppm"]) };
+    let notes: Vec<String> =
+        v["notes"].as_array().map(|n| n.iter().map(s).collect()).unwrap_or_default();
+    // A job that could not have the split says so in its first note.
+    let unavailable =
+        counts.ios == 0 && notes.first().is_some_and(|n| n.contains("without the split"));
+    BlockLatencyReport { dirs, counts, clock, notes, unavailable }
 }
 
 /// One direction of a job (`read`, `write`, `trim`, `mixed`).

@@ -90,7 +90,10 @@ impl Server {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        // In the log's (temporary) directory: what the jobs write in the current
+        // directory (`JOBNAME.prerun.txt`, relative files) stays out of the source tree.
         let child = cmd
+            .current_dir(log.parent().expect("the server log's directory"))
             .arg(format!("--server=ip:127.0.0.1,{port}"))
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).expect("server log"))

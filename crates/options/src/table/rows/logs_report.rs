@@ -390,7 +390,7 @@ pub(super) const ROWS: &[OptionDef] = &[
         "iomark's own (fio 3.33 lacks it): follow the kernel's block tracepoints while the \
          job runs and split each I/O's completion latency into the time before the block \
          layer, the queue, the device and the completion path (docs/block-latency.md). Needs \
-         root or CAP_PERFMON; without, a note says why and the job runs without the split. \
+         root; without, a note says why and the job runs without the split. \
          `--block-latency` sets it for every job. Default false.",
     ),
     opt("disk_util", Kind::Bool, Category::Reporting, "Log disk utilization statistics")
