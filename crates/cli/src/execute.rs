@@ -272,6 +272,21 @@ pub fn write_start_lines(
             }
             continue;
         }
+        if plan.engine.name == "cpuio" {
+            // fio's cpuio engine says what it burns instead of the usual line.
+            let o = &plan.engine.options;
+            let mode = if o.cpu_qsort { "qsort" } else { "noop" };
+            let (load, cycle) = (o.cpu_load, o.cpu_chunk_us);
+            let name = &plan.job.name;
+            writeln!(out, "{name} ({mode}): ioengine=cpuio, cpuload={load}, cpucycle={cycle}")?;
+            continue;
+        }
+        if let Some(exec) = &plan.engine.options.exec {
+            // fio's exec engine names its program instead of the usual line.
+            let (name, program) = (&plan.job.name, &exec.program);
+            writeln!(out, "{name} : program={program}, arguments={}", exec.args.join(" "))?;
+            continue;
+        }
         let header = run::header(plan);
         writeln!(out, "{}", iomark_report::start_line(&plan.job.name, group, &header, print))?;
     }

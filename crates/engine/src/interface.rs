@@ -168,6 +168,20 @@ pub struct EngineOptions {
     pub threads_max: u32,
     /// `stat_type` (filestat): the system call that looks each file up.
     pub stat_type: StatCall,
+    /// `uri` (nbd): the NBD server and export.
+    pub uri: Option<String>,
+    /// `cpuload` (cpuio): the share of the CPU the job keeps busy, in percent.
+    pub cpu_load: u64,
+    /// `cpuchunks` (cpuio): microseconds each I/O burns.
+    pub cpu_chunk_us: u64,
+    /// `cpumode=qsort` (cpuio): burn by sorting rather than spinning.
+    pub cpu_qsort: bool,
+    /// `exit_on_io_done` (cpuio): the job ends once every job that is not cpuio has.
+    pub exit_on_io_done: bool,
+    /// `thp` (mmap): private mappings advised `MADV_HUGEPAGE`.
+    pub thp: bool,
+    /// The exec engine's program.
+    pub exec: Option<crate::exec::ExecSpec>,
 }
 
 impl Default for EngineOptions {
@@ -191,6 +205,13 @@ impl Default for EngineOptions {
             threads_min: 1,
             threads_max: 1,
             stat_type: StatCall::Stat,
+            uri: None,
+            cpu_load: 0,
+            cpu_chunk_us: 50_000,
+            cpu_qsort: false,
+            exit_on_io_done: false,
+            thp: false,
+            exec: None,
         }
     }
 }

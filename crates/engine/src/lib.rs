@@ -10,6 +10,8 @@
 //!
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
+pub mod cpuio;
+pub mod exec;
 pub mod falloc;
 pub mod file;
 pub mod fileops;
@@ -18,6 +20,7 @@ pub mod libaio;
 pub mod locked;
 pub mod mem;
 pub mod mmap;
+pub mod nbd;
 pub mod null;
 pub mod posixaio;
 pub mod registry;

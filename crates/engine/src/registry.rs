@@ -211,6 +211,30 @@ pub const REGISTRY: &[EngineInfo] = &[
         moves_data: false,
         make: |_| Ok(Box::new(FileOpEngine::new(FileOp::Delete))),
     },
+    EngineInfo {
+        name: "nbd",
+        completes_in_call: false,
+        about: "a Network Block Device server (uri), over TCP or a Unix socket",
+        files: FileUse::Untouched,
+        moves_data: true,
+        make: |o| Ok(Box::new(crate::nbd::NbdEngine::new(o.uri.as_deref(), o.iodepth)?)),
+    },
+    EngineInfo {
+        name: "cpuio",
+        completes_in_call: true,
+        about: "burns the CPU (cpuload, cpuchunks, cpumode); no data transfer",
+        files: FileUse::Untouched,
+        moves_data: false,
+        make: |o| Ok(Box::new(crate::cpuio::CpuEngine::new(o.cpu_chunk_us, o.cpu_qsort))),
+    },
+    EngineInfo {
+        name: "exec",
+        completes_in_call: true,
+        about: "runs a program (program, arguments) for the job's runtime; no data transfer",
+        files: FileUse::Untouched,
+        moves_data: false,
+        make: |o| Ok(Box::new(crate::exec::ExecEngine::new(o.exec.as_ref())?)),
+    },
 ];
 
 /// The engine called `name` (one of the [`REGISTRY`]), set up with `options`.
@@ -232,10 +256,11 @@ pub fn file_use(name: &str) -> FileUse {
     find(name).map_or(FileUse::Opened, |e| e.files)
 }
 
-/// The names of the engines that move data ([`EngineInfo::moves_data`]), in
-/// [`REGISTRY`]'s order: the ones a test of reads and writes runs.
+/// The names of the engines that move data ([`EngineInfo::moves_data`]) to and from the
+/// job's files, in [`REGISTRY`]'s order: the ones a test of reads and writes on files runs
+/// (not `nbd`, whose data goes to a server).
 pub fn data_engines() -> impl Iterator<Item = &'static str> {
-    REGISTRY.iter().filter(|e| e.moves_data).map(|e| e.name)
+    REGISTRY.iter().filter(|e| e.moves_data && e.files != FileUse::Untouched).map(|e| e.name)
 }
 
 /// The names of the engines iomark runs, in [`REGISTRY`]'s order.

@@ -106,7 +106,7 @@ const ENGINE_HELP: &[(&str, &str, &str)] = &[
 ];
 
 /// Engines that fio 3.33 has, with options of their own that the table does not hold yet.
-const UNDESCRIBED: &[&str] = &["sg", "gfapi", "gfapi_async", "mtd", "nbd", "rdma", "rados", "rbd"];
+const UNDESCRIBED: &[&str] = &["sg", "gfapi", "gfapi_async", "mtd", "rdma", "rados", "rbd"];
 
 /// The width fio gives the name column of its lists, indentation included.
 const LIST_WIDTH: usize = 24;

@@ -37,6 +37,9 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "filecreate",
     "filestat",
     "filedelete",
+    "nbd",
+    "cpuio",
+    "exec",
 ];
 
 /// fio's default engine.

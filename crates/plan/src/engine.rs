@@ -194,5 +194,12 @@ fn engine_options(
             Some("statx") => StatCall::Statx,
             _ => StatCall::Stat,
         },
+        uri: spec.get(keys::URI),
+        cpu_load: spec.get(keys::CPULOAD).unwrap_or(0),
+        cpu_chunk_us: spec.get(keys::CPUCHUNKS).unwrap_or(50_000),
+        cpu_qsort: spec.get(keys::CPUMODE).is_some_and(|c| c.name == "qsort"),
+        exit_on_io_done: engine == "cpuio" && spec.flag(keys::EXIT_ON_IO_DONE),
+        thp: engine == "mmap" && spec.get(keys::THP).unwrap_or(0) != 0,
+        exec: (engine == "exec").then(|| crate::cpuio::exec_spec(spec, &spec.name)),
     }
 }

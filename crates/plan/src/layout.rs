@@ -43,6 +43,28 @@ use iomark_workload::{FioRng, FioSeeds, FioStream};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
+/// The size of a cpuio job's nominal region when it has no `size`; the size of an nbd
+/// job's export when the job needs it (no `size` nor `filesize`, or a
+/// percentage): fio's engine takes it as its file's size. Asked of the server, which must
+/// be up when the job is planned; `None` for other engines and for a job of a given size.
+fn engine_region(spec: &JobSpec) -> Result<Option<u64>, OptionError> {
+    let sized = spec.is_set(keys::SIZE) || spec.is_set(keys::FILESIZE);
+    if crate::cpuio::by_time(spec) && !sized {
+        return Ok(Some(crate::cpuio::REGION));
+    }
+    if spec.get(keys::IOENGINE).map(|c| c.name) != Some("nbd") {
+        return Ok(None);
+    }
+    let percent = |key| matches!(spec.get(key), Some(SizeOrPercent::Percent(_)));
+    if sized && !percent(keys::SIZE) && !percent(keys::OFFSET) && !percent(keys::OFFSET_INCREMENT) {
+        return Ok(None);
+    }
+    let uri = spec.get(keys::URI).unwrap_or_default();
+    let size = iomark_engine::nbd::export_size(&uri)
+        .map_err(|e| OptionError::new(keys::URI, e.message))?;
+    Ok(Some(size))
+}
+
 /// What is at a file's path before the job starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
@@ -97,8 +119,14 @@ pub fn plan_files(
 ) -> Result<Vec<FilePlan>, OptionError> {
     let paths = paths(spec, jobnum)?;
     let mut kinds = Vec::with_capacity(paths.len());
-    for path in &paths {
-        kinds.push(probe(path).map_err(OptionError::other)?);
+    match engine_region(spec)? {
+        // The nbd engine's file is the server's export, of the export's size.
+        Some(size) => kinds.resize(paths.len(), FileKind::BlockDevice(size)),
+        None => {
+            for path in &paths {
+                kinds.push(probe(path).map_err(OptionError::other)?);
+            }
+        }
     }
     let mut sizes = seeds.rng(FioStream::FileSize);
     let nfiles = paths.len() as u64;

@@ -21,6 +21,7 @@
 pub mod buffers;
 pub mod cmdprio;
 mod config;
+pub mod cpuio;
 pub mod engine;
 mod error;
 pub mod errors;

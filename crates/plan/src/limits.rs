@@ -64,7 +64,8 @@ impl LimitsPlan {
         let runtime = spec.get(keys::RUNTIME).filter(|d| !d.is_zero());
         // Without a runtime fio 3.33 says "time_based requires a runtime/timeout setting"
         // and runs the job as if it were not time based; so does iomark, with a note.
-        let time_based = spec.flag(keys::TIME_BASED) && runtime.is_some();
+        let time_based =
+            (spec.flag(keys::TIME_BASED) || crate::cpuio::by_time(spec)) && runtime.is_some();
         Ok(LimitsPlan {
             io_bytes,
             io_size_given: io_size.is_some() && !one_pass,

@@ -35,6 +35,7 @@ impl JobPlan {
         sizes: &FileSizes,
     ) -> Result<JobPlan, PlanError> {
         let fail = |e: OptionError| e.in_job(&spec.name);
+        crate::cpuio::check(spec).map_err(fail)?;
         let workload = WorkloadPlan::of(spec).map_err(fail)?;
         let buffer_align = buffers::align(spec).map_err(fail)?;
         let placement = Placement::of(spec).map_err(fail)?;

@@ -673,8 +673,38 @@ pub const FORCE_ASYNC: Key<u64> = Key::new("force_async");
 /// `cmd_type`: Specify uring-cmd type
 pub const CMD_TYPE: Key<Choice> = Key::new("cmd_type");
 
+/// `thp`: Memory Advise Huge Page
+pub const THP: Key<u64> = Key::new("thp");
+
+/// `cpuload`: Use this percentage of CPU
+pub const CPULOAD: Key<u64> = Key::new("cpuload");
+
+/// `cpuchunks`: Length of the CPU burn cycles (usecs)
+pub const CPUCHUNKS: Key<u64> = Key::new("cpuchunks");
+
+/// `cpumode`: Stress mode
+pub const CPUMODE: Key<Choice> = Key::new("cpumode");
+
+/// `exit_on_io_done`: Exit when IO threads finish
+pub const EXIT_ON_IO_DONE: Key<bool> = Key::new("exit_on_io_done");
+
 /// `stat_type`: Specify stat system call type to measure lookup/getattr performance
 pub const STAT_TYPE: Key<Choice> = Key::new("stat_type");
+
+/// `uri`: Name of NBD URI
+pub const URI: Key<String> = Key::new("uri");
+
+/// `program`: Program to execute
+pub const PROGRAM: Key<String> = Key::new("program");
+
+/// `arguments`: Arguments to pass
+pub const ARGUMENTS: Key<String> = Key::new("arguments");
+
+/// `grace_time`: Grace time before sending a SIGKILL
+pub const GRACE_TIME: Key<u64> = Key::new("grace_time");
+
+/// `std_redirect`: Redirect stdout & stderr to files
+pub const STD_REDIRECT: Key<bool> = Key::new("std_redirect");
 
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");

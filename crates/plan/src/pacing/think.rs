@@ -27,7 +27,7 @@ impl ThinkPlan {
     /// The think time of `spec`, `None` without `thinktime`.
     pub fn of(spec: &JobSpec) -> Option<ThinkPlan> {
         let ns = |key| spec.get(key).map_or(0, |d: Duration| d.as_nanos() as u64);
-        let total_ns = ns(keys::THINKTIME);
+        let total_ns = crate::cpuio::think_ns(spec).unwrap_or_else(|| ns(keys::THINKTIME));
         if total_ns == 0 {
             return None;
         }

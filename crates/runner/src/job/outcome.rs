@@ -49,7 +49,16 @@ impl Loop<'_, '_> {
         let did_io = self.io.recorder.dirs.iter().any(|d| d.ios > 0);
         let run_ms = if did_io { run_ms.max(1) } else { run_ms };
         JobTimes {
-            runtime_ms: self.io.active.map(|a| if a { run_ms } else { 0 }),
+            // A direction whose I/Os moved no byte (cpuio's) has no runtime, so no rates,
+            // as in fio 3.33.
+            runtime_ms: [0, 1, 2].map(|d| {
+                let moved = self.io.recorder.dirs[d].bytes > 0;
+                if self.io.active[d] && moved {
+                    run_ms
+                } else {
+                    0
+                }
+            }),
             total_run_ms: run_ms,
             usr_ns: usage.user_us * 1000,
             sys_ns: usage.system_us * 1000,

@@ -28,7 +28,7 @@ use iomark_plan::schedule::{ExitWhat, SchedulePlan};
 use iomark_plan::JobPlan;
 use iomark_stats::block::BlockTracing;
 use lockfile::{FileLocks, JobLocks};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// What the jobs of one run share.
@@ -47,6 +47,11 @@ pub(crate) struct RunLinks {
     group_stop: Vec<AtomicBool>,
     /// No further job is to start.
     all_stop: AtomicBool,
+    /// Whether each job is a cpuio job, and the jobs that are not and have not ended.
+    cpu: Vec<bool>,
+    io_left: AtomicUsize,
+    /// The reporting groups of the cpuio jobs with `exit_on_io_done`.
+    io_done_groups: Vec<u32>,
     /// The run's block-layer tracing, and whether every job asks for it.
     pub(crate) block: Option<(Arc<dyn BlockTracing>, bool)>,
 }
@@ -66,7 +71,15 @@ impl RunLinks {
             }
         }
         let group_count = groups.iter().max().map_or(0, |&g| g as usize + 1);
-        RunLinks {
+        let cpu: Vec<bool> = plans.iter().map(|p| p.engine.name == "cpuio").collect();
+        let io_done_groups = plans
+            .iter()
+            .zip(&groups)
+            .filter(|(p, _)| p.engine.options.exit_on_io_done)
+            .map(|(_, &g)| g)
+            .collect();
+        let io_left = cpu.iter().filter(|&&c| !c).count();
+        let links = RunLinks {
             locks: FileLocks::new(plans.iter().map(|p| &p.files)),
             flows: flow::links(plans, all_waves),
             exitall: plans.iter().any(|p| p.schedule.exitall),
@@ -74,7 +87,21 @@ impl RunLinks {
             waves,
             group_stop: (0..group_count).map(|_| AtomicBool::new(false)).collect(),
             all_stop: AtomicBool::new(false),
+            cpu,
+            io_left: AtomicUsize::new(io_left),
+            io_done_groups,
             block: None,
+        };
+        if io_left == 0 {
+            links.io_done();
+        }
+        links
+    }
+
+    /// Every job that is not cpuio has ended: the cpuio jobs with `exit_on_io_done` stop.
+    fn io_done(&self) {
+        for &g in &self.io_done_groups {
+            self.group_stop[g as usize].store(true, Ordering::Relaxed);
         }
     }
 
@@ -105,6 +132,9 @@ impl RunLinks {
     /// Job `i` (scheduled as `plan` says), which had started, has ended, with an error or
     /// not: stops the jobs `exitall` or `exitall_on_error` and its `exit_what` name.
     pub(crate) fn job_ended(&self, i: usize, plan: &SchedulePlan, errored: bool) {
+        if !self.cpu[i] && self.io_left.fetch_sub(1, Ordering::Relaxed) == 1 {
+            self.io_done();
+        }
         if !(self.exitall || (errored && plan.exitall_on_error)) {
             return;
         }

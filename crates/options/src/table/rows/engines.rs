@@ -153,7 +153,13 @@ pub(super) const ROWS: &[OptionDef] = &[
          fio 3.33 accepts it with io_uring, where it has no effect; so does iomark, with a \
          note.",
     ),
-    opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page").engines(&["mmap"]),
+    opt("thp", int(0, NOLIMIT), Category::Engine, "Memory Advise Huge Page")
+        .engines(&["mmap"])
+        .supported(
+            "mmap: non-zero maps each file privately (MAP_PRIVATE) and advises transparent \
+         huge pages (MADV_HUGEPAGE), as fio 3.33 does: writes then stay in the private copy \
+         and never reach the file.",
+        ),
     opt("hostname", Kind::Str, Category::Engine, "Hostname for net IO engine")
         .engines(&["net", "netsplice"]),
     opt("port", int(1, 65535), Category::Engine, "Port to use for TCP or UDP net connections")
@@ -194,10 +200,16 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt("mss", int(0, NOLIMIT), Category::Engine, "Set TCP maximum segment size")
         .engines(&["net", "netsplice"]),
     opt("cpuload", int(0, NOLIMIT), Category::Engine, "Use this percentage of CPU")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported(
+            "cpuio: the share of its CPU, in percent, the job keeps busy: each I/O burns \
+         `cpuchunks` microseconds, and the job thinks `cpuchunks × (100 − cpuload) / \
+         cpuload` microseconds between them. Required with cpuio.",
+        ),
     opt("cpuchunks", int(0, NOLIMIT), Category::Engine, "Length of the CPU burn cycles (usecs)")
         .default("50000")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported("cpuio: how long each I/O burns the CPU, in microseconds. Default 50000."),
     opt(
         "cpumode",
         Kind::Enum(&[ch("noop", "NOOP instructions"), ch("qsort", "QSORT computation")]),
@@ -205,10 +217,19 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Stress mode",
     )
     .default("noop")
-    .engines(&["cpuio"]),
+    .engines(&["cpuio"])
+    .supported(
+        "cpuio: how the CPU is burnt: `noop` spins, `qsort` sorts arrays until the chunk is \
+         spent (fio 3.33's sorts run past the chunk; iomark's stop at it).",
+    ),
     opt("exit_on_io_done", Kind::Bool, Category::Engine, "Exit when IO threads finish")
         .default("0")
-        .engines(&["cpuio"]),
+        .engines(&["cpuio"])
+        .supported(
+            "cpuio: end the job once every job of the run that is not cpuio has ended (those \
+         that started), as if its runtime were over. The other jobs of its reporting group \
+         that are still running stop with it.",
+        ),
     opt(
         "stat_type",
         Kind::Enum(&[
@@ -225,14 +246,34 @@ pub(super) const ROWS: &[OptionDef] = &[
         "The system call filestat times on each file: stat(2) (the default), lstat(2), or \
          statx(2) asking for the basic statistics.",
     ),
-    opt("program", Kind::Str, Category::Engine, "Program to execute").engines(&["exec"]),
-    opt("arguments", Kind::Str, Category::Engine, "Arguments to pass").engines(&["exec"]),
+    opt("uri", Kind::Str, Category::Engine, "Name of NBD URI").engines(&["nbd"]).supported(
+        "nbd: the server and export, as an NBD URI: `nbd://HOST[:PORT][/EXPORT]` (port \
+         10809 by default) or `nbd+unix:///[EXPORT]?socket=PATH`. TLS (`nbds://`) is \
+         refused. Without `size` the job covers the whole export.",
+    ),
+    opt("program", Kind::Str, Category::Engine, "Program to execute")
+        .engines(&["exec"])
+        .supported("exec: the program the job runs for its runtime (required)."),
+    opt("arguments", Kind::Str, Category::Engine, "Arguments to pass")
+        .engines(&["exec"])
+        .supported(
+            "exec: the program's arguments, split at blanks; `%r` is the job's runtime in \
+         seconds, `%n` its name.",
+        ),
     opt("grace_time", int(0, NOLIMIT), Category::Engine, "Grace time before sending a SIGKILL")
         .default("1")
-        .engines(&["exec"]),
+        .engines(&["exec"])
+        .supported(
+            "exec: seconds between the SIGTERM a program still running gets when the job \
+         ends and the SIGKILL. Default 1.",
+        ),
     opt("std_redirect", Kind::Bool, Category::Engine, "Redirect stdout & stderr to files")
         .default("1")
-        .engines(&["exec"]),
+        .engines(&["exec"])
+        .supported(
+            "exec: the program's standard output and error go to `NAME.stdout` and \
+         `NAME.stderr` in the working directory. Default true.",
+        ),
     opt("donorname", Kind::Str, Category::Engine, "File used as a block donor")
         .engines(&["e4defrag"]),
     opt("inplace", int(0, 1), Category::Engine, "Alloc and free space inside defrag event")
