@@ -4,7 +4,8 @@
 //! and, under `group_reporting`, "All clients" ([`iomark_dist::clients`]). The servers'
 //! log files are written here as `NAME.HOST`; a trigger (`--trigger-file`,
 //! `--trigger-timeout`) goes to every server, whose jobs' write states are saved here as
-//! `HOST-JOB-N-verify.state` before `--trigger` runs. A server that cannot be reached or
+//! `HOST-JOB-N-verify.state` before `--trigger` runs; a server whose job loads its verify
+//! state (`verify_state_load`) is sent the state file it asks for, and nothing else. A server that cannot be reached or
 //! fails is reported on standard error and the others are still printed (exit code 1).
 
 use crate::execute::{print_options, write_reports};
@@ -13,6 +14,8 @@ use iomark_dist::proto::client::{run_host, Host, HostRun, JobFiles, Listener, Re
 use iomark_dist::proto::trigger;
 use iomark_options::cmdline::{CommandLine, OutputFormats, ProgramOptions};
 use iomark_options::jobfile::RawLine;
+use iomark_report::client_disk_line;
+use iomark_stats::report::RunReport;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -124,6 +127,14 @@ impl Listener for Hears<'_> {
                 Err(e) => self.error(&format!("--trigger '{command}': {e}")),
             }
         }
+    }
+    fn file(&mut self, name: &str) -> Result<Vec<u8>, i32> {
+        if !trigger::may_send(name) {
+            self.error(&format!("the server asked for '{name}', which is not a verify state"));
+            return Err(libc::EACCES);
+        }
+        let dir = self.program.aux_path.clone().unwrap_or_default();
+        std::fs::read(dir.join(name)).map_err(|e| e.raw_os_error().unwrap_or(2))
     }
     fn probed(&mut self, line: &str) {
         if self.program.formats.normal {
@@ -250,7 +261,30 @@ pub fn main(cmd: &CommandLine, out: &mut dyn Write) -> Result<ExitCode, Failure>
     if f.normal || f.terse {
         let text = only(OutputFormats { normal: f.normal, terse: f.terse, ..OutputFormats::NONE });
         for i in 0..report.clients.len() {
-            write_reports(out, &clients::part(&report, Some(i)), &text, &print)?;
+            let part = clients::part(&report, Some(i));
+            if f.normal {
+                write_reports(
+                    out,
+                    &part,
+                    &only(OutputFormats { normal: true, ..OutputFormats::NONE }),
+                    &print,
+                )?;
+            }
+            // fio's client prints a server's disks in terse output on lines of their own.
+            if f.terse {
+                let jobs = RunReport { disks: Vec::new(), ..part.clone() };
+                write_reports(
+                    out,
+                    &jobs,
+                    &only(OutputFormats { terse: true, ..OutputFormats::NONE }),
+                    &print,
+                )?;
+                if program.terse_version.unwrap_or(3) >= 3 {
+                    part.disks
+                        .iter()
+                        .try_for_each(|d| out.write_all(client_disk_line(d).as_bytes()))?;
+                }
+            }
         }
         if !report.jobs.is_empty() {
             write_reports(out, &clients::part(&report, None), &text, &print)?;

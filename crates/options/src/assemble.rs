@@ -138,7 +138,9 @@ fn job(
     };
     let mut header_notes = global_notes.to_vec();
     header_notes.extend(header_note(section, Some(&section.name)));
-    let spec = JobSpec { name, place: section.place.clone(), settings: all, header_notes };
+    let place = section.place.clone();
+    let client_prefix = String::new();
+    let spec = JobSpec { name, place, settings: all, header_notes, client_prefix };
     check_engine_options(&spec)?;
     Ok(spec)
 }

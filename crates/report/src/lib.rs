@@ -25,5 +25,5 @@ pub fn notes(report: &iomark_stats::RunReport) -> String {
     report.notes.iter().map(|n| format!("note: {n}\n")).collect()
 }
 pub use normal::{cpu_idleness, job_header_line, normal, start_line};
-pub use terse::{terse, TerseVersion};
+pub use terse::{client_disk_line, terse, TerseVersion};
 pub use units::PrintOptions;

@@ -82,6 +82,9 @@ pub struct ClientReport {
     pub jobs: Vec<JobReport>,
     /// Its reporting groups.
     pub groups: Vec<GroupReport>,
+    /// The disks under its jobs' files, as it reported them (`DISK_UTIL`).
+    #[serde(default)]
+    pub disks: Vec<DiskReport>,
 }
 
 /// One MPI rank's part of a merged run.
@@ -466,6 +469,15 @@ pub struct DiskReport {
     pub in_queue: u64,
     /// Share of the run the device was busy, in percent.
     pub util: f64,
+    /// Sectors read and written (not printed; carried to fio's clients).
+    #[serde(default)]
+    pub sectors: [u64; 2],
+    /// Milliseconds the device was busy (`util`'s numerator).
+    #[serde(default)]
+    pub io_ticks: u64,
+    /// Milliseconds between the two readings (`util`'s denominator).
+    #[serde(default)]
+    pub wall_ms: u64,
     /// For a device built on others (dm, md): its members' figures, as fio's `aggr*`.
     pub aggr: Option<DiskAggr>,
 }

@@ -1,15 +1,15 @@
 //! `iomark --client=HOST`: fio 3.33's client side, driving fio's servers and iomark's
 //! alike. For each host: connect, probe (and check the protocol version), send its
 //! command-line options (`JOBLINE`) and job files, run them, pass the servers' text, logs
-//! and trigger answers on to a [`Listener`], and read back each job's statistics
-//! ([`super::decode`]) and the end of the run. A [`Remote`] sends the server a trigger
+//! and trigger answers on to a [`Listener`], answer its requests for verify state files,
+//! and read back each job's statistics ([`super::decode`]) and the end of the run. A [`Remote`] sends the server a trigger
 //! meanwhile.
 
 use super::decode::{self, RemoteJob};
 use super::frame::{read_message, write_message};
 use super::messages::{self as msg, c_str};
 use super::{Op, ProtoError, DEFAULT_PORT};
-use iomark_stats::report::JobHeader;
+use iomark_stats::report::{DiskReport, JobHeader};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -65,6 +65,8 @@ pub struct HostRun {
     pub jobs: Vec<RemoteJob>,
     /// The error the run ended with (an errno), 0 if none.
     pub error: i32,
+    /// The disks under its jobs' files (`DISK_UTIL`), in the order it sent them.
+    pub disks: Vec<DiskReport>,
 }
 
 /// Why a host failed.
@@ -101,6 +103,9 @@ pub trait Listener {
     fn log(&mut self, name: &str, text: &str);
     /// Its answer to a trigger (the jobs' write states, [`super::trigger::state_files`]).
     fn states(&mut self, payload: &[u8]);
+    /// The bytes of the file `name` the server asks for (a verify state file, for its
+    /// `verify_state_load`), or the errno why it cannot have them.
+    fn file(&mut self, name: &str) -> Result<Vec<u8>, i32>;
     /// The connection is up: `remote` sends the server a trigger.
     fn connected(&mut self, remote: Remote);
     /// Something the server sent could not be used (the run goes on).
@@ -209,6 +214,7 @@ fn converse(
         version: String::new(),
         jobs: Vec::new(),
         error: 0,
+        disks: Vec::new(),
     };
     let mut headers: HashMap<u32, JobHeader> = HashMap::new();
     let mut options: Vec<(String, String)> = Vec::new();
@@ -237,6 +243,12 @@ fn converse(
                 Err(e) => listener.failed(&e.to_string()),
             },
             Op::VTrigger => listener.states(&m.payload),
+            Op::SendFile => {
+                let name = super::trigger::wanted_file(&m.payload);
+                let file = listener.file(&name);
+                let reply = super::trigger::file_reply(file.as_deref().map_err(|e| *e));
+                out.send(Op::SendFile, m.tag, &reply).map_err(ProtoError::from)?;
+            }
             Op::AddJob => {
                 let (number, header) = decode::add_job(&m.payload);
                 headers.insert(number, header);
@@ -254,6 +266,10 @@ fn converse(
                     .unwrap_or_default();
                 run.jobs.push(job);
             }
+            Op::DiskUtil => match super::disk::read_disk_util(&m.payload) {
+                Some(disk) => run.disks.push(disk),
+                None => return Err(ProtoError::Short { op: m.op, len: m.payload.len() }.into()),
+            },
             Op::Stop => {
                 run.error = msg::u32_at(&m.payload, 0).unwrap_or(0) as i32;
             }

@@ -15,12 +15,14 @@
 //! A payload longer than 1024 bytes goes in fragments of 1024, each flagged "more" but
 //! the last. [`frame`] reads and writes messages; [`messages`] lays out the small
 //! payloads (probe, text, start, stop, job options, the job's options, ETA) and [`stats`]
-//! the big one, a job's statistics (fio's `thread_stat`) and its group's; [`logs`] a
+//! the big one, a job's statistics (fio's `thread_stat`) and its group's; [`disk`] a
+//! disk's statistics (`DISK_UTIL`); [`logs`] a
 //! job's log file and [`trigger`] the triggers and the verify states they bring back;
 //! [`server`] is `iomark --server` and [`client`] `iomark --client`.
 
 pub mod client;
 pub mod decode;
+pub mod disk;
 pub mod frame;
 pub mod logs;
 pub mod messages;

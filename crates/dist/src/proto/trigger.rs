@@ -7,6 +7,11 @@
 //! to `HOST-JOB-INDEX-verify.state` (fio's binary state file: version 3, size, and the
 //! bit-inverted CRC-32C of the list, each a u64, then the list) and runs its own command.
 //!
+//! A later run with `verify_state_load` makes fio's server ask the client for such a file
+//! (`SENDFILE`: the file's name, NUL-terminated, in 256 bytes, the reply echoing the
+//! server's tag): the client answers with a u32 size, a u32 errno (0, or 2 when it has no
+//! such file) and the file's bytes.
+//!
 //! A `thread_io_list` is, little-endian: u64 completions logged, u32 depth, u32 files,
 //! u64 writes done (fio's `numberio`), u64 the job's index in the run (from 0, the `N` of
 //! the file's name), 56 bytes of random state, the job's
@@ -92,6 +97,29 @@ pub fn state_files(host: &str, payload: &[u8]) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// The name of the file a server asks for (`SENDFILE`).
+pub fn wanted_file(payload: &[u8]) -> String {
+    c_str(&payload[..payload.len().min(256)])
+}
+
+/// Whether a client hands out `name` when a server asks for it: a verify state file in
+/// its directory, nothing else (a server may ask for any path; fio's client sends any).
+pub fn may_send(name: &str) -> bool {
+    !name.contains('/') && name.ends_with("-verify.state") && !name.starts_with('.')
+}
+
+/// The client's answer to a `SENDFILE`: the file's bytes, or the errno why not.
+pub fn file_reply(file: Result<&[u8], i32>) -> Vec<u8> {
+    let (bytes, error) = match file {
+        Ok(b) => (b, 0),
+        Err(e) => (&[][..], e),
+    };
+    let mut p = (bytes.len() as u32).to_le_bytes().to_vec();
+    p.extend_from_slice(&(error as u32).to_le_bytes());
+    p.extend_from_slice(bytes);
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +156,24 @@ mod tests {
         assert_eq!(crc, u64::from(!c.checksum(&bytes[24..])));
         // A cut answer gives the files that are whole.
         assert_eq!(state_files("h", &states(&jobs)[..300]).len(), 1);
+    }
+
+    #[test]
+    fn a_state_file_goes_to_the_server_that_asks_as_fios_client_sends_it() {
+        // fio 3.33's server asked `127.0.0.1-vs-0-verify.state` (then bytes it left
+        // uninitialised); its client answered 192, 0 and the 192 bytes of the file.
+        let mut ask = b"127.0.0.1-vs-0-verify.state\0".to_vec();
+        ask.resize(256, 0xd6);
+        let name = wanted_file(&ask);
+        assert_eq!(name, "127.0.0.1-vs-0-verify.state");
+        assert!(may_send(&name));
+        let file = [7u8; 192];
+        let reply = file_reply(Ok(&file));
+        assert_eq!(&reply[..8], &[0xc0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(reply.len(), 200);
+        assert_eq!(file_reply(Err(2)), [0, 0, 0, 0, 2, 0, 0, 0]);
+        for bad in ["/etc/shadow", "../x-verify.state", "job.fio", ".-verify.state"] {
+            assert!(!may_send(bad), "{bad}");
+        }
     }
 }

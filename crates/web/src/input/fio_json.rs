@@ -261,6 +261,7 @@ pub fn disk(v: &Value) -> DiskReport {
             in_queue: u(&v["aggr_in_queue"]),
             util: f(&v["aggr_util"]),
         }),
+        ..DiskReport::default()
     }
 }
 

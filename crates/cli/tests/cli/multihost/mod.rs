@@ -3,11 +3,13 @@
 //! servers and iomark's: jobs, command lines, logs, triggers), on loopback only.
 
 mod client;
+mod disks;
 mod gfio;
 mod jobline;
 mod logs;
 mod mpi;
 mod prios;
+mod sendfile;
 mod server;
 mod triggers;
 
@@ -36,10 +38,10 @@ pub fn bins(lat: &Value) -> std::collections::BTreeMap<u64, u64> {
 /// A server that answers the probe (`version` in its header) and then does `then` with
 /// the connection: what `iomark --client` makes of a bad or lost server. Its port, and
 /// the thread to join.
-pub fn fake_server(
+pub fn fake_server<T: Send + 'static>(
     version: u16,
-    then: impl FnOnce(&mut TcpStream) + Send + 'static,
-) -> (u16, std::thread::JoinHandle<()>) {
+    then: impl FnOnce(&mut TcpStream) -> T + Send + 'static,
+) -> (u16, std::thread::JoinHandle<T>) {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -57,7 +59,7 @@ pub fn fake_server(
         .unwrap();
         reply[..2].copy_from_slice(&version.to_le_bytes());
         conn.write_all(&reply).unwrap();
-        then(&mut conn);
+        then(&mut conn)
     });
     (port, thread)
 }

@@ -4,7 +4,7 @@
 //! one client's conversation: it probes, sends its job files and command-line options and
 //! asks to run them; the server answers each job's options, its start lines, progress
 //! figures when asked, the job's log files (`logs`), its verify state on a trigger, and
-//! at the end each job's and group's statistics, from which the client prints its normal,
+//! at the end each job's, group's and disk's statistics (`DISK_UTIL`), from which the client prints its normal,
 //! terse or JSON report.
 //!
 //! A client that goes away stops its jobs; the server keeps serving. A message that is

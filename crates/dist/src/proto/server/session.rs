@@ -20,17 +20,27 @@ use std::time::Instant;
 pub(crate) trait Conn: std::io::Read + std::io::Write + Send + Sized + 'static {
     /// A second handle on the same connection.
     fn duplicate(&self) -> std::io::Result<Self>;
+    /// What goes before the names of the client's files under `directory`
+    /// (`unique_filename`): its address and a dot, as fio's server puts it; nothing for a
+    /// client without an address (a Unix socket).
+    fn client_prefix(&self) -> String;
 }
 
 impl Conn for TcpStream {
     fn duplicate(&self) -> std::io::Result<Self> {
         self.try_clone()
     }
+    fn client_prefix(&self) -> String {
+        self.peer_addr().map(|a| format!("{}.", a.ip().to_canonical())).unwrap_or_default()
+    }
 }
 
 impl Conn for UnixStream {
     fn duplicate(&self) -> std::io::Result<Self> {
         self.try_clone()
+    }
+    fn client_prefix(&self) -> String {
+        String::new()
     }
 }
 
@@ -91,6 +101,7 @@ fn refuse<C: Conn>(out: &Out<C>, why: &str, error: i32) -> std::io::Result<()> {
 /// One client, until it quits or goes away; `Ok(true)` when it asked the server to exit.
 pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, ProtoError> {
     let out: Out<C> = Arc::new(Mutex::new(conn.duplicate()?));
+    let prefix = conn.client_prefix();
     let mut input = conn;
     let mut sent = Sent { args: Vec::new(), files: Vec::new(), local };
     // Whether the client takes compressed logs (bit 0 of its probe's flags).
@@ -154,7 +165,7 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
                         continue;
                     }
                     // As fio: the jobs are read at once, their options and start lines sent.
-                    match prepare(&sent) {
+                    match prepare(&sent, &prefix) {
                         Ok((all, normal)) => {
                             text = normal;
                             announce(&out, &all, plans.len(), text)?;
@@ -259,8 +270,9 @@ fn fire<C: Conn>(
 }
 
 /// The plans of the command-line options and job files a client sent (none before it
-/// sent any job), and whether its output format is fio's normal one.
-fn prepare(sent: &Sent) -> Result<(Vec<JobPlan>, bool), String> {
+/// sent any job), its files under `directory` named with `prefix` before them, and whether
+/// its output format is fio's normal one.
+fn prepare(sent: &Sent, prefix: &str) -> Result<(Vec<JobPlan>, bool), String> {
     let mut args: Vec<std::ffi::OsString> = sent.args.iter().map(Into::into).collect();
     args.extend(sent.files.iter().map(|f| f.0.clone().into_os_string()));
     let cmd = iomark_options::cmdline::parse(args).map_err(|e| e.to_string())?;
@@ -270,6 +282,7 @@ fn prepare(sent: &Sent) -> Result<(Vec<JobPlan>, bool), String> {
     }
     let mut jobs = iomark_options::parse_jobs(&cmd, sent).map_err(|e| e.to_string())?;
     crate::launch::localize(&mut jobs, 0, &crate::launch::hostname());
+    jobs.iter_mut().for_each(|j| j.client_prefix = prefix.to_string());
     Ok((iomark_runner::plans(&jobs).map_err(|e| e.to_string())?, normal))
 }
 
@@ -377,6 +390,9 @@ fn run<C: Conn>(
     }
     for group in &report.groups {
         send(out, Op::Gs, 0, &stats::group_stat(group))?;
+    }
+    for disk in &report.disks {
+        send(out, Op::DiskUtil, 0, &super::super::disk::disk_util(disk))?;
     }
     let stopped = stop.load(Ordering::SeqCst) && !triggered.load(Ordering::SeqCst);
     let signal = if stopped { 2 } else { 0 };
