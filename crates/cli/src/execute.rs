@@ -86,6 +86,8 @@ pub fn execute(
         block_latency_all: program.block_latency,
         notes,
         block_tracing,
+        processes: Some(Arc::new(crate::job_process::ReExec)),
+        fio_processes: program.job_processes,
         ..run_options()
     };
     // fio's --bandwidth-log: rows only while the ETA line is shown (docs/logs.md).
@@ -95,6 +97,11 @@ pub fn execute(
     };
     let eta = start_eta(program, &progress, eta_interval, options.fake_clock_step_ns.is_some())?;
     let agg = agg.filter(|_| eta.is_some()).map(|a| a.spawn(Arc::clone(&progress), eta_interval));
+    // --idle-prof: the unit of work timed, then a spinner per CPU while the jobs run.
+    let idle = program.idle_prof.map(|how| {
+        let percpu = how == iomark_options::cmdline::IdleProf::Percpu;
+        (iomark_runner::IdleProfiler::calibrate().start(), percpu)
+    });
     let result = std::thread::scope(|scope| {
         // --trigger-file, --trigger-timeout: a watcher beside the run.
         if let Some(trigger) = crate::trigger::Trigger::of(program) {
@@ -119,10 +126,12 @@ pub fn execute(
         }
         _ => false,
     };
-    let report = result.map_err(|e| match e {
+    let cpu_idleness = idle.map(|(spinners, percpu)| spinners.finish(percpu));
+    let mut report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
+    report.cpu_idleness = cpu_idleness;
     write_reports(out, &report, program, &print)?;
     if let Some(p) = pictures {
         p.finish(out, &report, plans, progress.sample().now_ms)?;

@@ -11,6 +11,7 @@ mod compare_cmd;
 mod execute;
 mod fuse_export;
 mod genzipf;
+mod job_process;
 mod loader;
 mod pictures;
 mod ranks;
@@ -51,6 +52,15 @@ fn main() -> ExitCode {
     }
     if args.first().is_some_and(|a| a == "fuse-export") {
         return fuse_export::main(&args[1..]);
+    }
+    // The clock's 20 ms calibration runs on while the jobs are read and planned.
+    iomark_runner::start_calibration();
+    if args.first().is_some_and(|a| a == job_process::MODE) {
+        // Ctrl-C reaches the job processes too, and the parent forwards its stops as
+        // SIGTERM: each stops its job and reports it, leaving the words to the parent.
+        CONTROL.quiet();
+        let _ = CONTROL.install();
+        return job_process::main(&CONTROL.stop, execute::run_options());
     }
     match run(args.into_iter()) {
         Ok(code) => code,
@@ -146,6 +156,12 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let passed = selftest::cpuclock_test(&mut out)?;
         return Ok(if passed { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
+    if p.idle_prof == Some(cmdline::IdleProf::Calibrate) {
+        // fio: the unit of work alone, as text whatever the output format, and no job.
+        let profiler = iomark_runner::IdleProfiler::calibrate();
+        out.write_all(iomark_report::cpu_idleness(&profiler.report(), false).as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(path) = &p.inflate_log {
         return inflate_log(path, &mut out);
     }
@@ -172,10 +188,8 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         drop(out);
         return serve::main(arg, p).map_err(Failure::Usage);
     }
-    let mut jobs = iomark_options::parse_jobs(&cmd, &loader::FsLoader)?;
-    // Under mpirun or srun, `$rank` and `$hostname` give each rank its own files.
+    let jobs = jobs_of(&cmd)?;
     let launch = iomark_dist::Launcher::detect().filter(|l| l.size > 1);
-    iomark_dist::localize(&mut jobs, launch.map_or(0, |l| l.rank), &iomark_dist::hostname());
     check_limits(&cmd.program, &jobs)?;
     if p.debug.iter().any(|d| d == "parse" || d == "all") {
         // On standard output, in fio's layout (`parse    PID  message`), as fio prints it.
@@ -195,6 +209,10 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
     }
     // What the job files hold that iomark read as fio 3.33 does, malformed as it is.
     let mut notes: Notes = iomark_options::notes_of(&jobs).iter().map(|n| n.to_string()).collect();
+    if let Some(command) = &p.trigger_remote {
+        // fio 3.33 takes it and ignores it in a local run.
+        notes.add(format!("--trigger-remote={command} has no effect without --client"));
+    }
     // Only rank 0 of an MPI launch reports.
     let silent = launch.is_some_and(|l| l.rank != 0);
     if jobs.is_empty() && cmd.files.is_empty() {
@@ -206,11 +224,7 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
-    let mut plans = iomark_runner::plans(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
-    // --aux-path: where the verify state files go.
-    for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
-        verify.job.state_dir.clone_from(&p.aux_path);
-    }
+    let plans = plans_of(&jobs, p).map_err(Failure::Usage)?;
     if p.parse_only {
         // What a run checks before its first I/O, without creating or writing a file.
         iomark_runner::check(&plans, p.readonly, iomark_runner::Checks::BeforeFirstIo)
@@ -249,6 +263,28 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         }
         Err(execute::Failure::Output(e)) => Err(Failure::Output(e)),
     }
+}
+
+/// The jobs of the command line `cmd`; under mpirun or srun, `$rank` and `$hostname` give
+/// each rank its own files.
+fn jobs_of(cmd: &cmdline::CommandLine) -> Result<Vec<JobSpec>, ParseError> {
+    let mut jobs = iomark_options::parse_jobs(cmd, &loader::FsLoader)?;
+    let launch = iomark_dist::Launcher::detect().filter(|l| l.size > 1);
+    iomark_dist::localize(&mut jobs, launch.map_or(0, |l| l.rank), &iomark_dist::hostname());
+    Ok(jobs)
+}
+
+/// The plans of `jobs` with the program options `p` that change them (`--aux-path`: where
+/// the verify state files go); the message of a bad plan.
+fn plans_of(
+    jobs: &[JobSpec],
+    p: &cmdline::ProgramOptions,
+) -> Result<Vec<iomark_plan::JobPlan>, String> {
+    let mut plans = iomark_runner::plans(jobs).map_err(|e| e.to_string())?;
+    for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
+        verify.job.state_dir.clone_from(&p.aux_path);
+    }
+    Ok(plans)
 }
 
 /// Takes Ctrl-C and SIGTERM; when that fails, the run goes on and says so in `notes`.

@@ -1,9 +1,10 @@
 //! `iomark --server[=ARGS]` (and `--daemonize=PIDFILE`): fio 3.33's server side
 //! ([`iomark_dist::proto::server`]), so that fio's client and gfio run jobs here.
 
-use iomark_dist::proto::server::{serve, Listen};
+use iomark_dist::proto::server::{serve, Listen, Shared};
 use iomark_options::cmdline::ProgramOptions;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Serves until a client asks the server to exit; with `--daemonize`, starts the server in
 /// the background (its own process group, no terminal), writes its process id to the
@@ -13,8 +14,11 @@ pub fn main(arg: &str, program: &ProgramOptions) -> Result<ExitCode, String> {
     if let Some(pidfile) = &program.daemonize {
         return daemonize(pidfile);
     }
-    serve(&listen, &crate::loader::FsLoader, || {}, &mut |m| eprintln!("iomark: {m}"))
-        .map_err(|e| format!("--server={arg}: {e}"))?;
+    let shared = Shared {
+        local: Arc::new(crate::loader::FsLoader),
+        log: Arc::new(|m| eprintln!("iomark: {m}")),
+    };
+    serve(&listen, shared, || {}).map_err(|e| format!("--server={arg}: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -26,6 +26,8 @@ pub struct Control {
     changed: Condvar,
     /// A file to remove if a second signal exits at once (the default suite's).
     cleanup: Mutex<Option<PathBuf>>,
+    /// A job process says nothing on a stop: its parent says it (or stopped it).
+    quiet: AtomicBool,
 }
 
 /// What the reporting thread waits for.
@@ -56,11 +58,17 @@ impl Control {
             wake: Mutex::new(Wake { usr1: 0, over: false }),
             changed: Condvar::new(),
             cleanup: Mutex::new(None),
+            quiet: AtomicBool::new(false),
         }
     }
 
     fn wake(&self) -> MutexGuard<'_, Wake> {
         self.wake.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// From now on a stop is not announced on standard error (a job process's).
+    pub fn quiet(&self) {
+        self.quiet.store(true, Ordering::SeqCst);
     }
 
     /// Takes SIGINT, SIGTERM and SIGUSR1 from now on, on a thread of its own.
@@ -87,6 +95,9 @@ impl Control {
             std::process::exit(128 + signal);
         }
         self.stopped_by.store(signal, Ordering::SeqCst);
+        if self.quiet.load(Ordering::SeqCst) {
+            return;
+        }
         // fio's words (it starts them on a new line, after the ETA line).
         eprintln!("\niomark: terminating on signal {signal}");
     }

@@ -35,7 +35,13 @@ pub fn report(runs: &[(Host, HostRun)], end_ms: u64) -> RunReport {
                 Addr::Tcp(_, port) => *port,
                 Addr::Unix(_) => 0,
             };
-            ClientReport { hostname: host.name.clone(), port, jobs, groups }
+            ClientReport {
+                hostname: host.name.clone(),
+                port,
+                jobs,
+                groups,
+                disks: run.disks.clone(),
+            }
         })
         .collect();
     let mut all: Vec<RemoteJob> = Vec::new();
@@ -75,15 +81,16 @@ pub fn report(runs: &[(Host, HostRun)], end_ms: u64) -> RunReport {
         ranks: Vec::new(),
         clients,
         notes: Default::default(),
+        cpu_idleness: None,
     }
 }
 
-/// The report of one server alone (for the printers that show one server at a time), or
-/// of the merge when `client` is `None`.
+/// The report of one server alone, its disks included (for the printers that show one
+/// server at a time), or of the merge when `client` is `None` (no disks, as fio's).
 pub fn part(report: &RunReport, client: Option<usize>) -> RunReport {
-    let (jobs, groups) = match client.and_then(|i| report.clients.get(i)) {
-        Some(c) => (c.jobs.clone(), c.groups.clone()),
-        None => (report.jobs.clone(), report.groups.clone()),
+    let (jobs, groups, disks) = match client.and_then(|i| report.clients.get(i)) {
+        Some(c) => (c.jobs.clone(), c.groups.clone(), c.disks.clone()),
+        None => (report.jobs.clone(), report.groups.clone(), Vec::new()),
     };
-    RunReport { jobs, groups, clients: Vec::new(), ..report.clone() }
+    RunReport { jobs, groups, disks, clients: Vec::new(), ..report.clone() }
 }

@@ -110,6 +110,43 @@ pub fn ioprio() -> io::Result<(u32, u32)> {
     Ok((r >> IOPRIO_CLASS_SHIFT, r & ((1 << IOPRIO_CLASS_SHIFT) - 1)))
 }
 
+/// Takes group id `gid` then user id `uid` (each if given) for the whole process, as
+/// `setgid(2)` and `setuid(2)` through the C library do (which applies them to every
+/// thread): a job process's ids (fio's `gid`, `uid`).
+pub fn set_ids(uid: Option<u32>, gid: Option<u32>) -> io::Result<()> {
+    if let Some(gid) = gid {
+        // SAFETY: setgid takes an integer and only changes the process's credentials.
+        if unsafe { libc::setgid(gid) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    if let Some(uid) = uid {
+        // SAFETY: setuid takes an integer and only changes the process's credentials.
+        if unsafe { libc::setuid(uid) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Sends signal `signal` to process `pid` (`kill(2)`): a job process asked to stop.
+pub fn signal(pid: u32, signal: i32) -> io::Result<()> {
+    let pid = libc::pid_t::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+    // SAFETY: kill takes two integers and touches no memory of this process.
+    let r = unsafe { libc::kill(pid, signal) };
+    check(r as libc::c_long).map(|_| ())
+}
+
+/// Puts the calling thread under the `SCHED_IDLE` policy: it runs only when a CPU has
+/// nothing else to run (the spinners of `--idle-prof`).
+pub fn set_idle_policy() -> io::Result<()> {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `param` is a valid sched_param for the call's duration; pid 0 is the calling
+    // thread.
+    let r = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    check(r as libc::c_long).map(|_| ())
+}
+
 /// A NUMA memory policy mode, as `set_mempolicy(2)` numbers them (fio's `numa_mem_policy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemPolicy {

@@ -139,7 +139,9 @@ fn job(
     };
     let mut header_notes = global_notes.to_vec();
     header_notes.extend(header_note(section, Some(&section.name)));
-    let spec = JobSpec { name, place: section.place.clone(), settings: all, header_notes };
+    let place = section.place.clone();
+    let client_prefix = String::new();
+    let spec = JobSpec { name, place, settings: all, header_notes, client_prefix };
     check_engine_options(&spec)?;
     Ok(spec)
 }
@@ -220,6 +222,14 @@ pub fn setting(job: &str, line: &RawLine, ctx: &Ctx) -> Result<Setting, ParseErr
     match (def.name, &value) {
         ("steadystate", Value::Str(text)) => {
             let read = value::steady::read_steadystate(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        ("cmdprio_bssplit", Value::Str(text)) if !text.is_empty() => {
+            let read = value::cmdprio::read_cmdprio_bssplit(text, ctx);
+            lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
+        }
+        ("ignore_error", Value::Str(text)) => {
+            let read = value::errors::read_ignore_error(text);
             lenient = read.map_err(|e| fail(ErrorKind::Value(e)))?.1;
         }
         ("max_latency", Value::Str(text)) => {

@@ -144,6 +144,10 @@ pub struct ProgramOptions {
     pub crctest: Option<String>,
     /// `--cpuclock-test`: check the clock on every CPU; runs no job.
     pub cpuclock_test: bool,
+    /// `--job-processes`: every job without `thread` runs in a child process, as in fio.
+    pub job_processes: bool,
+    /// `--idle-prof=OPTION`: the CPUs' idleness, measured and reported.
+    pub idle_prof: Option<IdleProf>,
     /// `--alloc-size=KB`: fio's pool size, checked and not needed.
     pub alloc_size: Option<u64>,
     /// `--trigger-file=FILE`: trigger when it exists.
@@ -152,8 +156,7 @@ pub struct ProgramOptions {
     pub trigger_timeout: Option<Duration>,
     /// `--trigger=COMMAND`: what a trigger runs.
     pub trigger: Option<String>,
-    /// `--trigger-remote=COMMAND`: what a trigger asks the servers to run (no effect in
-    /// a local run).
+    /// `--trigger-remote=COMMAND`: what the servers run on a trigger (with `--client`).
     pub trigger_remote: Option<String>,
     /// `--aux-path=DIR`: where the verify state files go.
     pub aux_path: Option<PathBuf>,
@@ -165,6 +168,21 @@ pub struct ProgramOptions {
     pub clients: Vec<ClientArg>,
     /// `--remote-config=FILE` given before any `--client` (an error when the jobs run).
     pub remote_without_client: Vec<String>,
+    /// The program flags given after the first `--client` that fio 3.33's client sends
+    /// every server (`JOBLINE`), as `--name[=value]`: all but the client's own
+    /// (`--client`, `--remote-config`, `--trigger*`, `--aux-path`).
+    pub remote_args: Vec<String>,
+}
+
+/// What `--idle-prof` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdleProf {
+    /// `system`: the system's idleness and the unit of work.
+    System,
+    /// `percpu`: each CPU's idleness too.
+    Percpu,
+    /// `calibrate`: the unit of work only, and no job runs.
+    Calibrate,
 }
 
 /// One `--client` and the job files given after it.
@@ -248,7 +266,19 @@ where
                     text(at, v)
                 };
                 match flags::find(&name) {
-                    Some(flag) => program_flag(&mut cmd.program, flag, inline, &mut take, at)?,
+                    Some(flag) => {
+                        let client = !cmd.program.clients.is_empty();
+                        let value = program_flag(&mut cmd.program, flag, inline, &mut take, at)?;
+                        if client && sent_to_servers(flag.id) {
+                            let arg = match flag.arg {
+                                Arg::Required(_) | Arg::Optional(_) if !value.is_empty() => {
+                                    format!("--{}={value}", flag.long)
+                                }
+                                _ => format!("--{}", flag.long),
+                            };
+                            cmd.program.remote_args.push(arg);
+                        }
+                    }
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
                 }
                 if let Some(client) =
@@ -265,15 +295,25 @@ where
     Ok(cmd)
 }
 
+/// Whether fio 3.33's client sends program flag `id`, given after a `--client`, to the
+/// servers (all but the client's own).
+fn sent_to_servers(id: FlagId) -> bool {
+    use FlagId::*;
+    !matches!(
+        id,
+        Client | RemoteConfig | TriggerFile | TriggerTimeout | Trigger | TriggerRemote | AuxPath
+    )
+}
+
 /// Acts on a program flag (found in the flag table), given its value after `=`, if any;
-/// `take` reads a value that may also come as the next argument.
+/// `take` reads a value that may also come as the next argument. The value it used.
 fn program_flag(
     p: &mut ProgramOptions,
     flag: &Flag,
     inline: Option<String>,
     take: &mut dyn FnMut() -> Result<String, ParseError>,
     at: usize,
-) -> Result<(), ParseError> {
+) -> Result<String, ParseError> {
     let name = flag.long;
     let value = match flag.arg {
         // Refused below, whatever follows.
@@ -285,6 +325,7 @@ fn program_flag(
         Arg::Optional(_) => inline.unwrap_or_default(),
         Arg::Required(_) => take()?,
     };
+    let used = value.clone();
     match flag.id {
         FlagId::Output => p.output = Some(PathBuf::from(value)),
         FlagId::OutputFormat => {
@@ -363,6 +404,19 @@ fn program_flag(
             p.crctest = Some(value)
         }
         FlagId::CpuclockTest => p.cpuclock_test = true,
+        FlagId::JobProcesses => p.job_processes = true,
+        FlagId::IdleProf => {
+            p.idle_prof = Some(match value.as_str() {
+                "system" => IdleProf::System,
+                "percpu" => IdleProf::Percpu,
+                "calibrate" => IdleProf::Calibrate,
+                v => {
+                    let why =
+                        format!("invalid --idle-prof '{v}' (valid: system, percpu, calibrate)");
+                    return Err(usage(at, why));
+                }
+            })
+        }
         FlagId::AllocSize => match value.trim().parse::<u64>() {
             Ok(kb) if kb > 0 => p.alloc_size = Some(kb),
             _ => return Err(usage(at, format!("--{name}: '{value}' is not a size in KiB"))),
@@ -387,7 +441,7 @@ fn program_flag(
         },
         FlagId::NotYet => return Err(usage(at, format!("--{name} is not supported yet"))),
     }
-    Ok(())
+    Ok(used)
 }
 
 /// Handles a job option: `--name` opens a job, anything else goes to the current one.

@@ -47,12 +47,7 @@ pub const ENGINES: &[Refusal] = &[
 
 /// Options that iomark refuses although no engine explains it.
 pub const OPTIONS: &[Refusal] = &[
-    refuse("uid", "planned: jobs are threads, and Linux applies a user id to a whole process; a job needing one will run in a child process (issue 19)"),
-    refuse("gid", "planned: jobs are threads, and Linux applies a group id to a whole process; a job needing one will run in a child process (issue 19)"),
     refuse("profile", "planned (issue 19): fio 3.33's tiobench profile is four fixed jobs (seqwrite, randwrite, seqread, randread: sync engine, 4 KiB blocks, four .fio.tio.N files in the working directory sized from the machine's memory, its own options without effect) and act reads devices named by device-names; not written yet"),
-    refuse("cgroup", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
-    refuse("cgroup_weight", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
-    refuse("cgroup_nodelete", "planned: jobs are threads, and cgroup v2 places whole processes; a job needing one will run in a child process (issue 19)"),
     refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
     refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
@@ -86,8 +81,8 @@ pub const DRAWS: &[Difference] = &[
     differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
-    differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's"),
-    differ("cmdprio_percentage", "which I/Os take the other priority is iomark's own draw; the share is fio's"),
+    differ("rw=randread:N", "a follow-up I/O of a random mode's `:N` that no longer fits in the region: in small mixed jobs fio 3.33 then ends the pass (`randrw:3 size=64k` stops after 10 I/Os), elsewhere it draws a new offset, as iomark always does; with `bs_is_seq_rand` fio lets a random size run past the region's end"),
+    differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's (fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite`, and iomark runs it)"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];
 

@@ -51,6 +51,10 @@ pub struct JobSpec {
     /// What fio 3.33 reads its own way in the section headers before the job's options (its
     /// own and those of the global sections it takes options from).
     pub header_notes: Vec<Note>,
+    /// What a server puts before the names of the job's files under `directory` when
+    /// `unique_filename` is on: the client's address and a dot (`127.0.0.1.`), as fio's
+    /// server does; empty outside a server.
+    pub client_prefix: String,
 }
 
 impl JobSpec {

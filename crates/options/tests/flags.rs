@@ -39,6 +39,8 @@ const IDS: &[FlagId] = &[
     FlagId::Web,
     FlagId::Crctest,
     FlagId::CpuclockTest,
+    FlagId::JobProcesses,
+    FlagId::IdleProf,
     FlagId::AllocSize,
     FlagId::TriggerFile,
     FlagId::TriggerTimeout,
@@ -84,6 +86,8 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::Web
         | FlagId::Crctest
         | FlagId::CpuclockTest
+        | FlagId::JobProcesses
+        | FlagId::IdleProf
         | FlagId::AllocSize
         | FlagId::TriggerFile
         | FlagId::TriggerTimeout

@@ -11,15 +11,16 @@
 //!   `cmdprio_percentage`.
 //!
 //! Trims and syncs never get one, as in fio. The choice is drawn (by the runner's `cmdprio`)
-//! from a generator seeded by the job's `randseed` and number, so a job makes the same
-//! choices on every run (fio's own draws differ; only the shares compare). The report then shows, per direction that used
+//! from fio 3.33's stream 19 of the job, as fio draws it, so a job gives the same I/Os the
+//! priority as fio does (`docs/random.md`). The report then shows, per direction that used
 //! more than one priority, the completion latency of each (the total latency with
 //! `lat_percentiles`), as fio 3.33 does (see `iomark_stats::report::PrioStats`).
 
 use crate::error::OptionError;
 use iomark_engine::thread::{ioprio_class, ioprio_value};
 use iomark_options::keys::{self, Key};
-use iomark_options::value::{size, Ctx};
+use iomark_options::value::cmdprio::read_cmdprio_bssplit;
+use iomark_options::value::Ctx;
 use iomark_options::JobSpec;
 
 /// How the I/Os of one direction get their priority.
@@ -95,15 +96,14 @@ impl CmdPrio {
                     parse_bssplit(text, &Ctx { kb_base: kb }, class, level).map_err(|e| {
                         OptionError::new(keys::CMDPRIO_BSSPLIT, format!("'{text}': {e}"))
                     })?;
-                parsed.map(
-                    |entries| {
-                        if entries.is_empty() {
-                            Rule::None
-                        } else {
-                            Rule::Split(entries)
-                        }
-                    },
-                )
+                parsed.map(|entries| {
+                    // fio 3.33 gives no I/O a priority when every share is 0.
+                    if entries.iter().all(|e| e.1 == 0) {
+                        Rule::None
+                    } else {
+                        Rule::Split(entries)
+                    }
+                })
             }
             None => [0, 1].map(|d| match percent[d] {
                 0 => Rule::None,
@@ -151,46 +151,33 @@ impl Rule {
     }
 }
 
-/// `cmdprio_bssplit`: per direction, `BS/P[/CLASS/LEVEL]` entries separated by `:`.
+/// `cmdprio_bssplit`'s entries per direction (read, and its leniency noted, when the job
+/// was parsed), each with its priority value: its own class and level, checked, or the
+/// direction's `cmdprio_class` and `cmdprio`.
 fn parse_bssplit(
     text: &str,
     ctx: &Ctx,
     class: [u32; 2],
     level: [u32; 2],
 ) -> Result<[Vec<SplitEntry>; 2], String> {
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() > 3 {
-        return Err("at most three lists (reads, writes, trims)".into());
-    }
+    let (dirs, _) = read_cmdprio_bssplit(text, ctx).map_err(|e| e.to_string())?;
     let mut out = [Vec::new(), Vec::new()];
-    for (d, part) in parts.iter().take(2).enumerate() {
-        for entry in part.split(':').map(str::trim).filter(|e| !e.is_empty()) {
-            let fields: Vec<&str> = entry.split('/').collect();
-            let num = |s: &str, max: u32| -> Result<u32, String> {
-                s.trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| *n <= max)
-                    .ok_or_else(|| format!("'{s}' in '{entry}' is not a number up to {max}"))
-            };
-            let (bs, pct, value) = match fields.as_slice() {
-                [bs, pct] => (bs, num(pct, 100)?, ioprio_value(class[d], level[d])),
-                [bs, pct, c, l] => {
-                    let c = num(c, 3)?;
-                    if c == 0 {
-                        return Err(format!("class 0 in '{entry}' (1-3)"));
+    for (d, entries) in dirs.iter().enumerate() {
+        for e in entries {
+            let value = match e.prio {
+                None => ioprio_value(class[d], level[d]),
+                Some((c, l)) => {
+                    if !(1..=3).contains(&c) {
+                        return Err(format!("class {c} of the {} entry (1-3)", e.bs));
                     }
-                    (bs, num(pct, 100)?, ioprio_value(c, num(l, 7)?))
+                    if !(0..=7).contains(&l) {
+                        return Err(format!("level {l} of the {} entry (0-7)", e.bs));
+                    }
+                    ioprio_value(c as u32, l as u32)
                 }
-                _ => return Err(format!("'{entry}' is not BS/PERCENT or BS/PERCENT/CLASS/LEVEL")),
             };
-            let bs = size::parse_size(bs.trim(), ctx).map_err(|e| e.to_string())?;
-            out[d].push((bs, pct, value));
+            out[d].push((e.bs, e.percent, value));
         }
-    }
-    // Parts past the first are copied from the last one given, as for bssplit.
-    if parts.len() == 1 {
-        out[1] = out[0].clone();
     }
     Ok(out)
 }
@@ -223,5 +210,7 @@ mod tests {
         assert_eq!(p.listed(), [listed[0].clone(), listed[1].clone(), vec![0]]);
         assert!(of("cmdprio_bssplit=4k/50 cmdprio_percentage=10").is_err());
         assert!(of("cmdprio_bssplit=4k/50/0/1").unwrap_err().contains("class 0"));
+        // Read as fio 3.33 reads it (noted when parsed): a share that is no number is 0.
+        assert_eq!(of("cmdprio_bssplit=4k/x").unwrap(), None);
     }
 }

@@ -230,8 +230,13 @@ pub fn plan_files(
 fn paths(spec: &JobSpec, jobnum: u64) -> Result<Vec<PathBuf>, OptionError> {
     let dirs = spec.given(keys::DIRECTORY).unwrap_or_default();
     let dir = (!dirs.is_empty()).then(|| PathBuf::from(&dirs[(jobnum as usize) % dirs.len()]));
+    // A server prefixes the names under `directory` with its client's address.
+    let prefix = match spec.flag(keys::UNIQUE_FILENAME) {
+        true => spec.client_prefix.as_str(),
+        false => "",
+    };
     let place = |name: &str| match &dir {
-        Some(d) if Path::new(name).is_relative() => d.join(name),
+        Some(d) if Path::new(name).is_relative() => d.join(format!("{prefix}{name}")),
         _ => PathBuf::from(name),
     };
     let names = spec.given(keys::FILENAME).unwrap_or_default();

@@ -32,6 +32,7 @@ pub mod logs;
 pub mod pacing;
 pub mod placement;
 mod plan;
+pub mod process;
 pub mod replay;
 pub mod report;
 mod resolve;

@@ -47,6 +47,8 @@ pub struct Placement {
     pub ioscheduler: Option<String>,
     /// Bytes of memory to lock in RAM while the job runs (`lockmem`), 0 for none.
     pub lockmem: u64,
+    /// What its process must be (control group, ids), when it needs one of its own.
+    pub process: crate::process::ProcessPlan,
 }
 
 impl Placement {
@@ -108,6 +110,7 @@ impl Placement {
             cmdprio: None,
             ioscheduler: spec.get(keys::IOSCHEDULER).filter(|s| !s.trim().is_empty()),
             lockmem: spec.get(keys::LOCKMEM).unwrap_or(0),
+            process: crate::process::ProcessPlan::of(spec),
         })
     }
 

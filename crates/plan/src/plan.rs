@@ -64,15 +64,13 @@ pub struct JobPlan {
 
 /// The seeds of a job's random streams, derived once from `randseed`, `randrepeat` and the
 /// job's thread number, so that every clone draws its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Seeds {
     /// iomark's own draws of the workload (generated buffer contents).
     pub workload: u64,
     /// What the job's writes stamp in their verify headers, and the draws of
     /// `trim_percentage`.
     pub verify: u64,
-    /// The draws of per-I/O priorities (`cmdprio_*`).
-    pub cmdprio: u64,
     /// The seeds of the streams whose draws are fio 3.33's (offsets, block sizes, the
     /// read/write mix, `percentage_random`, the file services, the skewed distributions,
     /// random buffers, the rate's Poisson gaps).

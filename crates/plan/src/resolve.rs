@@ -185,7 +185,6 @@ impl Seeds {
                 workload::fresh_seed(randseed)
             },
             verify: randseed ^ (thread_number + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            cmdprio: randseed ^ thread_number,
         }
     }
 }

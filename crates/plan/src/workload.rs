@@ -67,7 +67,8 @@ impl WorkloadPlan {
         let Choice { name, arg } = spec.get(keys::RW).unwrap_or(Choice { name: "read", arg: None });
         let bs = sizes(spec.get(keys::BS), [4096; 3]);
         let bsrange = spec.given(keys::BSRANGE).unwrap_or([None; 3]);
-        let bssplit = spec.given(keys::BSSPLIT).unwrap_or([None, None, None]);
+        let mut bssplit = spec.given(keys::BSSPLIT).unwrap_or([None, None, None]);
+        zero_sized_entries(&mut bssplit, &bs)?;
         let min_bs = min_block_sizes(&bs, &bsrange, &bssplit);
         let rwmixread = match (spec.given(keys::RWMIXREAD), spec.given(keys::RWMIXWRITE)) {
             (_, Some(w)) if spec.set_after(keys::RWMIXWRITE, keys::RWMIXREAD) => {
@@ -79,6 +80,15 @@ impl WorkloadPlan {
         let percentage_random = spec
             .get(keys::PERCENTAGE_RANDOM)
             .map_or([100; 3], |v| v.map(|p| p.unwrap_or(100).clamp(0, 100) as u32));
+        // fio 3.33 refuses it: "max value out of range: 101 (100 max)".
+        if let Some(p) =
+            spec.get(keys::PERCENTAGE_RANDOM).into_iter().flatten().flatten().find(|p| *p > 100)
+        {
+            return Err(OptionError::new(
+                keys::PERCENTAGE_RANDOM,
+                format!("{p} is out of range 0-100"),
+            ));
+        }
         let distribution = spec
             .get(keys::RANDOM_DISTRIBUTION)
             .map_or([Distribution::Random, Distribution::Random, Distribution::Random], |dirs| {
@@ -192,6 +202,36 @@ pub(crate) fn sizes(given: Option<[Option<u64>; 3]>, default: [u64; 3]) -> [u64;
 }
 
 /// The smallest block size per direction.
+/// `bssplit` entries of size 0 (read so, and noted, when the job was parsed): fio 3.33
+/// then takes the direction's `bs` as its smallest size and the largest entry as its
+/// largest; when the two are one size, it issues that size alone, without drawing, and
+/// so does iomark (`bs=4k bssplit=0/10:4k/90` is 4k). Otherwise fio's run is broken (a
+/// draw of the size-0 entry ends the job; a largest size below `bs` issues nothing), and
+/// iomark refuses the split, saying so.
+fn zero_sized_entries(
+    bssplit: &mut [Option<Vec<SplitEntry>>; 3],
+    bs: &[u64; 3],
+) -> Result<(), OptionError> {
+    for (split, &bs) in bssplit.iter_mut().zip(bs) {
+        let Some(entries) = split.as_ref().filter(|e| e.iter().any(|e| e.bs == 0)) else {
+            continue;
+        };
+        if entries.iter().all(|e| e.bs == 0 || e.bs == bs) {
+            *split = None;
+            continue;
+        }
+        return Err(OptionError::new(
+            keys::BSSPLIT,
+            format!(
+                "an entry of size 0 beside sizes other than bs ({bs}): fio 3.33's run of it \
+                 is broken (a draw of the size-0 entry ends the job, a largest size below \
+                 bs issues no I/O); write the split without it"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn min_block_sizes(
     bs: &[u64; 3],
     bsrange: &[Option<(u64, u64)>; 3],

@@ -116,8 +116,22 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     } else {
         top.push(("client_stats".into(), client_stats(report, bins)));
     }
-    if !report.disks.is_empty() {
-        top.push(("disk_util".into(), Value::Array(report.disks.iter().map(disk).collect())));
+    // Under `--client`, every server's disks, each with the host and port it came from.
+    let mut disks: Vec<Value> = report.disks.iter().map(disk).collect();
+    for c in &report.clients {
+        disks.extend(c.disks.iter().map(|d| with_host(disk(d), &c.hostname, c.port)));
+    }
+    if !disks.is_empty() {
+        top.push(("disk_util".into(), Value::Array(disks)));
+    }
+    if let Some(idle) = &report.cpu_idleness {
+        let mut entries = vec![("system".to_string(), float(idle.system))];
+        for (cpu, share) in idle.percpu.iter().enumerate() {
+            entries.push((format!("cpu-{cpu}"), float(*share)));
+        }
+        entries.push(("unit_mean".into(), float(idle.unit_mean_us)));
+        entries.push(("unit_stddev".into(), float(idle.unit_stddev_us)));
+        top.push(("cpu_idleness".into(), Value::Object(entries)));
     }
     // iomark's: under MPI, each rank's own jobs beside the merged ones.
     if !report.ranks.is_empty() {
@@ -133,24 +147,28 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
     Value::Object(top)
 }
 
-/// fio's `client_stats` (under `--client`): each server's jobs, then the merge of all of
-/// them ("All clients"), each with the host and port it came from (the last server's for
-/// the merge, as fio).
-fn client_stats(report: &RunReport, bins: Bins) -> Value {
-    let with_host = |j: &JobReport, host: &str, port: u16| match job(j, bins) {
+/// `value` (an object) with the host and port it came from, as fio's client adds them.
+fn with_host(value: Value, host: &str, port: u16) -> Value {
+    match value {
         Value::Object(mut entries) => {
             entries.push(("hostname".into(), string(host)));
             entries.push(("port".into(), int(port)));
             Value::Object(entries)
         }
         other => other,
-    };
+    }
+}
+
+/// fio's `client_stats` (under `--client`): each server's jobs, then the merge of all of
+/// them ("All clients"), each with the host and port it came from (the last server's for
+/// the merge, as fio).
+fn client_stats(report: &RunReport, bins: Bins) -> Value {
     let mut all = Vec::new();
     for c in &report.clients {
-        all.extend(c.jobs.iter().map(|j| with_host(j, &c.hostname, c.port)));
+        all.extend(c.jobs.iter().map(|j| with_host(job(j, bins), &c.hostname, c.port)));
     }
     if let Some(last) = report.clients.last() {
-        all.extend(report.jobs.iter().map(|j| with_host(j, &last.hostname, last.port)));
+        all.extend(report.jobs.iter().map(|j| with_host(job(j, bins), &last.hostname, last.port)));
     }
     Value::Array(all)
 }

@@ -50,6 +50,7 @@ mod tests {
             notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
+            cpu_idleness: None,
         }
     }
 

@@ -24,6 +24,6 @@ pub use json::{json, json_plus};
 pub fn notes(report: &iomark_stats::RunReport) -> String {
     report.notes.iter().map(|n| format!("note: {n}\n")).collect()
 }
-pub use normal::{job_header_line, normal, start_line};
-pub use terse::{terse, TerseVersion};
+pub use normal::{cpu_idleness, job_header_line, normal, start_line};
+pub use terse::{client_disk_line, terse, TerseVersion};
 pub use units::PrintOptions;

@@ -16,7 +16,10 @@ use iomark_stats::report::{
 use crate::units::{LatUnit, PrintOptions};
 
 mod block;
+mod idle;
 mod percentiles;
+
+pub use idle::cpu_idleness;
 
 use percentiles::write_percentiles;
 
@@ -43,6 +46,10 @@ pub fn normal(report: &RunReport, opts: &PrintOptions) -> String {
         for disk in &report.disks {
             write_disk(&mut out, disk);
         }
+    }
+    if let Some(idle) = &report.cpu_idleness {
+        out.push('\n');
+        out.push_str(&cpu_idleness(idle, true));
     }
     out
 }
@@ -436,6 +443,7 @@ mod tests {
             notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
+            cpu_idleness: None,
         }
     }
 

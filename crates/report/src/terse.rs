@@ -214,6 +214,17 @@ fn cpu_and_shares(line: &mut Fields, job: &JobReport) {
     job.latency_us[1..].iter().chain(&job.latency_ms).for_each(|&l| line.share(l, 2));
 }
 
+/// The line fio 3.33's client prints in terse output for a disk a server reported
+/// (`;vda;ios;ios;merges;merges;ticks;ticks;in_queue;util%`, the fields a local run puts
+/// on each job's line, on a line of their own after the server's jobs), with its newline.
+pub fn client_disk_line(disk: &DiskReport) -> String {
+    let mut line = Fields::default();
+    line.push("");
+    self::disk(&mut line, disk);
+    line.text.push('\n');
+    line.text
+}
+
 fn disk(line: &mut Fields, disk: &DiskReport) {
     line.push(&disk.name);
     let counts = [disk.ios, disk.merges, disk.ticks];
@@ -259,12 +270,14 @@ mod tests {
             notes: Default::default(),
             ranks: Vec::new(),
             clients: Vec::new(),
+            cpu_idleness: None,
         }
     }
 
     fn disk(name: &str, util: f64) -> DiskReport {
         let (ios, merges, ticks) = ([1, 2], [3, 4], [5, 6]);
-        DiskReport { name: name.into(), ios, merges, ticks, in_queue: 7, util, aggr: None }
+        let in_queue = 7;
+        DiskReport { name: name.into(), ios, merges, ticks, in_queue, util, ..Default::default() }
     }
 
     fn fields(line: &str) -> Vec<&str> {

@@ -3,11 +3,12 @@
 //! Where the kernel says the CPU's time-stamp counter is a stable clock (its clocksource is
 //! `tsc`, and the CPU has `constant_tsc` and `nonstop_tsc`), the real clock reads the TSC
 //! and converts ticks to nanoseconds with a factor calibrated once per process against
-//! `CLOCK_MONOTONIC` over 20 ms (a relative error of a few parts per million). Elsewhere it
-//! is `CLOCK_MONOTONIC` through `std::time::Instant`, which the kernel's vDSO answers without
-//! a system call but at about three times the cost of a TSC read. The fake clock advances by
-//! a fixed step at each read, so a job on the null engine with a fixed seed gives the same
-//! report every time (golden tests).
+//! `CLOCK_MONOTONIC` over 20 ms (a relative error of a few parts per million; the window
+//! opens at the program's start, [`start_calibration`], so that it passes while the jobs
+//! are planned). Elsewhere it is `CLOCK_MONOTONIC` through `std::time::Instant`, which the
+//! kernel's vDSO answers without a system call but at about three times the cost of a TSC
+//! read. The fake clock advances by a fixed step at each read, so a job on the null engine
+//! with a fixed seed gives the same report every time (golden tests).
 
 use iomark_engine::system;
 use iomark_plan::timing::{ClockSource, Timing};
@@ -19,13 +20,42 @@ use std::time::{Duration, Instant, SystemTime};
 /// the TSC is not a stable clock. (The one piece of global state of the runner.)
 static TSC_NS_PER_TICK: OnceLock<Option<u64>> = OnceLock::new();
 
+/// The TSC and the monotonic clock read together where the calibration's window opens
+/// (see [`start_calibration`]); `None` without a TSC.
+static CALIBRATION_START: OnceLock<Option<(u64, Instant)>> = OnceLock::new();
+
+/// The calibration's window: at least this long between its two readings.
+const CALIBRATION_NS: Duration = Duration::from_millis(20);
+
+/// A window opened longer ago than this is not used: the calibration opens its own (the
+/// factor is then that of the 20 ms around the first job, not of the process's life).
+const CALIBRATION_STALE: Duration = Duration::from_secs(1);
+
+/// Opens the TSC calibration's window now (two clock reads, nothing else), so that its
+/// 20 ms pass while the job files are read and the jobs planned: the first job then
+/// waits only for what is left of them. The program calls it first thing; without it the
+/// first job opens the window itself and waits the whole 20 ms.
+pub fn start_calibration() {
+    CALIBRATION_START.get_or_init(|| Some((system::tsc()?, Instant::now())));
+}
+
 fn tsc_ns_per_tick() -> Option<u64> {
     *TSC_NS_PER_TICK.get_or_init(|| {
         if !system::tsc_is_stable() {
             return None;
         }
-        let (c0, t0) = (system::tsc()?, Instant::now());
-        std::thread::sleep(Duration::from_millis(20));
+        let opened = CALIBRATION_START
+            .get()
+            .copied()
+            .flatten()
+            .filter(|(_, t0)| t0.elapsed() < CALIBRATION_STALE);
+        let (c0, t0) = match opened {
+            Some(start) => start,
+            None => (system::tsc()?, Instant::now()),
+        };
+        if let Some(left) = CALIBRATION_NS.checked_sub(t0.elapsed()) {
+            std::thread::sleep(left);
+        }
         let (c1, t1) = (system::tsc()?, Instant::now());
         let ticks = u128::from(c1.checked_sub(c0).filter(|&t| t > 0)?);
         let ns = t1.duration_since(t0).as_nanos();

@@ -36,17 +36,19 @@ mod request;
 mod run;
 mod system;
 
+pub use clock::start_calibration;
 pub use files::write_out;
 pub use links::progress::{Progress, Watch};
 pub use links::status::StatusBoard;
 pub use logs::agg::{AggBandwidthLog, AggBandwidthThread};
-pub use logs::{inflate, InflateError};
+pub use logs::{hist_text, inflate, records_text, InflateError};
 pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{
-    check, ctime, header, interim_report, plans, reduce, run, run_outcomes, Checks, RawJob,
-    RunError, RunOptions, RunOutcomes, FIO_COMPAT,
+    check, ctime, header, interim_report, plans, reduce, run, run_in_process, run_outcomes, Checks,
+    JobProcesses, ProcessReply, RawJob, RunError, RunOptions, RunOutcomes, FIO_COMPAT,
 };
+pub use system::idle::{IdleProfiler, Spinners};
 pub use system::safety::device_in_use;
 
 /// The causes inside a [`RunError`], for callers that look past its message.

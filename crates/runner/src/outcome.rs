@@ -1,6 +1,6 @@
-//! What a job hands back for the report: its outcome ([`JobOutcome`]). The job loop makes
-//! it (why a job could not run at all is `crate::job::JobError`); the status board and the
-//! run's report read it.
+//! What a job hands back for the report: its outcome ([`JobOutcome`]), and the words of an
+//! errno in it ([`errno_text`]). The job loop makes it (why a job could not run at all is
+//! `crate::job::JobError`); the status board and the run's report read it.
 
 use iomark_stats::recorder::JobRecorder;
 use iomark_stats::reduce::JobTimes;
@@ -31,4 +31,17 @@ pub struct JobOutcome {
     /// between MPI ranks and merged on rank 0).
     #[serde(default)]
     pub block: Option<iomark_stats::block::BlockRecorder>,
+}
+
+/// What the operating system calls error `errno` (`No space left on device`; `Success`
+/// for 0), as fio prints it.
+pub fn errno_text(errno: i32) -> String {
+    if errno == 0 {
+        return "Success".into();
+    }
+    let text = std::io::Error::from_raw_os_error(errno).to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }

@@ -50,6 +50,25 @@ pub struct RunReport {
     /// otherwise.
     #[serde(default)]
     pub clients: Vec<ClientReport>,
+    /// `--idle-prof`: how idle the CPUs were while the jobs ran, if asked.
+    #[serde(default)]
+    pub cpu_idleness: Option<IdleReport>,
+}
+
+/// What `--idle-prof` measured: the CPUs' idleness during the run (the share of the
+/// time an idle-priority spinner pinned to each CPU could run), and the unit of work its
+/// calibration timed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IdleReport {
+    /// The whole system's idleness, in percent (the mean of the CPUs').
+    pub system: f64,
+    /// Each CPU's idleness in percent, in CPU order (`--idle-prof=percpu`; empty for
+    /// `system`).
+    pub percpu: Vec<f64>,
+    /// The mean time of one unit of work, in microseconds.
+    pub unit_mean_us: f64,
+    /// Its standard deviation, in microseconds.
+    pub unit_stddev_us: f64,
 }
 
 /// One server's part of a run driven by `--client`.
@@ -63,6 +82,9 @@ pub struct ClientReport {
     pub jobs: Vec<JobReport>,
     /// Its reporting groups.
     pub groups: Vec<GroupReport>,
+    /// The disks under its jobs' files, as it reported them (`DISK_UTIL`).
+    #[serde(default)]
+    pub disks: Vec<DiskReport>,
 }
 
 /// One MPI rank's part of a merged run.
@@ -447,6 +469,15 @@ pub struct DiskReport {
     pub in_queue: u64,
     /// Share of the run the device was busy, in percent.
     pub util: f64,
+    /// Sectors read and written (not printed; carried to fio's clients).
+    #[serde(default)]
+    pub sectors: [u64; 2],
+    /// Milliseconds the device was busy (`util`'s numerator).
+    #[serde(default)]
+    pub io_ticks: u64,
+    /// Milliseconds between the two readings (`util`'s denominator).
+    #[serde(default)]
+    pub wall_ms: u64,
     /// For a device built on others (dm, md): its members' figures, as fio's `aggr*`.
     pub aggr: Option<DiskAggr>,
 }

@@ -98,6 +98,12 @@ impl RateSampler {
         true
     }
 
+    /// The first time at which a [`tick`](Self::tick) takes samples.
+    #[inline]
+    pub fn due_ns(&self) -> u64 {
+        self.due_ns
+    }
+
     /// True when a [`tick`](Self::tick) at `now_ns` would take samples, so that a caller
     /// can gather the totals only then.
     #[inline]

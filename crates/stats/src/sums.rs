@@ -60,7 +60,19 @@ impl SumMoments {
         let x = u128::from(x);
         // No overflow: `n` values below 2^64 each, with `n` a u64 (see the module note).
         self.sum += x;
-        self.sum_sq = self.sum_sq.saturating_add(x * x);
+        let (sum_sq, overflow) = self.sum_sq.overflowing_add(x * x);
+        self.sum_sq = sum_sq;
+        if overflow {
+            self.saturate();
+        }
+    }
+
+    /// The sum of squares went past 2^128: it stays at its largest (every later value
+    /// but 0 overflows it again), as a saturating addition leaves it. Out of `record`'s way.
+    #[cold]
+    #[inline(never)]
+    fn saturate(&mut self) {
+        self.sum_sq = u128::MAX;
     }
 
     /// Adds `count` copies of one value (what `count` calls of [`SumMoments::record`]
@@ -219,5 +231,11 @@ mod tests {
         big.record(u64::MAX - 2);
         assert!(big.stddev().is_finite() && big.stddev() >= 0.0);
         assert_eq!(big.max(), Some(u64::MAX));
+        let mut same = SumMoments::new();
+        same.record_n(u64::MAX, 1);
+        same.record_n(u64::MAX - 2, 1);
+        big.record(0);
+        same.record_n(0, 1);
+        assert_eq!(big, same, "recording one by one saturates as record_n does");
     }
 }

@@ -31,8 +31,10 @@ pub(crate) struct Mix {
     percentage_random: [u32; 3],
     /// A random mode's `:N` (1 = every I/O random).
     every: u64,
-    /// Per direction: follow-up I/Os left before the next new offset.
-    left: [u64; 3],
+    /// Follow-up I/Os left before the next new offset, counted over every direction (fio
+    /// 3.33: in `randrw:3` the fourth I/O takes a new offset whatever the directions of
+    /// the three before it); a new pass starts it over.
+    left: u64,
     /// Per direction: every I/O takes a new random offset (a random mode without `:N`
     /// and with `percentage_random=100`), so that no count or draw is needed.
     always_new: [bool; 3],
@@ -74,7 +76,7 @@ impl Mix {
             share: [read, 100 - read],
             percentage_random: Ddir::DATA.map(|d| *percentage_random.get(d)),
             every,
-            left: [0; 3],
+            left: 0,
             always_new: Ddir::DATA
                 .map(|d| mode.is_random() && every == 1 && *percentage_random.get(d) >= 100),
             current: Ddir::Read,
@@ -98,7 +100,7 @@ impl Mix {
     /// issued carry on: fio 3.33's `rw=rw` over 64 blocks with `loops=3` gives its second
     /// pass the first pass's draws, not its directions).
     pub(crate) fn reset(&mut self, reseed: bool) {
-        self.left = [0; 3];
+        self.left = 0;
         if reseed {
             self.rw_rng = self.rw_start.clone();
             self.seq_rngs = self.seq_start.clone();
@@ -140,6 +142,12 @@ impl Mix {
         self.current
     }
 
+    /// The one direction of every I/O of a mode that is not a mix (whose direction is
+    /// drawn or steered); `None` for a mix.
+    pub(crate) fn fixed_direction(&self) -> Option<Ddir> {
+        self.fixed.filter(|_| !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite))
+    }
+
     /// Counts an I/O of direction `dir` as issued.
     #[inline]
     pub(crate) fn issued(&mut self, dir: Ddir) {
@@ -157,7 +165,8 @@ impl Mix {
     }
 
     /// In a random mode, true when this I/O of direction `dir` takes a new random offset:
-    /// the first of every `:N` I/Os, and then only with `percentage_random` chance.
+    /// the first of every `:N` I/Os of any direction, and then only with
+    /// `percentage_random` chance.
     /// Sequential modes always answer false.
     #[inline]
     pub(crate) fn new_random_offset(&mut self, dir: Ddir) -> bool {
@@ -169,11 +178,11 @@ impl Mix {
         if !self.mode.is_random() {
             return false;
         }
-        if self.left[i] > 0 {
-            self.left[i] -= 1;
+        if self.left > 0 {
+            self.left -= 1;
             return false;
         }
-        self.left[i] = self.every - 1;
+        self.left = self.every - 1;
         match self.percentage_random[i] {
             p if p >= 100 => true,
             p => self.seq_rngs[i].percent() <= p,

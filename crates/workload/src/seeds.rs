@@ -60,6 +60,9 @@ pub enum FioStream {
     PoissonWrite = 17,
     /// The gaps of `rate_process=poisson` between trims.
     PoissonTrim = 18,
+    /// Whether an I/O takes the priority of `cmdprio_percentage` or `cmdprio_bssplit`: one
+    /// draw per read or write whose rule gives a share above 0.
+    CmdPrio = 19,
     /// Which working-set buffer a duplicate is (`dedupe_mode=working_set`).
     DedupeSet = 20,
 }
@@ -77,7 +80,7 @@ impl FioStream {
 }
 
 /// The seeds of one job's fio streams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FioSeeds {
     /// `randseed × job number` (or a random value): what every stream's seed derives from.
     pub base: u64,

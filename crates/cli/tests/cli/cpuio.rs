@@ -82,6 +82,7 @@ fn exit_on_io_done_ends_the_cpuio_job_with_the_io_jobs() {
     let json = report_json(IOMARK, &iomark_ok(dir.path(), &all, true));
     // Alone, the cpuio job would burn 5000 chunks of a real millisecond each.
     let ios = shape(&json["jobs"][0])[0];
-    assert!((1..5000).contains(&ios), "{ios}");
+    // (None at all when the io job ends before the first chunk, on a busy machine.)
+    assert!(ios < 5000, "{ios}");
     assert_eq!(shape(&json["jobs"][1])[0], 16);
 }

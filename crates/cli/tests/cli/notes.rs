@@ -183,3 +183,59 @@ fn warnings_fatal_refuses_lenient_job_files_with_one_line() {
         assert!(err.starts_with("iomark: "), "{what}: {err}");
     }
 }
+
+#[test]
+fn block_latency_notes_are_on_stdout() {
+    // The tracer's notes (tracefs mounted for the run, a job it cannot follow) go the way
+    // of every job note: a job on the null engine has no file on a device to follow.
+    let dir = tempdir();
+    let job = "[j]\nioengine=null\nsize=64k\nblock_latency=1\n";
+    assert_notes_on_stdout(dir.path(), job, &["the job has no file on a device (null engine)"]);
+}
+
+/// The (class, level, completions) of each priority of a report's reads.
+fn read_prios(doc: &Value) -> Vec<(u64, u64, u64)> {
+    let prios = doc["jobs"][0]["read"]["prios"].as_array().cloned().unwrap_or_default();
+    let n = |p: &Value, k: &str| p[k].as_u64().unwrap_or(u64::MAX);
+    prios.iter().map(|p| (n(p, "prioclass"), n(p, "prio"), n(&p["clat_ns"], "N"))).collect()
+}
+
+#[test]
+fn cmdprio_bssplit_share_that_is_no_number_is_0_as_in_fio() {
+    if !engine_available("libaio", &iomark_engine::EngineOptions::default()) {
+        eprintln!("skipped: libaio is not available");
+        return;
+    }
+    let dir = tempdir();
+    let args = [
+        "--name=j",
+        "--filename=f",
+        "--size=1m",
+        "--rw=randread",
+        "--bssplit=4k/50:8k/50",
+        "--ioengine=libaio",
+        "--cmdprio_bssplit=4k/x:8k/100",
+        "--cmdprio_class=2",
+        "--write_iolog=x.iolog",
+        "--output-format=json",
+    ];
+    let out = iomark_in(dir.path(), &args, true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    let doc = json_doc(&out, "iomark");
+    let note =
+        "'4k/x:8k/100' is read as fio 3.33 reads it, ignoring 'x' (a share that is no number is 0)";
+    assert!(doc["iomark notes"].to_string().contains(note), "{}", doc["iomark notes"]);
+    // The 4k reads keep the job's priority, every 8k read gets class 2.
+    let log = std::fs::read_to_string(dir.path().join("x.iolog")).unwrap();
+    let count = |len: &str| {
+        let reads = log.lines().map(|l| l.split(' ').collect::<Vec<_>>());
+        reads.filter(|f| f.get(2) == Some(&"read") && f.get(4) == Some(&len)).count() as u64
+    };
+    let ours = read_prios(&doc);
+    assert_eq!(ours, [(0, 0, count("4096")), (2, 0, count("8192"))]);
+    if fio_installed() {
+        let theirs = run_in(dir.path(), "fio", &args);
+        assert_eq!(read_prios(&json_doc(&theirs, "fio")), ours, "fio's priorities");
+    }
+}

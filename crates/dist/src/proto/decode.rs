@@ -6,10 +6,10 @@
 //! sum of squared deviations (exact to the rounding of those).
 
 use super::messages::c_str;
-use super::stats::{at, THREAD_STAT};
+use super::stats::{at, PRIO_IO_STAT, PRIO_STAT, THREAD_STAT};
 use super::{Op, ProtoError};
 use iomark_stats::log::fio_hist::{fio_bin_low, FIO_HIST_BINS};
-use iomark_stats::recorder::{ErrorCounts, LatRecorder};
+use iomark_stats::recorder::{ErrorCounts, LatRecorder, PrioRecorder};
 use iomark_stats::report::{JobHeader, LatencyTarget, UnifiedRw};
 use iomark_stats::sums::SumMoments;
 use iomark_stats::{JobMeta, JobRecorder, JobTimes, Moments, PercentileList, RecorderConfig};
@@ -118,6 +118,7 @@ pub fn thread_stat(
         rec.iops.set_stats(d, Moments::from_summary(n, min, max, mean, s));
     }
     latency(&r, at::SYNC, at::SYNC_PLAT, &mut rec.sync);
+    rec.prios = prio_stats(&r, &rec, payload.len())?;
     for i in 0..7 {
         rec.depth.add(i, r.u64(at::MAP + 8 * i));
         rec.submit.add(i, r.u64(at::MAP + 56 + 8 * i));
@@ -166,6 +167,34 @@ pub fn thread_stat(
         ..JobMeta::default()
     };
     Ok(RemoteJob { number: r.u32(at::NUMBER), recorder: rec, meta, times, pcts })
+}
+
+/// The priorities' statistics after a `TS` payload of `len` bytes (see
+/// `stats::prio_stats`), if the job kept them; each priority's histogram where its
+/// direction's kept latency has one.
+fn prio_stats(r: &Rd, rec: &JobRecorder, len: usize) -> Result<Option<PrioRecorder>, ProtoError> {
+    let nr = [0, 1, 2].map(|d| r.u32(at::NR_PRIO + 4 * d) as usize);
+    if r.u32(at::NO_PRIO_STAT) != 0 || nr.iter().all(|&n| n == 0) {
+        return Ok(None);
+    }
+    let total_latency = r.u32(at::CLAT_PCT + 4) != 0;
+    let mut dirs: [Vec<(u16, LatRecorder)>; 3] = Default::default();
+    for (d, list) in dirs.iter_mut().enumerate() {
+        let start = usize::try_from(r.u64(at::PRIO_AT + 8 * d)).unwrap_or(usize::MAX);
+        let fits = nr[d].checked_mul(PRIO_STAT).and_then(|n| n.checked_add(start));
+        if nr[d] > 0 && fits.is_none_or(|end| end > len || start < THREAD_STAT) {
+            return Err(ProtoError::Short { op: Op::Ts, len });
+        }
+        let kept = if total_latency { &rec.dirs[d].lat } else { &rec.dirs[d].clat };
+        for i in 0..nr[d] {
+            let e = start + i * PRIO_STAT;
+            let mut lat = LatRecorder { moments: SumMoments::new(), hist: None };
+            lat.hist = kept.hist.as_ref().map(|_| iomark_stats::LatHistogram::new());
+            latency(r, e + PRIO_IO_STAT, e, &mut lat);
+            list.push((r.u32(e + PRIO_IO_STAT + 56) as u16, lat));
+        }
+    }
+    Ok(Some(PrioRecorder::from_settled(dirs, total_latency)))
 }
 
 /// The job number and header of an `ADD_JOB` payload.

@@ -13,6 +13,9 @@ pub const MAX_FRAME: u32 = 1 << 20;
 /// The largest message (all its fragments) iomark accepts: a job's statistics are
 /// 184 056 bytes, a job file may be larger.
 pub const MAX_MESSAGE: u64 = 64 << 20;
+/// The largest log file (`IOLOG`, all its fragments) iomark accepts: histogram logs hold
+/// 14 896 bytes a row.
+pub const MAX_IOLOG: u64 = 1 << 30;
 
 /// The "more fragments follow" flag.
 const MORE: u32 = 1;
@@ -91,8 +94,9 @@ pub fn read_message(input: &mut impl Read) -> Result<Option<Message>, ProtoError
         let tag = u64::from_le_bytes(header[8..16].try_into().unwrap_or_default());
         let len = u32_at(16);
         let total = payload.len() as u64 + u64::from(len);
-        if len > MAX_FRAME || total > MAX_MESSAGE {
-            let limit = if len > MAX_FRAME { u64::from(MAX_FRAME) } else { MAX_MESSAGE };
+        let most = if op == Op::IoLog { MAX_IOLOG } else { MAX_MESSAGE };
+        if len > MAX_FRAME || total > most {
+            let limit = if len > MAX_FRAME { u64::from(MAX_FRAME) } else { most };
             return Err(ProtoError::TooLarge { bytes: total, limit });
         }
         let start = payload.len();

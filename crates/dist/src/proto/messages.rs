@@ -105,17 +105,39 @@ pub fn job_text(payload: &[u8]) -> Option<String> {
     Some(c_str(text))
 }
 
+/// A `JOBLINE` message: command-line arguments for the server, as fio 3.33's client
+/// sends them (a u16 count, a u16 kind, 1, then each argument as a u16 length and its
+/// bytes with their NUL); the first is the program's name, `fio`.
+pub fn job_line(args: &[String]) -> Vec<u8> {
+    let mut p = (args.len() as u16).to_le_bytes().to_vec();
+    p.extend_from_slice(&1u16.to_le_bytes());
+    for a in args {
+        p.extend_from_slice(&(a.len() as u16 + 1).to_le_bytes());
+        p.extend_from_slice(a.as_bytes());
+        p.push(0);
+    }
+    p
+}
+
+/// The arguments of a `JOBLINE` message, if it is whole.
+pub fn job_line_args(payload: &[u8]) -> Option<Vec<String>> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(payload.get(at..at + 2)?.try_into().ok()?));
+    let count = u16_at(0)?;
+    let mut at = 4;
+    let mut args = Vec::with_capacity(usize::from(count));
+    for _ in 0..count {
+        let len = usize::from(u16_at(at)?);
+        args.push(c_str(payload.get(at + 2..at + 2 + len)?));
+        at += 2 + len;
+    }
+    Some(args)
+}
+
 /// The path of a `LOAD_FILE` message (`--remote-config`): its length (u16), the client's
 /// kind (u16), then the path.
 pub fn load_file_path(payload: &[u8]) -> Option<String> {
     let len = u16::from_le_bytes(payload.get(0..2)?.try_into().ok()?) as usize;
     Some(c_str(payload.get(4..(4 + len).min(payload.len()))?))
-}
-
-/// The command of a `VTRIGGER` message (a 16-bit length, then the command).
-pub fn vtrigger_command(payload: &[u8]) -> Option<String> {
-    let len = u16::from_le_bytes(payload.get(0..2)?.try_into().ok()?) as usize;
-    Some(c_str(payload.get(2..(2 + len).min(payload.len()))?))
 }
 
 /// A `LOAD_FILE` message for `path`.
@@ -258,3 +280,18 @@ const ADD_JOB_DEFAULTS: &[(usize, u64)] = &[
     (25800, 0x100000000),
     (25816, 0x400),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_line_is_laid_out_as_fios() {
+        // fio 3.33's client, `--client=h --output-format=terse job.fio` (captured).
+        let fio = b"\x02\x00\x01\x00\x04\x00fio\x00\x16\x00--output-format=terse\x00";
+        let args = vec!["fio".to_string(), "--output-format=terse".to_string()];
+        assert_eq!(job_line(&args), fio);
+        assert_eq!(job_line_args(fio), Some(args));
+        assert_eq!(job_line_args(&fio[..20]), None);
+    }
+}

@@ -15,15 +15,20 @@
 //! A payload longer than 1024 bytes goes in fragments of 1024, each flagged "more" but
 //! the last. [`frame`] reads and writes messages; [`messages`] lays out the small
 //! payloads (probe, text, start, stop, job options, the job's options, ETA) and [`stats`]
-//! the big one, a job's statistics (fio's `thread_stat`) and its group's; [`server`] is
-//! `iomark --server`.
+//! the big one, a job's statistics (fio's `thread_stat`) and its group's; [`disk`] a
+//! disk's statistics (`DISK_UTIL`); [`logs`] a
+//! job's log file and [`trigger`] the triggers and the verify states they bring back;
+//! [`server`] is `iomark --server` and [`client`] `iomark --client`.
 
 pub mod client;
 pub mod decode;
+pub mod disk;
 pub mod frame;
+pub mod logs;
 pub mod messages;
 pub mod server;
 pub mod stats;
+pub mod trigger;
 
 /// The protocol version of fio 3.33.
 pub const VERSION: u16 = 97;

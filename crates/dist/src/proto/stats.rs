@@ -19,8 +19,14 @@ use iomark_stats::report::{GroupReport, JobReport, LatStats, SampleStats};
 pub(crate) const THREAD_STAT: usize = 183_888;
 /// Bytes of a group's statistics.
 const GROUP_STAT: usize = 164;
-/// Bytes of a `TS` payload.
+/// Bytes of a `TS` payload without priorities.
 pub const TS_BYTES: usize = THREAD_STAT + GROUP_STAT + 4;
+/// Bytes of one priority's statistics (fio's `clat_prio_stat`), which follow the `TS`
+/// payload, reads' first, then writes' and trims': the priority's bins, its `io_stat`,
+/// its `ioprio` value and 4 bytes of padding.
+pub(crate) const PRIO_STAT: usize = 8 * FIO_HIST_BINS + 56 + 8;
+/// Where in a priority's statistics its `io_stat` starts.
+pub(crate) const PRIO_IO_STAT: usize = 8 * FIO_HIST_BINS;
 
 /// Where each block of `thread_stat` starts.
 pub(crate) mod at {
@@ -59,6 +65,10 @@ pub(crate) mod at {
     pub(crate) const KB_BASE: usize = 183_680;
     pub(crate) const LAT_TARGET: usize = 183_688;
     pub(crate) const SIG_FIGS: usize = 183_728;
+    /// Per direction (u64): where in the payload its priorities' statistics start.
+    pub(crate) const PRIO_AT: usize = 183_832;
+    /// Per direction (u32): how many priorities it has (0: none kept).
+    pub(crate) const NR_PRIO: usize = 183_856;
 }
 
 /// An `io_stat`: max, min, samples, mean and the sum of squared deviations, from what
@@ -165,7 +175,30 @@ pub fn thread_stat(number: u32, job: &JobReport, raw: &RawJob, group: &GroupRepo
     p.u64(at::LAT_TARGET + 32, job.latency_target.window);
     p.u32(at::SIG_FIGS, 4);
     p.0[THREAD_STAT..THREAD_STAT + GROUP_STAT].copy_from_slice(&group_stat(group));
+    prio_stats(&mut p, job);
     p.0
+}
+
+/// The priorities' statistics of `job`, when its directions keep them (`cmdprio_*`),
+/// after the payload as fio 3.33's server sends them (learned from a capture of its `TS`
+/// with `cmdprio_percentage`): each direction's offset and count in `thread_stat`, then
+/// per priority its bins, its `io_stat` and its value.
+fn prio_stats(p: &mut Le, job: &JobReport) {
+    if job.dirs.iter().all(|d| d.prios.is_empty()) {
+        return;
+    }
+    p.u32(at::NO_PRIO_STAT, 0);
+    for (d, dir) in job.dirs.iter().enumerate().filter(|(_, d)| !d.prios.is_empty()) {
+        p.u64(at::PRIO_AT + 8 * d, p.0.len() as u64);
+        p.u32(at::NR_PRIO + 4 * d, dir.prios.len() as u32);
+        for prio in &dir.prios {
+            let mut e = Le::zeros(PRIO_STAT);
+            plat(&mut e, 0, &prio.lat);
+            lat_stat(&mut e, PRIO_IO_STAT, &prio.lat);
+            e.u32(PRIO_IO_STAT + 56, (prio.prioclass << 13) | prio.prio);
+            p.0.extend_from_slice(&e.0);
+        }
+    }
 }
 
 /// The `GS` payload of `group`.

@@ -196,9 +196,11 @@ const FLAGS: &[Flag] = &[
         .long_help(
             "HOSTNAME is fio's: `HOST[,PORT]`, `ip6:HOST[,PORT]`, `sock:PATH`, or a file naming \
              one host a line. The job files that follow a --client go to that server; a \
-             server given none runs the job files given before the first --client. fio's \
-             servers and iomark's alike; the report shows each server's jobs, then \
-             \"All clients\" under group_reporting. See docs/multi-host.md.",
+             server given none runs the job files given before the first --client. Job \
+             options on the command line, and the flags after the first --client, go to \
+             every server. fio's servers and iomark's alike; the report shows each server's \
+             jobs, then \"All clients\" under group_reporting; the servers' log files are \
+             written here as NAME.HOST. See docs/multi-host.md.",
         ),
     flag(F::RemoteConfig, "remote-config", Required("FILE"), "Tell the server to read a job file of its own")
         .long_help("After a --client: that server runs FILE, a path on the server's side."),
@@ -216,6 +218,22 @@ const FLAGS: &[Flag] = &[
         .long_help(
             "Reads iomark's clock on every CPU in turn and checks that it never goes back \
              between CPUs; prints what it saw and Pass! or Failed! (exit code 1), as fio's.",
+        ),
+    flag(F::IdleProf, "idle-prof", Required("OPTION"), "Report the idleness of the CPUs")
+        .values(Values::Fixed(&["system", "percpu", "calibrate"]))
+        .long_help(
+            "As fio 3.33: measures a unit of work on every CPU, then runs an idle-priority \
+             (SCHED_IDLE) spinner per CPU during the jobs and reports how idle the CPUs \
+             were: system shows the whole system's idleness and the unit of work, percpu \
+             each CPU's too, calibrate only measures the unit of work, prints it and runs \
+             no job. The report's \"CPU idleness\" section (JSON: cpu_idleness) is fio's.",
+        ),
+    flag(F::JobProcesses, "job-processes", Arg::None, "Run jobs without thread in processes, as fio")
+        .long_help(
+            "fio runs each job in a process of its own unless the job sets thread; iomark \
+             runs jobs as threads. With this switch every job without thread runs in a \
+             child process of iomark, as in fio (jobs with cgroup, uid or gid always do). \
+             Their reports merge as any job's. See docs/running.md.",
         ),
     flag(F::AllocSize, "alloc-size", Required("KB"), "fio's shared memory pool size (accepted, not needed)")
         .long_help(
@@ -239,15 +257,17 @@ const FLAGS: &[Flag] = &[
              directory, as fio 3.33's.",
         ),
     flag(F::Trigger, "trigger", Required("COMMAND"), "The command a trigger runs (sh -c)")
-        .long_help("Run with sh -c when the trigger fires, before the report is printed."),
-    flag(F::TriggerRemote, "trigger-remote", Required("COMMAND"), "The command a server runs on a trigger")
         .long_help(
-            "fio's client sends it to its servers when its trigger fires; iomark's server \
-             stops the run and runs it with sh -c. In a local run it has no effect, as in \
-             fio 3.33 (the trigger still stops the run).",
+            "Run with sh -c when the trigger fires, before the report is printed. With \
+             --client it runs here once a server has sent back its jobs' write states.",
+        ),
+    flag(F::TriggerRemote, "trigger-remote", Required("COMMAND"), "The command servers run on a trigger")
+        .long_help(
+            "With --client: when the trigger fires, every server sends back its jobs' write \
+             states (saved here as HOST-JOB-N-verify.state), stops its jobs and runs COMMAND \
+             with sh -c. See docs/multi-host.md.",
         ),
     not_yet("merge-blktrace-only", Arg::None, "Merge blktraces only, without running the jobs"),
-    not_yet("idle-prof", Required("OPTION"), "Report the idleness of the CPUs"),
 ];
 
 /// Every program flag, in the order of `--help`; the ones not supported yet last.

@@ -84,6 +84,10 @@ pub enum FlagId {
     Crctest,
     /// `--cpuclock-test`.
     CpuclockTest,
+    /// `--job-processes`.
+    JobProcesses,
+    /// `--idle-prof=OPTION`.
+    IdleProf,
     /// `--alloc-size=KB`.
     AllocSize,
     /// `--trigger-file=FILE`.

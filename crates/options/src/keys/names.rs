@@ -586,6 +586,21 @@ pub const CONTINUE_ON_ERROR: Key<Choice> = Key::new("continue_on_error");
 /// `error_dump`: Dump info on each error
 pub const ERROR_DUMP: Key<bool> = Key::new("error_dump");
 
+/// `cgroup`: Add job to cgroup of this name
+pub const CGROUP: Key<String> = Key::new("cgroup");
+
+/// `cgroup_nodelete`: Do not delete cgroups after job completion
+pub const CGROUP_NODELETE: Key<bool> = Key::new("cgroup_nodelete");
+
+/// `cgroup_weight`: Use given weight for cgroup
+pub const CGROUP_WEIGHT: Key<u64> = Key::new("cgroup_weight");
+
+/// `uid`: Run job with this user ID
+pub const UID: Key<u64> = Key::new("uid");
+
+/// `gid`: Run job with this group ID
+pub const GID: Key<u64> = Key::new("gid");
+
 /// `kb_base`: Unit prefix interpretation for quantities of data (IEC and SI)
 pub const KB_BASE: Key<Choice> = Key::new("kb_base");
 

@@ -11,9 +11,11 @@
 //! word, and only refuses an entry with no size (`/10`). This strict grammar refuses shares
 //! that add up to more than 100, a share that is not a whole number, malformed entries and
 //! more than 64 entries per direction (fio warns `hit max of 64 split entries` and keeps
-//! going); iomark then reads them as fio does, with a note ([`super::lenient`]). A zero
-//! block size stays refused, and so do shares past 100% with a blank share among them: fio
-//! gives the blank what is left below 0, and its run issues the sizes in a broken way.
+//! going); iomark then reads them as fio does, with a note ([`super::lenient`]). So is an
+//! entry of size 0, which the plan runs where fio's run is sound (every other size is the
+//! job's `bs`: that size alone) and refuses otherwise. Shares past 100% with a blank share
+//! among them stay refused: fio gives the blank what is left below 0, and its run issues
+//! the sizes in a broken way.
 
 use super::{Ctx, SplitEntry, ValueError};
 

@@ -15,7 +15,9 @@
 pub mod bc;
 pub mod bssplit;
 pub mod canonical;
+pub mod cmdprio;
 pub mod distribution;
+pub mod errors;
 pub mod expr;
 pub mod latency;
 pub mod lenient;

@@ -213,7 +213,10 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("sync_file_range", "write:2x", Noted("write:2")),
     ("sync_file_range", "write:-1", Noted("write:4294967295")),
     ("kb_base", "1000x", Refused),
-    ("cpus_allowed", "0-1x", Broken("not probed: iomark refuses a malformed CPU list")),
+    ("cpus_allowed", "0-1x", Noted("0,1")),
+    ("cpus_allowed", "0:1", Noted("0")),
+    ("cpus_allowed", "x", Noted("0")),
+    ("cpus_allowed", "1-x", Broken("fio reads a reversed range (1-0) and fails the job")),
 ];
 
 /// Parses the job of one row.

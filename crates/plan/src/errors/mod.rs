@@ -11,7 +11,8 @@
 //!   `verify`, `all`, `none`; `1` is `all`, `0` `none`) on the default list, `EIO` and
 //!   `EILSEQ`.
 //! - `ignore_error=READ,WRITE,VERIFY` replaces a kind's list with its own (`:`-separated
-//!   names or numbers, `ENOSPC:122`; a number's sign is dropped) and lets that kind
+//!   names or numbers, `ENOSPC:122`; a number's sign is dropped, and text after it
+//!   ignored with a note, as fio 3.33 reads it with C's `atoi`) and lets that kind
 //!   continue even where `continue_on_error` does not; an empty part keeps the default.
 //! - Once any kind may continue, the report carries the job's error count and first error
 //!   (JSON `total_err` and `first_error`, the normal report's `errors    :` line, two more
@@ -30,6 +31,7 @@ mod names;
 use crate::error::OptionError;
 use iomark_core::Ddir;
 use iomark_options::keys;
+use iomark_options::value::errors::{read_ignore_error, ErrorEntry};
 use iomark_options::JobSpec;
 
 /// The kinds of error, in the order of `ignore_error`'s lists.
@@ -94,12 +96,10 @@ impl ErrorPolicy {
         if let Some(text) = spec.get(keys::IGNORE_ERROR) {
             let bad =
                 |why: String| OptionError::new(keys::IGNORE_ERROR, format!("'{text}': {why}"));
-            let parts: Vec<&str> = text.split(',').collect();
-            if parts.len() > 3 {
-                return Err(bad("at most three lists (read, write, verify)".into()));
-            }
-            for (kind, part) in parts.iter().enumerate() {
-                let list = parse_list(part).map_err(bad)?;
+            // Read (and its leniency noted) when the job was parsed.
+            let (lists, _) = read_ignore_error(&text).map_err(|e| bad(e.to_string()))?;
+            for (kind, list) in lists.iter().enumerate() {
+                let list = errnos(list).map_err(bad)?;
                 if !list.is_empty() {
                     p.lists[kind] = list;
                     p.continues[kind] = true;
@@ -128,17 +128,16 @@ impl ErrorPolicy {
     }
 }
 
-/// One list of `ignore_error`: names or numbers separated by `:`.
-fn parse_list(text: &str) -> Result<Vec<i32>, String> {
-    let mut list = Vec::new();
-    for item in text.split(':').map(str::trim).filter(|s| !s.is_empty()) {
-        let errno = match item.strip_prefix('-').unwrap_or(item).parse::<i32>() {
-            Ok(n) if n > 0 => n,
-            _ => names::errno(item).ok_or_else(|| format!("unknown error '{item}'"))?,
-        };
-        list.push(errno);
-    }
-    Ok(list)
+/// One list of `ignore_error` as errnos, its names looked up.
+fn errnos(list: &[ErrorEntry]) -> Result<Vec<i32>, String> {
+    list.iter()
+        .map(|e| match e {
+            ErrorEntry::Number(n) => Ok(*n),
+            ErrorEntry::Name(name) => {
+                names::errno(name).ok_or_else(|| format!("unknown error '{name}'"))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

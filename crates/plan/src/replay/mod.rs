@@ -121,6 +121,16 @@ impl Summary {
 impl ReplayPlan {
     /// The replay of clone `jobnum` of `spec`, if it has `read_iolog`.
     pub fn of(spec: &JobSpec, jobnum: u64) -> Result<Option<ReplayPlan>, OptionError> {
+        // fio 3.33 refuses any other type, with or without a log ("Unknown skip type").
+        if let Some(skip) = spec.get(keys::REPLAY_SKIP) {
+            let known = ["read", "write", "trim", "sync"];
+            if let Some(bad) = skip.split(',').find(|t| !known.contains(t)) {
+                return Err(OptionError::new(
+                    keys::REPLAY_SKIP,
+                    format!("'{skip}': unknown skip type '{bad}' (read, write, trim, sync)"),
+                ));
+            }
+        }
         let Some(value) = spec.get(keys::READ_IOLOG).filter(|v| !v.is_empty()) else {
             return Ok(None);
         };

@@ -62,6 +62,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: None,
     };
     (report, opts)
 }

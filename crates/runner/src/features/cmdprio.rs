@@ -1,19 +1,23 @@
 //! Per-I/O priorities as a job runs: which priority each read or write gets, drawn from
-//! the job's `cmdprio_*` rules ([`iomark_plan::cmdprio`]) with a generator of its own.
+//! the job's `cmdprio_*` rules ([`iomark_plan::cmdprio`]) as fio 3.33 draws it: from its
+//! stream 19, one draw per read or write whose rule gives a share above 0 (a percentage in
+//! 1..=100, the priority when it is at most the share), learned from fio's latency logs
+//! with `log_prio=1` (the same priority I/O for I/O, reads and writes sharing the state).
 
 use iomark_core::Ddir;
 use iomark_plan::cmdprio::{CmdPrio, Rule};
+use iomark_workload::FioRng;
 
 /// Picks the priority of each I/O as it is issued; no allocation.
 pub struct Picker<'a> {
     prio: &'a CmdPrio,
-    rng: u64,
+    rng: FioRng,
 }
 
 impl<'a> Picker<'a> {
-    /// A picker for `prio`, its draws seeded by `seed`.
-    pub fn new(prio: &'a CmdPrio, seed: u64) -> Picker<'a> {
-        Picker { prio, rng: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1 }
+    /// A picker for `prio`, drawing from `rng` (fio's stream 19 of the job).
+    pub fn new(prio: &'a CmdPrio, rng: FioRng) -> Picker<'a> {
+        Picker { prio, rng }
     }
 
     /// The priority of an I/O of direction `ddir` and `len` bytes (0: the thread's own).
@@ -32,19 +36,11 @@ impl<'a> Picker<'a> {
                 None => return 0,
             },
         };
-        if self.draw() < percent {
+        if percent > 0 && self.rng.percent() <= percent {
             value
         } else {
             0
         }
-    }
-
-    /// A number in 0..100 (xorshift64*).
-    fn draw(&mut self) -> u32 {
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        ((self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) % 100) as u32
     }
 }
 
@@ -61,7 +57,7 @@ mod tests {
     #[test]
     fn the_share_drawn_is_the_percentage() {
         let p = prio([Rule::Percent { percent: 30, value: ioprio_value(1, 0) }, Rule::None]);
-        let mut picker = Picker::new(&p, 1234);
+        let mut picker = Picker::new(&p, FioRng::new(1234, false));
         let high = (0..100_000).filter(|_| picker.pick(Ddir::Read, 4096) != 0).count();
         assert!((29_000..31_000).contains(&high), "{high}");
         assert_eq!((0..1000).filter(|_| picker.pick(Ddir::Write, 4096) != 0).count(), 0);
@@ -74,7 +70,7 @@ mod tests {
             Rule::Split(vec![(4096, 100, ioprio_value(1, 0)), (65536, 0, ioprio_value(2, 5))]),
             Rule::Split(vec![(8192, 100, ioprio_value(3, 0))]),
         ]);
-        let mut picker = Picker::new(&p, 1);
+        let mut picker = Picker::new(&p, FioRng::new(1, false));
         assert_eq!(picker.pick(Ddir::Read, 4096), ioprio_value(1, 0));
         assert_eq!(picker.pick(Ddir::Read, 65536), 0);
         assert_eq!(picker.pick(Ddir::Read, 8192), 0);

@@ -55,11 +55,23 @@ impl Hot<'_, '_> {
         } else {
             self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         }
-        self.recorder.tick(now);
-        self.published.count(d, bytes, now);
+        self.published.add(d, bytes);
+        if now >= self.next_tick {
+            self.tick(now);
+        }
         if RICH {
             feat.completed(self, index, dir, (start, issue), slat, now);
         }
         Some(dir)
+    }
+
+    /// The bandwidth and IOPS samplers and the progress counters at `now`, once one of
+    /// them is due: what [`Hot::next_tick`] leaves out of every completion before.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn tick(&mut self, now: u64) {
+        self.recorder.tick(now);
+        self.published.publish_due(now);
+        self.next_tick = self.recorder.next_tick_ns().min(self.published.next_ns());
     }
 }

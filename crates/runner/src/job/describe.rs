@@ -27,18 +27,7 @@ pub fn failed_io(
     fatal
 }
 
-/// What the operating system calls error `errno` (`No space left on device`; `Success`
-/// for 0), as fio prints it.
-pub fn errno_text(errno: i32) -> String {
-    if errno == 0 {
-        return "Success".into();
-    }
-    let text = std::io::Error::from_raw_os_error(errno).to_string();
-    match text.rfind(" (os error ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use crate::outcome::errno_text;
 
 /// The line describing a failed I/O, as fio's `io_u error` line:
 /// `I/O error on file /dev/full: No space left on device: write offset=0, buflen=4096`.

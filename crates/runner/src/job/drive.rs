@@ -72,18 +72,33 @@ impl Loop<'_, '_> {
         let mut ramping = ramp_ns > 0 && !self.io.ramp_over;
         let runtime_ns = self.io.runtime_ns;
         let batching = self.io.batching;
+        // With iodepth_batch_complete_min=0, as many I/Os in flight as make the loop wait
+        // for one first (below): one comparison a turn.
+        let poll_from = if batching.complete_min == 0 { 1 } else { u32::MAX };
+        // When the ramp or the runtime ends: one comparison a turn until then.
+        let ends_at = |io: &Hot<'_, '_>, ramping: bool| {
+            let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
+            phase.map_or(u64::MAX, |p| io.measure_from.saturating_add(p))
+        };
+        let mut phase_end = ends_at(&self.io, ramping);
         loop {
             let now = self.io.last_now;
-            if ramping && now.saturating_sub(self.io.measure_from) >= ramp_ns {
-                ramping = false;
-                self.end_ramp(now);
+            if RICH {
+                // A latency target's final run starts the measurement over.
+                phase_end = ends_at(&self.io, ramping);
+            }
+            let mut out_of_time = false;
+            if now >= phase_end {
+                if ramping {
+                    ramping = false;
+                    self.end_ramp(now);
+                    phase_end = ends_at(&self.io, false);
+                }
+                out_of_time = now >= phase_end;
             }
             // The verify phase reads back everything, whatever the limits.
             let verifying = RICH && self.feat.verify.as_ref().is_some_and(JobVerify::reading);
-            let out_of_time = match runtime_ns {
-                Some(r) if !ramping && !verifying => now.saturating_sub(self.io.measure_from) >= r,
-                _ => false,
-            };
+            let out_of_time = out_of_time && !verifying;
             let stopping = stop.load(Ordering::Relaxed)
                 || self.io.exit.load(Ordering::Relaxed)
                 || (RICH && self.feat.filled);
@@ -109,7 +124,7 @@ impl Loop<'_, '_> {
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
             // A poll comes first (libaio's userspace_reap serves it from the ring).
-            if batching.complete_min == 0 && self.io.in_flight > 0 {
+            if self.io.in_flight >= poll_from {
                 let max = batching.complete_max as usize;
                 if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
                     self.io.reap::<RICH>(&mut self.feat, 1, max);
@@ -147,6 +162,7 @@ impl Loop<'_, '_> {
     fn end_ramp(&mut self, now: u64) {
         self.io.ramp_over = true;
         self.io.recorder.clear(now);
+        self.io.next_tick = 0;
         let used = match self.io.clock.is_fake() {
             true => ThreadUsage::default(),
             false => ThreadUsage::now().since(self.feat.usage_before),

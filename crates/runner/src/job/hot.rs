@@ -56,6 +56,9 @@ pub(super) struct Hot<'a, 's> {
     pub(super) runtime_ns: Option<u64>,
     /// When measurement began (after `ramp_time`).
     pub(super) measure_from: u64,
+    /// The first time at which the recorder's samplers or the progress counters are due
+    /// (see [`Hot::tick`]); 0 after anything restarts them.
+    pub(super) next_tick: u64,
     /// The last clock reading.
     pub(super) last_now: u64,
     /// Whether `ramp_time` is over (measurement began).

@@ -22,7 +22,7 @@ use iomark_engine::{Engine, IoUnit};
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::JobRecorder;
 use iomark_verify::JobVerify;
-use iomark_workload::{BufferFiller, Workload};
+use iomark_workload::{BufferFiller, FioStream, Workload};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::AtomicBool;
@@ -124,7 +124,8 @@ pub(super) fn start<'a, 's>(
         .as_ref()
         .map(|r| crate::features::replay::Cursor::new(r, clock.is_fake(), stop));
     let replay = replay.transpose().map_err(JobFailure::Replay).map_err(JobError::of(name))?;
-    let prio = cmdprio.map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.cmdprio));
+    let prio = cmdprio
+        .map(|p| crate::features::cmdprio::Picker::new(p, plan.seeds.fio.rng(FioStream::CmdPrio)));
     let job = (plan.job.name.as_str(), &plan.files);
     let seeds = &plan.seeds.fio;
     let ctl = Controls::new(&plan.pacing, job, (iodepth, seeds, config.dirs), now, links.flow);
@@ -157,6 +158,7 @@ pub(super) fn start<'a, 's>(
         runtime_ns: limits.runtime.map(|d| d.as_nanos() as u64),
         measure_from: now,
         last_now: now,
+        next_tick: 0,
         ramp_over: false,
         error: 0,
         error_text: String::new(),

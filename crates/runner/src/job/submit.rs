@@ -160,7 +160,7 @@ impl Hot<'_, '_> {
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once.
-                let mut run: Option<(Ddir, u64, u64)> = None;
+                let (mut run_dir, mut run_ns, mut run_n) = (Ddir::Read, 0, 0);
                 for &index in &done {
                     self.in_flight -= 1;
                     let stamps @ (start, submitted) = self.stamps[index as usize];
@@ -170,17 +170,18 @@ impl Hot<'_, '_> {
                         continue;
                     };
                     let clat = now - submitted;
-                    match &mut run {
-                        Some((d, ns, count)) if *d == dir && *ns == clat => *count += 1,
-                        _ => {
-                            if let Some((d, ns, count)) = run.replace((dir, clat, 1)) {
-                                self.recorder.record_clat_n(d, ns, count);
-                            }
+                    // (An empty run, `run_n` 0, takes the first I/O either way.)
+                    if clat == run_ns && dir == run_dir {
+                        run_n += 1;
+                    } else {
+                        if run_n > 0 {
+                            self.recorder.record_clat_n(run_dir, run_ns, run_n);
                         }
+                        (run_dir, run_ns, run_n) = (dir, clat, 1);
                     }
                 }
-                if let Some((d, ns, count)) = run {
-                    self.recorder.record_clat_n(d, ns, count);
+                if run_n > 0 {
+                    self.recorder.record_clat_n(run_dir, run_ns, run_n);
                 }
             }
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),

@@ -26,6 +26,7 @@ impl Loop<'_, '_> {
         self.quiesce();
         let now = self.io.clock.now_ns();
         self.io.recorder.clear(now);
+        self.io.next_tick = 0;
         if let Some(logs) = &mut self.feat.logs {
             logs.restart(now);
         }

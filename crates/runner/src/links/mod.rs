@@ -54,6 +54,8 @@ pub(crate) struct RunLinks {
     io_done_groups: Vec<u32>,
     /// The run's block-layer tracing, and whether every job asks for it.
     pub(crate) block: Option<(Arc<dyn BlockTracing>, bool)>,
+    /// The control groups of the run's job processes.
+    pub(crate) cgroups: crate::system::cgroup::Cgroups,
 }
 
 impl RunLinks {
@@ -91,6 +93,7 @@ impl RunLinks {
             io_left: AtomicUsize::new(io_left),
             io_done_groups,
             block: None,
+            cgroups: crate::system::cgroup::Cgroups::default(),
         };
         if io_left == 0 {
             links.io_done();

@@ -96,16 +96,28 @@ impl<'a> Publisher<'a> {
         Publisher { progress, bytes: [0; 3], ios: [0; 3], next_ns: 0 }
     }
 
-    /// Counts one completed I/O of direction `d`; publishes when [`PUBLISH_NS`] have passed
-    /// on the job's clock (`now_ns`) since the last time.
+    /// Counts one completed I/O of direction `d`, publishing nothing: the caller calls
+    /// [`Publisher::publish_due`] by [`Publisher::next_ns`].
     #[inline]
-    pub fn count(&mut self, d: usize, bytes: u64, now_ns: u64) {
+    pub fn add(&mut self, d: usize, bytes: u64) {
         self.bytes[d] += bytes;
         self.ios[d] += 1;
+    }
+
+    /// Publishes the counts when [`PUBLISH_NS`] have passed on the job's clock (`now_ns`)
+    /// since the last time.
+    #[inline]
+    pub fn publish_due(&mut self, now_ns: u64) {
         if now_ns >= self.next_ns {
             self.flush();
             self.next_ns = now_ns + PUBLISH_NS;
         }
+    }
+
+    /// The first time at which [`Publisher::publish_due`] publishes.
+    #[inline]
+    pub fn next_ns(&self) -> u64 {
+        self.next_ns
     }
 
     /// Publishes the counts now.
@@ -233,13 +245,18 @@ mod tests {
     fn the_publisher_stores_at_most_once_per_period() {
         let progress = JobProgress::new(Instant::now());
         let mut p = Publisher::new(&progress);
-        p.count(0, 4096, 0);
-        p.count(0, 4096, PUBLISH_NS - 1);
+        let count = |p: &mut Publisher, d: usize, bytes: u64, now: u64| {
+            p.add(d, bytes);
+            p.publish_due(now);
+        };
+        count(&mut p, 0, 4096, 0);
+        count(&mut p, 0, 4096, PUBLISH_NS - 1);
         assert_eq!(progress.read().bytes, [4096, 0, 0]);
-        p.count(1, 512, PUBLISH_NS);
+        assert_eq!(p.next_ns(), PUBLISH_NS);
+        count(&mut p, 1, 512, PUBLISH_NS);
         assert_eq!(progress.read().bytes, [8192, 512, 0]);
         assert_eq!(progress.read().ios, [2, 1, 0]);
-        p.count(1, 512, PUBLISH_NS + 1);
+        count(&mut p, 1, 512, PUBLISH_NS + 1);
         p.flush();
         assert_eq!(progress.read().ios, [2, 2, 0]);
     }

@@ -194,6 +194,19 @@ pub fn inflate(input: &mut impl BufRead, out: &mut impl Write) -> Result<(), Inf
     }
 }
 
+/// The text rows of binary log records (see the module doc), as fio 3.33 writes them; a
+/// cut record at the end is dropped. What a client writes of a log a server sent.
+pub fn records_text(raw: &[u8]) -> String {
+    let mut text = String::new();
+    records(raw, &mut text);
+    text
+}
+
+/// One histogram row's text (`time, direction, block size, bins…`) and its newline.
+pub fn hist_text(out: &mut String, time_ms: u64, dir: u8, bs: u64, bins: &[u64]) {
+    format::hist_row(out, &iomark_stats::log::HistRowHead { time_ms, dir, bs }, bins, 0);
+}
+
 /// Appends the text of the whole records in `raw`; a cut record at the end is dropped,
 /// as fio drops it.
 fn records(mut raw: &[u8], text: &mut String) {

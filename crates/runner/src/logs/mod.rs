@@ -31,7 +31,7 @@ mod writer;
 
 pub use file::LogError;
 use file::LogFile;
-pub use fz::{inflate, InflateError};
+pub use fz::{hist_text, inflate, records_text, InflateError};
 use writer::{Sink, Writer};
 
 use crate::request::Request;

@@ -7,12 +7,14 @@
 
 mod checks;
 mod error;
+pub(crate) mod process;
 pub(crate) mod report;
 pub(crate) mod schedule;
 mod thread;
 
 pub use checks::{check, Checks};
 pub use error::{RunError, ScheduleError};
+pub use process::{run_in_process, JobProcesses, ProcessReply};
 
 use crate::clock::{self, JobClock};
 use crate::links::progress::Progress;
@@ -52,6 +54,12 @@ pub struct RunOptions {
     pub block_tracing: Option<Arc<dyn iomark_stats::block::BlockTracing>>,
     /// `--block-latency`: every job asks for the split.
     pub block_latency_all: bool,
+    /// How to start a job process, for the jobs that run in one (see [`JobProcesses`]); without
+    /// it such a job fails.
+    pub processes: Option<Arc<dyn JobProcesses>>,
+    /// `--job-processes`: fio's process model, every job without `thread` in a child
+    /// process.
+    pub fio_processes: bool,
 }
 
 /// Refuses a job that would write to a block device in use (see `crate::system::safety`).
@@ -247,15 +255,20 @@ fn run_waves(
                             finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
                         }
                     }
-                    let result = job_thread(
-                        plan,
-                        (options.readonly, filler),
-                        (clock, clock_note),
-                        stop,
-                        (links, i),
-                        job_progress,
-                        slot,
-                    );
+                    let result = if process::in_process(plan, options.fio_processes) {
+                        let processes = options.processes.as_deref();
+                        process::process_job((plan, i), processes, stop, links, slot)
+                    } else {
+                        job_thread(
+                            plan,
+                            (options.readonly, filler),
+                            (clock, clock_note),
+                            stop,
+                            (links, i),
+                            job_progress,
+                            slot,
+                        )
+                    };
                     let (lock, cv) = &done[k];
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();

@@ -108,6 +108,7 @@ pub(super) fn report(
         notes,
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: None,
     };
     (report, raw)
 }

@@ -15,7 +15,7 @@ use iomark_workload::BufferFiller;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A job that did nothing: never started, or stopped before it did.
-pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
+pub(crate) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
     let sync = plan.engine.sync();
     let recorder = iomark_stats::recorder::JobRecorder::new(job::recorder_config(plan, sync), 0)
         .map_err(JobError::of(&plan.job.name))?;
@@ -38,7 +38,7 @@ pub(super) fn not_started(plan: &JobPlan) -> Result<JobOutcome, JobError> {
 /// `readonly`), `ioscheduler`, `exec_prerun`, the job and `exec_postrun`; the outcome, with
 /// what the job noted, goes to `slot`. A job stopped before it began stays out, one whose
 /// `exec_prerun` failed is reported with nothing done.
-pub(super) fn job_thread(
+pub(crate) fn job_thread(
     plan: &JobPlan,
     (readonly, mut filler): (bool, Option<BufferFiller>),
     (clock, clock_note): (JobClock, Option<String>),

@@ -65,6 +65,9 @@ pub fn delta(name: &str, before: &DiskStat, after: &DiskStat, wall_ms: u64) -> D
         ticks: [0, 1].map(|i| d(after.ticks[i], before.ticks[i])),
         in_queue: d(after.time_in_queue, before.time_in_queue),
         util,
+        sectors: [0, 1].map(|i| d(after.sectors[i], before.sectors[i])),
+        io_ticks: busy,
+        wall_ms,
         aggr: None,
     }
 }

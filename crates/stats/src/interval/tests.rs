@@ -32,6 +32,7 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: None,
     }
 }
 

@@ -267,6 +267,13 @@ impl JobRecorder {
         }
     }
 
+    /// The first time at which [`tick`](Self::tick) does more than compare: before it, a
+    /// caller may leave `tick` out.
+    #[inline]
+    pub fn next_tick_ns(&self) -> u64 {
+        self.bw.due_ns().min(self.iops.due_ns())
+    }
+
     /// Forgets everything recorded and restarts the sample windows at `now_ns` (the end
     /// of `ramp_time`). Keeps every allocation.
     pub fn clear(&mut self, now_ns: u64) {

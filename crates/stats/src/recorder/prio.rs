@@ -49,6 +49,12 @@ impl PrioRecorder {
         PrioRecorder { dirs, total_latency, settled: false }
     }
 
+    /// Priorities recorded elsewhere and complete (a remote job's, as fio's client/server
+    /// protocol carries them): each direction's list, the job's own first.
+    pub fn from_settled(dirs: [Vec<(u16, LatRecorder)>; 3], total_latency: bool) -> Self {
+        PrioRecorder { dirs, total_latency, settled: true }
+    }
+
     /// A job's I/Os all under its own priority `own`: how a job that kept no priorities
     /// takes part in a merge with one that did.
     pub(crate) fn whole(own: u16, dirs: &[DirRecorder; 3], total_latency: bool) -> Self {

@@ -72,7 +72,20 @@ pub fn report(doc: &Value) -> RunReport {
             .unwrap_or_default(),
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: idleness(&doc["cpu_idleness"]),
     }
+}
+
+/// `--idle-prof`'s `cpu_idleness` object, if the document has one.
+fn idleness(idle: &Value) -> Option<iomark_stats::report::IdleReport> {
+    let f = |key: &str| idle.get(key).and_then(Value::as_f64);
+    let percpu = (0..).map_while(|cpu| f(&format!("cpu-{cpu}"))).collect();
+    Some(iomark_stats::report::IdleReport {
+        system: f("system")?,
+        percpu,
+        unit_mean_us: f("unit_mean")?,
+        unit_stddev_us: f("unit_stddev").unwrap_or(0.0),
+    })
 }
 
 fn option<'a>(
@@ -248,6 +261,7 @@ pub fn disk(v: &Value) -> DiskReport {
             in_queue: u(&v["aggr_in_queue"]),
             util: f(&v["aggr_util"]),
         }),
+        ..DiskReport::default()
     }
 }
 
@@ -276,5 +290,24 @@ fn group_dir<'a>(dirs: impl Iterator<Item = &'a DirReport>) -> GroupDir {
         max_bw: ran.iter().map(bw).max().unwrap_or(0),
         min_run_ms: ran.iter().map(|dir| dir.runtime_ms).min().unwrap_or(0),
         max_run_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fios_cpu_idleness_is_read() {
+        let doc: Value = serde_json::from_str(
+            r#"{"fio version": "fio-3.33", "jobs": [], "cpu_idleness": {"system": 22.9,
+                "cpu-0": 1.5, "cpu-1": 44.25, "unit_mean": 11.18, "unit_stddev": 4.1}}"#,
+        )
+        .unwrap();
+        let idle = report(&doc).cpu_idleness.expect("cpu_idleness");
+        assert_eq!((idle.system, idle.percpu), (22.9, vec![1.5, 44.25]));
+        assert_eq!((idle.unit_mean_us, idle.unit_stddev_us), (11.18, 4.1));
+        let none: Value = serde_json::from_str(r#"{"jobs": []}"#).unwrap();
+        assert_eq!(report(&none).cpu_idleness, None);
     }
 }

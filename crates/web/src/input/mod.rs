@@ -58,6 +58,7 @@ pub fn empty_report() -> RunReport {
         notes: Default::default(),
         ranks: Vec::new(),
         clients: Vec::new(),
+        cpu_idleness: None,
     }
 }
 

@@ -69,6 +69,7 @@ impl RandomMap {
     }
 
     /// How many blocks the map covers.
+    #[inline]
     pub(crate) fn blocks(&self) -> u64 {
         self.blocks
     }
@@ -160,6 +161,44 @@ impl RandomMap {
             }
         }
         n.min(max)
+    }
+
+    /// `next_free(from)`, marked done with `mark_one`: the block taken, or `None` when the
+    /// map is full. The commonest case (a free block in `from`'s own word) is inlined; the
+    /// rest goes the long way.
+    #[inline(always)]
+    pub(crate) fn take_one(&mut self, from: u64) -> Option<u64> {
+        if from < self.blocks && !self.is_full() {
+            let w = (from / 64) as usize;
+            if let Some(word) = self.words.get_mut(w) {
+                let rest = *word | ((1 << (from % 64)) - 1);
+                if rest != u64::MAX {
+                    let bit = (!rest).trailing_zeros();
+                    *word |= 1 << bit;
+                    if *word == u64::MAX {
+                        self.word_full(w);
+                    }
+                    self.used += 1;
+                    return Some(w as u64 * 64 + u64::from(bit));
+                }
+            }
+        }
+        self.take_one_long(from)
+    }
+
+    /// `take_one` the long way.
+    #[inline(never)]
+    fn take_one_long(&mut self, from: u64) -> Option<u64> {
+        let b = self.next_free(from)?;
+        self.mark_one(b);
+        Some(b)
+    }
+
+    /// Word `w` has become full: the summary says so.
+    #[cold]
+    #[inline(never)]
+    fn word_full(&mut self, w: usize) {
+        self.full[w / 64] |= 1 << (w % 64);
     }
 
     /// Marks block `b` as done (it must be free): `mark(b, 1)`.
@@ -255,5 +294,24 @@ mod tests {
         let left: u64 = marked.iter().filter(|&&d| !d).count() as u64;
         m.mark(0, 0);
         assert_eq!(m.is_full(), left == 0);
+    }
+
+    #[test]
+    fn take_one_takes_what_next_free_and_mark_one_take() {
+        for blocks in [1, 63, 64, 65, 64 * 64 + 1, 3 * 64 * 64 + 37] {
+            let (mut a, mut b) = (RandomMap::new(blocks), RandomMap::new(blocks));
+            let mut rng = FioRng::new(blocks, false);
+            // Past the end too: the long way wraps it.
+            for _ in 0..=blocks {
+                let from = rng.below(blocks + blocks / 3 + 1);
+                let want = b.next_free(from);
+                if let Some(block) = want {
+                    b.mark_one(block);
+                }
+                assert_eq!(a.take_one(from), want, "{blocks} blocks, from {from}");
+                assert_eq!(a, b);
+            }
+            assert!(a.is_full());
+        }
     }
 }

@@ -16,7 +16,14 @@
 //!   than the smallest size is never touched). With a skip, an offset that lands at
 //!   or past the end wraps to the region start (`size=31k bs=4k rw=read:4k` reads 0, 8k,
 //!   16k, 24k, 0, 8k…), but one that lands inside the tail ends the pass (`size=26k`: 0,
-//!   8k, 16k, done, and 24k too when the file holds 28k). The follow-ups of a random
+//!   8k, 16k, done, and 24k too when the file holds 28k). It wraps, that direction
+//!   alone, only when the region is the whole file (it starts at 0 and the file ends
+//!   with it); otherwise it ends the pass of every direction, and a new pass starts only
+//!   as any pass does (`loops`, a larger `io_size`, `time_based`). fio 3.33: `size=32k
+//!   rw=read:4k` reads 0, 8k, 16k, 24k of a larger file (or with `offset=8k`), and 0,
+//!   8k, 16k, 24k, 0, 8k, 16k, 24k of a file of 32k or with `io_size=32k`; `rw=rw:4k`
+//!   reads 0, 8k, 16k, writes 0, reads 24k and is done on the larger file, and with
+//!   `io_size=48k` starts a new pass there (reads and writes from 0). The follow-ups of a random
 //!   mode (`randread:N`, `percentage_random`) fit the same way. (The null engine has no
 //!   file: its reach is the region's end.)
 //! - Random with the map: the region is cut into blocks of the job's smallest block size;
@@ -59,6 +66,9 @@ pub(crate) struct FileCursor {
     pub(crate) lfsr: Option<Lfsr>,
     /// `zonemode=strided`: the zone the file is in.
     pub(crate) zone: Option<ZoneState>,
+    /// Whether a sequential offset that a `:N` skip puts at or past the region's end wraps
+    /// to the region's start (else the pass is over): see the module note.
+    pub(crate) wraps: bool,
 }
 
 /// An offset and length relative to the region start.
@@ -79,6 +89,7 @@ impl FileCursor {
             skew: None,
             lfsr: None,
             zone: None,
+            wraps: true,
         }
     }
 
@@ -99,6 +110,7 @@ impl FileCursor {
     }
 
     /// Records an I/O of direction `dir` at `ext`.
+    #[inline]
     pub(crate) fn advance(&mut self, dir: usize, ext: Extent) {
         self.last[dir] = ext.0;
         self.pos[dir] = ext.0 + ext.1;
@@ -120,6 +132,9 @@ impl FileCursor {
         }
         let mut off = if pos == 0 { 0 } else { pos + skip };
         if off >= len {
+            if !self.wraps {
+                return None;
+            }
             off = 0;
         }
         self.extent_at(off, sizes)

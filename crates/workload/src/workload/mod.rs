@@ -15,6 +15,7 @@ use crate::taus::FioRng;
 use crate::zones::StridedZones;
 use iomark_core::{Ddir, RwMode};
 
+mod fast;
 mod opens;
 mod setup;
 
@@ -95,6 +96,11 @@ pub struct Workload {
     /// `next` answers `None` at the end of each pass, until [`Workload::next_pass`].
     pause_between_passes: bool,
     buffers: BufferFiller,
+    /// How many more calls of `next` may take the one-block shortcut without looking at
+    /// the rest of the state (see [`Workload::fast_room`]); 0 sends `next` the long way.
+    fast_left: u64,
+    /// The direction of the shortcut's I/Os while `fast_left` is above 0.
+    fast_dir: Ddir,
 }
 
 impl Workload {
@@ -184,6 +190,8 @@ impl Workload {
             finished: false,
             pause_between_passes: false,
             buffers: BufferFiller::for_job(cfg),
+            fast_left: 0,
+            fast_dir: Ddir::Read,
         })
     }
 
@@ -293,6 +301,7 @@ impl Workload {
         Some(write)
     }
 
+    #[inline]
     fn account(&mut self, req: &IoRequest, counts: bool) {
         self.mix.issued(req.dir);
         self.total_bytes += req.len;
@@ -371,7 +380,8 @@ impl Workload {
     #[inline]
     fn generate(&mut self, file: usize) -> Option<IoRequest> {
         if self.one_block {
-            return self.generate_one_block(file);
+            let dir = self.mix.direction();
+            return self.generate_one_block(file, dir);
         }
         if let Some(zones) = self.zones {
             return self.generate_zoned(file, zones);
@@ -477,16 +487,14 @@ impl Workload {
     /// - the cursor advances the same way, and there is no trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
-    #[inline]
-    fn generate_one_block(&mut self, file: usize) -> Option<IoRequest> {
-        let dir = self.mix.direction();
+    #[inline(always)]
+    fn generate_one_block(&mut self, file: usize, dir: Ddir) -> Option<IoRequest> {
         let unit = self.map_unit;
         let cursor = &mut self.files[file];
         let map = cursor.map.as_mut()?;
         // A full map is found after the draw, as fio finds it (other files share the
         // stream).
-        let b = map.next_free(self.offsets_rng.below_small(map.blocks()))?;
-        map.mark_one(b);
+        let b = map.take_one(self.offsets_rng.below_small(map.blocks()))?;
         let offset = b * unit;
         cursor.advance(dir.index(), (offset, unit));
         Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
@@ -498,41 +506,25 @@ impl Iterator for Workload {
     type Item = IoRequest;
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done. Never allocates.
+    ///
+    /// Inlined into the caller: while the one-block shortcut on the only file is certain
+    /// (`fast_room`), one turn of the general loop (`next_general`) is all `next` does.
+    #[inline(always)]
     fn next(&mut self) -> Option<IoRequest> {
-        if self.pending.is_some() {
-            return self.pending_write();
-        }
-        loop {
-            if self.finished {
-                return None;
-            }
-            if self.budget_spent() {
-                self.finished = true;
-                return None;
-            }
-            if self.files_done == self.files.len() {
-                if self.pause_between_passes {
-                    return None;
-                }
-                if !self.start_next_pass() {
-                    self.finished = true;
-                }
-                continue;
-            }
-            let file = self.pick_file();
-            match self.generate(file) {
+        if self.fast_left > 0 {
+            self.fast_left -= 1;
+            match self.generate_one_block(0, self.fast_dir) {
                 Some(req) => {
-                    // trimwrite: only the write of the pair counts toward the budgets.
-                    let counts = !self.trimwrite;
-                    if !counts {
-                        self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
-                    }
-                    self.account(&req, counts);
+                    self.account(&req, true);
                     return Some(req);
                 }
-                None => self.file_done(file),
+                None => {
+                    self.fast_left = 0;
+                    self.file_done(0);
+                }
             }
         }
+        self.next_slow()
     }
 }
 

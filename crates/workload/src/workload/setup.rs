@@ -32,6 +32,8 @@ pub(super) fn cursors(
             None => *region,
         };
         let mut cursor = FileCursor::new(region, None);
+        // A `:N` skip wraps within the region only over a whole file (see `offsets`).
+        cursor.wraps = region.offset == 0 && region.reach <= region.len;
         if let Some(unit) = map_unit {
             let blocks = match &cfg.zones {
                 Some(z) => crate::zones::map_blocks(z, region.len, unit),

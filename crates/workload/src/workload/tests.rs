@@ -62,6 +62,7 @@ fn shortcut_and_general_path_agree() {
         let Ok(fast) = Workload::new(&cfg) else { continue };
         shortcuts += usize::from(fast.one_block);
         let general = Workload { one_block: false, ..fast.clone() };
+        assert_eq!(general.fast_left, 0);
         let (a, b): (Vec<IoRequest>, Vec<IoRequest>) =
             (fast.take(20_000).collect(), general.take(20_000).collect());
         assert_eq!(a, b, "configuration {i}: {cfg:?}");

@@ -4,5 +4,6 @@
 mod fill;
 mod options;
 mod regions;
+mod skips;
 mod traced;
 mod zones;

@@ -13,6 +13,26 @@ fn traced(program: &str, args: &[&str], calls: &str) -> Option<Vec<String>> {
     tools::traced(tempdir().path(), program, args, calls)
 }
 
+/// `lines` of `strace -f` with each call that another thread interrupted
+/// (`PID read(5</f>, <unfinished ...>`, later `PID <... read resumed>"", 4096) = 4096`)
+/// put back on one line.
+fn joined(lines: &[String]) -> Vec<String> {
+    let mut pending: std::collections::HashMap<String, String> = Default::default();
+    let mut out = Vec::new();
+    for line in lines {
+        let pid = line.split(' ').next().unwrap_or("").to_string();
+        if let Some(head) = line.strip_suffix(" <unfinished ...>") {
+            pending.insert(pid, head.to_string());
+        } else if let Some((_, tail)) = line.split_once(" resumed>") {
+            let head = pending.remove(&pid).unwrap_or_default();
+            out.push(format!("{head}{tail}"));
+        } else {
+            out.push(line.clone());
+        }
+    }
+    out
+}
+
 /// The `fsync` and `fdatasync` calls of `program` with `args` (see [`traced`]).
 fn syncs_traced(program: &str, args: &[&str]) -> Option<usize> {
     let lines = traced(program, args, "fsync,fdatasync")?;
@@ -50,7 +70,7 @@ fn pre_read_reads_the_region_before_the_job_as_fio() {
     let job = good("pre_read.fio");
     let args = [job.to_str().unwrap(), "--output-format=terse"];
     let read_bytes = |program: &str| -> Option<u64> {
-        let lines = traced(program, &args, "read")?;
+        let lines = joined(&traced(program, &args, "read")?);
         let bytes = lines
             .iter()
             .filter(|l| l.contains(" read(") && l.contains("pre-read.0.0>"))

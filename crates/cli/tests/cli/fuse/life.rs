@@ -24,6 +24,15 @@ fn an_fsynced_write_survives_sigkill_and_the_next_run_explains_the_stale_mount()
         let mut export = export;
         let _ = export.run.wait();
         drop(file);
+        // The kernel ends the connection when the last reference to the exporter's
+        // /dev/fuse goes; over io_uring that is the ring's teardown, which the kernel
+        // defers to a worker and can come after wait() returns. Until then the mount
+        // still looks served.
+        let ended = poll_until(|| match std::fs::metadata(&export.mnt) {
+            Err(e) if e.raw_os_error() == Some(libc::ENOTCONN) => Some(()),
+            _ => None,
+        });
+        assert!(ended.is_some(), "{transport}: the killed exporter's connection never ended");
         let backing = std::fs::read(&export.backing).unwrap();
         assert_eq!(&backing[12288..12288 + 8192], &data[..], "{transport}: acknowledged data lost");
 

@@ -3,31 +3,13 @@
 //! histogram bins added bin for bin), a server that fails reported while the others are
 //! still printed, a server of another protocol version named with both versions.
 
-use super::Server;
+use super::{bins, fake_server, json_of, Server};
 use crate::support::run::{command, tempdir, text, write_job, IOMARK};
 use crate::support::tools::fio_3_33_installed;
-use iomark_dist::proto::frame::write_message;
-use iomark_dist::proto::Op;
-use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
 
 const JOB: &str = "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
                    [j]\nnumjobs=2\n";
-
-/// The JSON document at the end of iomark's output (the servers' text comes first).
-fn json_of(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn bins(lat: &Value) -> BTreeMap<u64, u64> {
-    lat["bins"]
-        .as_object()
-        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
-        .unwrap_or_default()
-}
 
 #[test]
 fn iomark_drives_fio_and_iomark_servers_and_merges_them_exactly() {
@@ -100,17 +82,7 @@ fn a_server_that_cannot_be_reached_is_reported_and_the_others_printed() {
 fn a_server_of_another_protocol_version_is_named_with_both_versions() {
     let dir = tempdir();
     let job = write_job(dir.path(), JOB);
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let fake = std::thread::spawn(move || {
-        let (mut conn, _) = listener.accept().unwrap();
-        let mut probe = [0u8; 24 + 136];
-        conn.read_exact(&mut probe).unwrap();
-        let mut reply = Vec::new();
-        write_message(&mut reply, Op::Probe, 1, &[0; 112]).unwrap();
-        reply[0] = 96;
-        conn.write_all(&reply).unwrap();
-    });
+    let (port, fake) = fake_server(96, |_| {});
     let out = command(IOMARK)
         .arg(format!("--client=127.0.0.1,{port}"))
         .arg(&job)
@@ -120,6 +92,33 @@ fn a_server_of_another_protocol_version_is_named_with_both_versions() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("version 96") && err.contains("version 97"), "{err}");
+}
+
+#[test]
+fn a_server_lost_in_the_middle_is_reported_and_the_others_printed() {
+    let dir = tempdir();
+    let job = write_job(dir.path(), JOB);
+    let server = Server::start(&dir.path().join("iomark.log"));
+    // A server that answers the probe, reads what it is sent up to RUN and goes away.
+    let (port, lost) = fake_server(97, |conn| {
+        while let Ok(Some(m)) = iomark_dist::proto::frame::read_message(conn) {
+            if m.op == iomark_dist::proto::Op::Run {
+                break;
+            }
+        }
+    });
+    let out = command(IOMARK)
+        .arg(format!("--client=127.0.0.1,{port}"))
+        .arg(&job)
+        .arg(server.client_arg())
+        .arg(&job)
+        .output()
+        .expect("run iomark --client");
+    lost.join().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("closed the connection before the end of the run"), "{err}");
+    assert!(text(&out.stdout).contains("j: (groupid=0, jobs=2): err= 0"));
 }
 
 #[test]

@@ -83,36 +83,34 @@ fn fill(display: &str, (x, y): (u32, u32), text: &str) {
     xdotool(display, &["type", "--delay", "30", text]);
 }
 
-/// Xvfb, stopped with SIGTERM so that it removes its socket and lock file (a killed
-/// Xvfb leaves them, and its display number stays taken).
-struct Xvfb(Child);
+/// An X server stopped with SIGTERM when dropped, so that it removes its socket and lock
+/// file (SIGKILL leaves them behind, and they use up the display numbers).
+struct Terminated(Child);
 
-impl Drop for Xvfb {
+impl Drop for Terminated {
     fn drop(&mut self) {
-        let pid = self.0.id().to_string();
-        let _ = command("kill").args(["-TERM", &pid]).status();
+        let _ = command("kill").arg("-TERM").arg(self.0.id().to_string()).status();
         let _ = self.0.wait();
     }
 }
 
-/// Starts Xvfb on a display it finds free (`-displayfd`); the display's name (`:93`)
-/// and the process.
-fn xvfb() -> (String, Xvfb) {
+/// Starts Xvfb on a display it finds free (`-displayfd`: it writes the number once it
+/// accepts clients); the display's name (`:93`) and the process.
+fn xvfb() -> (String, Terminated) {
     let mut child = command("Xvfb")
         .args(["-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("start Xvfb");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("Xvfb's stdout");
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
-        .expect("Xvfb's display number");
-    let xvfb = Xvfb(child);
-    let n: u32 = line.trim().parse().expect("Xvfb's display number");
+    let mut number = String::new();
+    let out = child.stdout.take().expect("Xvfb's output");
+    let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut number);
+    let server = Terminated(child);
+    let n: u32 = number.trim().parse().expect("Xvfb's display number");
     let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
     poll_until(|| socket.exists().then_some(())).expect("Xvfb's socket");
-    (format!(":{n}"), xvfb)
+    (format!(":{n}"), server)
 }
 
 #[test]

@@ -1,17 +1,68 @@
 //! Many clients at once: the MPI launch (`mpirun -np N iomark`) and fio's client/server
-//! protocol (`iomark --server` driven by fio 3.33's client), on loopback only.
+//! protocol (`iomark --server` driven by fio 3.33's client, `iomark --client` driving fio's
+//! servers and iomark's: jobs, command lines, logs, triggers), on loopback only.
 
 mod client;
+mod disks;
 mod gfio;
+mod jobline;
+mod logs;
 mod mpi;
+mod prios;
+mod sendfile;
 mod server;
-mod trigger;
+mod triggers;
 
 use crate::support::process::poll_until;
-use crate::support::run::{command, FAKE_STEP_NS, IOMARK};
+use crate::support::run::{command, text, FAKE_STEP_NS, IOMARK};
+use serde_json::Value;
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
+
+/// The JSON document at the end of a client's output (the servers' text comes first).
+pub fn json_of(out: &[u8]) -> Value {
+    let text = text(out);
+    let start = text.find("\n{").map_or(0, |i| i + 1);
+    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// A latency object's json+ bins, by value.
+pub fn bins(lat: &Value) -> std::collections::BTreeMap<u64, u64> {
+    lat["bins"]
+        .as_object()
+        .map(|b| b.iter().map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap())).collect())
+        .unwrap_or_default()
+}
+
+/// A server that answers the probe (`version` in its header) and then does `then` with
+/// the connection: what `iomark --client` makes of a bad or lost server. Its port, and
+/// the thread to join.
+pub fn fake_server<T: Send + 'static>(
+    version: u16,
+    then: impl FnOnce(&mut TcpStream) -> T + Send + 'static,
+) -> (u16, std::thread::JoinHandle<T>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let thread = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let mut probe = [0u8; 24 + 136];
+        conn.read_exact(&mut probe).unwrap();
+        let mut reply = Vec::new();
+        iomark_dist::proto::frame::write_message(
+            &mut reply,
+            iomark_dist::proto::Op::Probe,
+            1,
+            &[0; 112],
+        )
+        .unwrap();
+        reply[..2].copy_from_slice(&version.to_le_bytes());
+        conn.write_all(&reply).unwrap();
+        then(&mut conn)
+    });
+    (port, thread)
+}
 
 /// An `iomark --server` on a free loopback port, under the fake clock; killed when dropped.
 pub struct Server {
@@ -48,7 +99,10 @@ impl Server {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        // In the log's (temporary) directory: what the jobs write in the current
+        // directory (`JOBNAME.prerun.txt`, relative files) stays out of the source tree.
         let child = cmd
+            .current_dir(log.parent().expect("the server log's directory"))
             .arg(format!("--server=ip:127.0.0.1,{port}"))
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).expect("server log"))

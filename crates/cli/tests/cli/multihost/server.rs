@@ -3,7 +3,7 @@
 //! the statistics iomark sends. The counts must be the ones iomark reports for the same
 //! job on its own, and the merge fio's. Bad peers are refused without harm to the server.
 
-use super::Server;
+use super::{json_of, Server};
 use crate::support::run::{command, iomark_ok, tempdir, text, write_job};
 use crate::support::tools::fio_3_33_installed;
 use iomark_dist::proto::frame::{read_message, write_message};
@@ -14,13 +14,6 @@ use std::net::TcpStream;
 
 const JOB: &str = "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
                    randrepeat=1\n[j]\nnumjobs=2\n";
-
-/// fio's JSON document from its output (text lines from the servers come first).
-fn fio_json(out: &[u8]) -> Value {
-    let text = text(out);
-    let start = text.find("\n{").map_or(0, |i| i + 1);
-    serde_json::from_str(&text[start..]).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
 
 #[test]
 fn fio_clients_run_jobs_on_three_iomark_servers_and_merge_them() {
@@ -38,7 +31,7 @@ fn fio_clients_run_jobs_on_three_iomark_servers_and_merge_them() {
     }
     let out = fio.output().expect("run fio");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let doc = fio_json(&out.stdout);
+    let doc = json_of(&out.stdout);
     // What iomark reports for the same job on its own, under the same fake clock.
     let own = iomark_ok(dir.path(), &[job.to_str().unwrap(), "--output-format=json"], true);
     let own: Value = serde_json::from_slice(&own.stdout).expect("iomark's JSON");
@@ -122,6 +115,14 @@ fn a_bad_peer_is_refused_and_the_server_goes_on() {
     let mut conn = TcpStream::connect(addr).expect("connect");
     conn.write_all(&[0xff; 64]).unwrap();
     assert!(closed(&mut conn));
+    let mut conn = TcpStream::connect(addr).expect("connect");
+    let mut frame = Vec::new();
+    write_message(&mut frame, Op::Job, 0, &[0; 8]).unwrap();
+    frame[16..20].copy_from_slice(&(1u32 << 31).to_le_bytes());
+    let crc = crc::Crc::<u16>::new(&crc::CRC_16_ARC).checksum(&frame[..20]);
+    frame[20..22].copy_from_slice(&crc.to_le_bytes());
+    conn.write_all(&frame[..24]).unwrap();
+    assert!(closed(&mut conn));
     // A client that goes away in the middle of a long run: its jobs stop.
     let mut conn = TcpStream::connect(addr).expect("connect");
     let long = "[long]\nioengine=null\nrw=read\nsize=1m\ntime_based\nruntime=1h\n";
@@ -144,4 +145,5 @@ fn a_bad_peer_is_refused_and_the_server_goes_on() {
     assert!(text(&out.stdout).contains("Run status group 0"));
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(logged.contains("version 96") && logged.contains("version 97"), "{logged}");
+    assert!(logged.contains("larger than"), "{logged}");
 }

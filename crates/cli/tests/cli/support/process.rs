@@ -96,13 +96,18 @@ pub struct Running {
 impl Running {
     /// Starts iomark with `args` in `dir` (on the real clock).
     pub fn start(dir: &Path, args: &[String]) -> Running {
-        let mut child = command(IOMARK)
+        Running::start_program(IOMARK, dir, args)
+    }
+
+    /// Starts `program` (iomark, fio) with `args` in `dir`.
+    pub fn start_program(program: &str, dir: &Path, args: &[String]) -> Running {
+        let mut child = command(program)
             .current_dir(dir)
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("run iomark");
+            .unwrap_or_else(|e| panic!("run {program}: {e}"));
         let (stdout, out_thread) = Gathered::start(child.stdout.take().unwrap());
         let (stderr, err_thread) = Gathered::start(child.stderr.take().unwrap());
         Running { child, stdout, stderr, gatherers: vec![out_thread, err_thread] }

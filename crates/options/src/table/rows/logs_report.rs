@@ -496,17 +496,32 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::JobDescription,
         "Select a specific builtin performance test",
     ),
-    opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name"),
+    opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name").supported(
+        "The job runs in a child process of iomark, placed in this group of the \
+         first blkio (v1) or cgroup2 hierarchy in /proc/mounts, as fio 3.33 places it; \
+         the group is made if missing and removed after the job (docs/running.md).",
+    ),
     opt(
         "cgroup_nodelete",
         Kind::Bool,
         Category::Threads,
         "Do not delete cgroups after job completion",
     )
-    .default("0"),
-    opt("cgroup_weight", int(100, 1000), Category::Threads, "Use given weight for cgroup"),
-    opt("uid", int(0, NOLIMIT), Category::Threads, "Run job with this user ID"),
-    opt("gid", int(0, NOLIMIT), Category::Threads, "Run job with this group ID"),
+    .default("0")
+    .supported("The job's group stays after the job, as in fio 3.33."),
+    opt("cgroup_weight", int(100, 1000), Category::Threads, "Use given weight for cgroup")
+        .supported(
+            "Written to the group's io.weight (cgroup v2, with the io controller \
+             enabled for the group while the run needs it) or blkio.weight (v1).",
+        ),
+    opt("uid", int(0, NOLIMIT), Category::Threads, "Run job with this user ID").supported(
+        "The job runs in a child process of iomark that takes this user ID before its \
+         I/O; its files are laid out before, by iomark itself, as fio 3.33 does.",
+    ),
+    opt("gid", int(0, NOLIMIT), Category::Threads, "Run job with this group ID").supported(
+        "The job runs in a child process of iomark that takes this group ID before its \
+         I/O (and before uid).",
+    ),
     opt(
         "kb_base",
         Kind::Enum(&[

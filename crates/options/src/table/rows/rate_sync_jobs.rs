@@ -430,7 +430,9 @@ pub(super) const ROWS: &[OptionDef] = &[
          jobs before it.",
     ),
     opt("thread", Kind::Flag, Category::Threads, "Use threads instead of processes").supported(
-        "fio runs jobs as forked processes unless this is set. iomark always \
-         runs each job as a thread, so the option is accepted and changes nothing.",
+        "fio runs jobs as forked processes unless this is set. iomark runs each job \
+         as a thread, unless the job needs a process of its own (cgroup, uid, gid) or \
+         --job-processes asks for fio's process model, which runs every job without \
+         thread in a child process of iomark.",
     ),
 ];

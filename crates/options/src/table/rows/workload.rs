@@ -71,9 +71,12 @@ pub(super) const ROWS: &[OptionDef] = &[
     )
     .default("1")
     .supported(
-        "In fio's client/server mode this prefixes generated file names with \
-         the client's address. iomark has no client/server mode, so the value is accepted \
-         and changes nothing. Default true.",
+        "On a server (`--server`), the names of a job's files under `directory` (generated \
+         or given with `filename`) get the client's address and a dot before them \
+         (`127.0.0.1.job.0.0`), as fio's server names them, so that clients on several \
+         hosts sharing one directory do not write each other's files. Files outside a \
+         `directory`, and every file of a local run, keep their names (docs/multi-host.md). \
+         Default true.",
     ),
     opt(
         "opendir",

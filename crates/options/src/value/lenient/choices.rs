@@ -6,7 +6,9 @@
 //!   C's `atoi` reads it, without a unit, no number being 0 (`randread:4k` is `randread:4`,
 //!   `random:x` is `random:0`);
 //! - `random_distribution`: the numbers at the front of the first two fields after the name
-//!   (`zipf:1.2x` is `zipf:1.2`); further fields are ignored (`zipf:1.2:0.25:3`);
+//!   (`zipf:1.2x` is `zipf:1.2`); further fields are ignored (`zipf:1.2:0.25:3`); a zone's
+//!   size of `zoned` or `zoned_abs` is the number at its front (`50/90x` is `50/90`,
+//!   `50/32kx` is `50/32768`; the same iolog as fio's);
 //! - `sync_file_range`: names after the first that fio does not know are dropped, empty
 //!   ones skipped, and the count after `:` is the number at its front, read as C's `atoi`
 //!   reads it (`write:4k` is 4);
@@ -67,6 +69,11 @@ pub(super) fn distribution(
             cleaned.push(part.to_string());
             continue;
         };
+        if let zoned @ ("zoned" | "zoned_abs") = name.trim() {
+            cleaned
+                .push(format!("{zoned}:{}", zone_sizes(args, zoned == "zoned_abs", ctx, found)?));
+            continue;
+        }
         if !matches!(name.trim(), "zipf" | "pareto" | "normal" | "gauss") {
             cleaned.push(part.to_string());
             continue;
@@ -90,6 +97,27 @@ pub(super) fn distribution(
         cleaned.push(format!("{}:{}", name.trim(), numbers.join(":")));
     }
     distribution::parse_distribution(&cleaned.join(","), ctx).ok()
+}
+
+/// The zones of `zoned` (`absolute`: `zoned_abs`) with each zone's size read as fio
+/// reads it: its leading number (a size for `zoned_abs`), the rest ignored (`90x` is 90).
+fn zone_sizes(list: &str, absolute: bool, ctx: &Ctx, found: &mut Found) -> Option<String> {
+    let mut zones = Vec::new();
+    for zone in list.split(':') {
+        let Some((access, size)) = zone.split_once('/') else {
+            zones.push(zone.to_string());
+            continue;
+        };
+        let size = if absolute {
+            super::scalar(size, ctx.kb_base, found)?.to_string()
+        } else {
+            let (n, rest) = number::read_decimal(size)?;
+            found.ignore(rest);
+            n.to_string()
+        };
+        zones.push(format!("{access}/{size}"));
+    }
+    Some(zones.join(":"))
 }
 
 /// `sync_file_range` with names fio drops or a malformed count.
@@ -157,6 +185,16 @@ mod tests {
         assert_eq!(set("write,,wait_before"), value(&["write", "wait_before"], None));
         assert_eq!(set("foo,write"), None);
         assert_eq!(set("write:-1"), value(&["write"], Some(4_294_967_295)));
+    }
+
+    #[test]
+    fn zone_sizes_with_text() {
+        let mut found = Found::default();
+        let got = distribution("zoned:50/10:50/90x", &Ctx::default(), &mut found);
+        assert!(got.is_some() && found.noteworthy());
+        let mut found = Found::default();
+        let got = distribution("zoned_abs:50/32kx:50/32k", &Ctx::default(), &mut found);
+        assert!(got.is_some() && found.noteworthy());
     }
 
     #[test]

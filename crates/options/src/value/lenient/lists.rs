@@ -10,12 +10,15 @@
 //! - `bssplit`: the front number of each size and share (a share in decimal, as C's `atoi`
 //!   reads it); a share that is not a number is blank; shares that pass 100% give each entry its share in order until 100% is reached
 //!   (`4k/50:8k/60` runs as `4k/50:8k/50`); entries past the 64th are ignored;
-//! - a list of percentiles keeps the numbers it can read and skips the others, keeping 20.
+//! - a list of percentiles keeps the numbers it can read and skips the others, keeping 20;
+//! - a list of CPUs (`cpus_allowed`) reads each CPU as C's `atoi` does (`1x` is 1, `x` is
+//!   0, `0:1` is 0), a range without its end (`1-`) as its start; fio refuses a reversed
+//!   range (`1-x`). (Learned from the worker's `Cpus_allowed_list` in `/proc`.)
 
 use super::number::{self, read_float};
 use super::{scalar, Found};
 use crate::value::bssplit::MAX_SPLIT_ENTRIES;
-use crate::value::lists::MAX_FLOAT_LIST;
+use crate::value::lists::{MAX_CPUS, MAX_FLOAT_LIST};
 use crate::value::{SplitEntry, TimeUnit};
 use std::time::Duration;
 
@@ -204,7 +207,11 @@ fn split(dir: &str, kb_base: u32, found: &mut Found) -> Option<Vec<SplitEntry>> 
     let mut entries = Vec::new();
     for (_, item) in at_most(items, MAX_SPLIT_ENTRIES, found) {
         let (size, share) = item.split_once('/').map_or((item, None), |(a, b)| (a, Some(b)));
-        let bs = u64::try_from(scalar(size, kb_base, found)?).ok().filter(|&bs| bs > 0)?;
+        let bs = u64::try_from(scalar(size, kb_base, found)?).ok()?;
+        if bs == 0 {
+            // The plan runs it where fio's run is sound (the other sizes are `bs`).
+            found.because("an entry of size 0 stands for the job's bs");
+        }
         // A share is read as C's `atoi` reads it: `50x` is 50, `x` is 0, which is blank.
         let percent = match share.map(|s| (s, number::read_decimal(s))) {
             None => None,
@@ -236,6 +243,42 @@ fn split(dir: &str, kb_base: u32, found: &mut Found) -> Option<Vec<SplitEntry>> 
         }
     }
     (!entries.is_empty()).then_some(entries)
+}
+
+/// A list of CPUs as fio reads it (see the module documentation); `None` where fio
+/// refuses it.
+pub(super) fn cpu_list(raw: &str, found: &mut Found) -> Option<Vec<u32>> {
+    let mut cpus = Vec::new();
+    for item in raw.split(',').map(|i| i.trim_matches(number::is_c_space)).filter(|i| !i.is_empty())
+    {
+        let (lo, hi) = item.split_once('-').map_or((item, None), |(a, b)| (a, Some(b)));
+        let lo = cpu(lo, found)?;
+        let hi = match hi {
+            Some(b) if !b.trim().is_empty() => cpu(b, found)?,
+            Some(_) => {
+                found.because("a range without its end is its start");
+                lo
+            }
+            None => lo,
+        };
+        if hi < lo {
+            return None;
+        }
+        cpus.extend(lo..=hi);
+    }
+    cpus.sort_unstable();
+    cpus.dedup();
+    (!cpus.is_empty()).then_some(cpus)
+}
+
+/// One CPU of a list, as C's `atoi` reads it.
+fn cpu(text: &str, found: &mut Found) -> Option<u32> {
+    let (n, rest) = number::read_decimal(text).unwrap_or((0, text));
+    if rest == text {
+        found.because("no number, which fio 3.33 reads as CPU 0");
+    }
+    found.ignore(rest);
+    u32::try_from(n).ok().filter(|n| *n < MAX_CPUS)
 }
 
 /// A list of percentiles as fio reads it: the numbers it can read, in 0..=100, at most 20.
@@ -326,6 +369,26 @@ mod tests {
         assert_eq!(b("4k/1.5:8k/"), Some(vec![e(4096, Some(1)), e(8192, None)]));
         assert_eq!(b("4k/50:8k/60:16k/"), None, "fio's run is broken");
         assert_eq!(b("/10"), None);
+    }
+
+    #[test]
+    fn cpu_lists() {
+        // fio 3.33's worker's Cpus_allowed_list for each.
+        for (raw, want) in [
+            ("0-1x", vec![0, 1]),
+            ("0,1x", vec![0, 1]),
+            ("0:1", vec![0]),
+            ("x", vec![0]),
+            ("x-1", vec![0, 1]),
+            ("1-", vec![1]),
+            ("1,x", vec![0, 1]),
+            ("1-1x", vec![1]),
+        ] {
+            let mut found = Found::default();
+            assert_eq!(cpu_list(raw, &mut found), Some(want), "{raw}");
+            assert!(found.noteworthy(), "{raw}");
+        }
+        assert_eq!(cpu_list("1-x", &mut Found::default()), None, "fio refuses it");
     }
 
     #[test]

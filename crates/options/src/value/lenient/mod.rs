@@ -181,6 +181,7 @@ fn fio_reading(
         Kind::BsSplit if strict.is_err() => {
             Value::BsSplit(lists::bssplit(raw, ctx.kb_base, &mut found)?)
         }
+        Kind::CpuList if strict.is_err() => Value::Cpus(lists::cpu_list(raw, &mut found)?),
         Kind::FloatList if strict.is_err() => Value::Floats(lists::float_list(raw, &mut found)?),
         Kind::Enum(choices) if strict.is_err() => choices::choice(raw, choices, ctx, &mut found)?,
         Kind::Distribution(_) if strict.is_err() => {
@@ -258,6 +259,14 @@ fn time(text: &str, unit: TimeUnit, found: &mut Found) -> Option<Duration> {
         found.because(why);
     }
     Some(Duration::from_micros(reading.micros))
+}
+
+/// Lists per direction as a note shows them: each list's entries joined with `:`, the
+/// lists with `,` (`cmdprio_bssplit`, `ignore_error`).
+pub(crate) fn joined_lists<T>(lists: &[Vec<T>], entry: impl Fn(&T) -> String) -> String {
+    let lists: Vec<String> =
+        lists.iter().map(|l| l.iter().map(&entry).collect::<Vec<_>>().join(":")).collect();
+    lists.join(",")
 }
 
 /// A value as the note says iomark used it: as `--debug=parse` shows it, times with a unit,

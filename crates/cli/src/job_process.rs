@@ -1,0 +1,85 @@
+//! Job processes from the binary's side: how a run starts one ([`ReExec`], iomark's own
+//! program again, `/proc/self/exe`, in the hidden mode [`MODE`]) and what that mode does
+//! ([`main`]): it reads its request on standard input, plans the same run from the same
+//! command line (in the same directory and environment), gives the job the parent's seeds
+//! (which `randrepeat=0` draws anew in every process), runs that one job and writes its
+//! outcome as JSON on standard output (see `iomark_runner::JobProcesses`).
+
+use iomark_options::cmdline;
+use iomark_plan::{JobPlan, Seeds};
+use iomark_runner::{JobProcesses, ProcessReply};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::process::{Command, ExitCode};
+
+/// The hidden first argument of a job process.
+pub const MODE: &str = "--internal-job-process";
+
+/// What a job process is told.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Request {
+    /// The parent's command line (without the program name).
+    args: Vec<OsString>,
+    /// Which job of the run, in plan order.
+    index: usize,
+    /// Its seeds, as the parent planned them.
+    seeds: Seeds,
+}
+
+/// Starts job processes as iomark again, with the command line this process was given.
+#[derive(Debug)]
+pub struct ReExec;
+
+impl JobProcesses for ReExec {
+    fn command(&self) -> Command {
+        let mut command = Command::new("/proc/self/exe");
+        command.arg(MODE);
+        command
+    }
+
+    fn request(&self, index: usize, plan: &JobPlan) -> Vec<u8> {
+        let args = std::env::args_os().skip(1).collect();
+        serde_json::to_vec(&Request { args, index, seeds: plan.seeds }).unwrap_or_default()
+    }
+}
+
+/// The job process's `main`: exit code 0 once its reply is written (the reply tells how
+/// the job went), 2 for a request it cannot read.
+/// `options` are the run options of the environment (the fake clock's).
+pub fn main(
+    stop: &'static std::sync::atomic::AtomicBool,
+    options: iomark_runner::RunOptions,
+) -> ExitCode {
+    let mut input = Vec::new();
+    let request = std::io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| e.to_string())
+        .and_then(|_| serde_json::from_slice::<Request>(&input).map_err(|e| e.to_string()));
+    let request = match request {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("iomark: {MODE}: bad request: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let planned = plan(&request.args).map_err(|e| (libc::EINVAL, e));
+    let reply: ProcessReply = planned.and_then(|(program, mut plans)| {
+        let plan = plans.get_mut(request.index).ok_or((libc::EINVAL, "no such job".into()))?;
+        plan.seeds = request.seeds;
+        let options = iomark_runner::RunOptions { readonly: program.readonly, ..options };
+        iomark_runner::run_in_process(&plans, request.index, &options, stop)
+    });
+    let mut out = std::io::stdout().lock();
+    match serde_json::to_writer(&mut out, &reply).map(|()| out.flush()) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
+}
+
+/// The program options and plans of the command line `args`, as the parent made them.
+fn plan(args: &[OsString]) -> Result<(cmdline::ProgramOptions, Vec<JobPlan>), String> {
+    let cmd = cmdline::parse(args.iter().cloned()).map_err(|e| e.to_string())?;
+    let jobs = crate::jobs_of(&cmd).map_err(|e| e.to_string())?;
+    let plans = crate::plans_of(&jobs, &cmd.program).map_err(|e| e.to_string())?;
+    Ok((cmd.program, plans))
+}

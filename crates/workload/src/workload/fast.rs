@@ -1,0 +1,79 @@
+//! The long way of [`Workload::next`] and the room it leaves for the short one: `next`
+//! is inlined into the runner's loop, where while [`Workload::fast_room`] allows it does
+//! one turn of [`Workload::next_general`]'s loop (the one-block shortcut on the only file)
+//! and nothing else; everything else comes here, out of line.
+
+use super::{Ddir, IoRequest, Workload};
+
+impl Workload {
+    /// `next` the long way, after which the room of the short way is measured again.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn next_slow(&mut self) -> Option<IoRequest> {
+        let req = self.next_general();
+        (self.fast_left, self.fast_dir) = self.fast_room();
+        req
+    }
+
+    /// The next I/O, or `None` once the job's I/O (all loops) is done: every case.
+    fn next_general(&mut self) -> Option<IoRequest> {
+        if self.pending.is_some() {
+            return self.pending_write();
+        }
+        loop {
+            if self.finished {
+                return None;
+            }
+            if self.budget_spent() {
+                self.finished = true;
+                return None;
+            }
+            if self.files_done == self.files.len() {
+                if self.pause_between_passes {
+                    return None;
+                }
+                if !self.start_next_pass() {
+                    self.finished = true;
+                }
+                continue;
+            }
+            let file = self.pick_file();
+            match self.generate(file) {
+                Some(req) => {
+                    // trimwrite: only the write of the pair counts toward the budgets.
+                    let counts = !self.trimwrite;
+                    if !counts {
+                        self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
+                    }
+                    self.account(&req, counts);
+                    return Some(req);
+                }
+                None => self.file_done(file),
+            }
+        }
+    }
+
+    /// How many of the next calls of `next` are certain to make one turn of
+    /// `next_general`'s loop that generates on the only file with the one-block shortcut,
+    /// or finds that file's pass over: no trimwrite write pending (nor any trimwrite), the
+    /// job not finished, one file whose pass is not over, a direction that is fixed (not a
+    /// mix, which draws and which rate limits steer), and the I/O budgets not spent before
+    /// that many more one-block I/Os; and that direction. 0 when any of it does not hold.
+    fn fast_room(&self) -> (u64, Ddir) {
+        let plain = self.one_block
+            && !self.trimwrite
+            && self.pending.is_none()
+            && !self.finished
+            && self.files.len() == 1
+            && self.files_done == 0;
+        let Some(dir) = self.mix.fixed_direction().filter(|_| plain && !self.budget_spent()) else {
+            return (0, Ddir::Read);
+        };
+        // Every shortcut I/O is one map block of `map_unit` bytes.
+        let by_bytes = match self.byte_cap {
+            u64::MAX => u64::MAX,
+            cap => (cap - self.counted_bytes).div_ceil(self.map_unit.max(1)),
+        };
+        (by_bytes.min(self.ios_cap - self.counted_ios), dir)
+    }
+}
