@@ -88,11 +88,17 @@ impl Rings {
         Ok(rings)
     }
 
-    /// Reads every record written so far, oldest first per CPU, handing each to `each`;
-    /// returns how many were read.
-    pub fn drain(&mut self, mut each: impl FnMut(Raw<'_>)) -> u64 {
+    /// The rings (one per online CPU).
+    pub fn len(&self) -> usize {
+        self.cpus.len()
+    }
+
+    /// Reads every record written so far, oldest first per CPU, handing each to `each`
+    /// with the ring's number (below [`Rings::len`]); returns how many were read.
+    pub fn drain(&mut self, mut each: impl FnMut(usize, Raw<'_>)) -> u64 {
         let mut n = 0;
-        for (_, file) in &mut self.cpus {
+        for (i, (_, file)) in self.cpus.iter_mut().enumerate() {
+            let mut each = |raw: Raw<'_>| each(i, raw);
             loop {
                 match file.read(&mut self.page) {
                     Ok(0) => break,

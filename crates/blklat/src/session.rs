@@ -8,6 +8,7 @@ use crate::sys::{self, Extent};
 use crate::tracefs::{kind_of, Layout};
 use crate::BlkError;
 use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink, TracedJob};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -101,6 +102,7 @@ impl Session {
         devs.sort_unstable();
         devs.dedup();
         let rings = Rings::open(root, &devs)?;
+        let pending = (0..rings.len()).map(|_| VecDeque::with_capacity(PENDING)).collect();
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
@@ -114,7 +116,7 @@ impl Session {
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
-            pending: Vec::new(),
+            pending,
         };
         reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
         let thread = std::thread::Builder::new()
@@ -171,8 +173,9 @@ struct Reader {
     /// The longest clat seen (ns), for how long records are kept.
     max_clat: u64,
     ranges: Vec<Range>,
-    /// Records read but not yet handed to the matcher (see [`Reader::drain`]).
-    pending: Vec<Event>,
+    /// Records read but not yet handed to the matcher, per ring, each in its ring's (time)
+    /// order (see [`Reader::drain`]).
+    pending: Vec<VecDeque<Event>>,
 }
 
 /// How often the rings are read while no batch of I/Os comes: often enough that a ring
@@ -180,6 +183,8 @@ struct Reader {
 /// seldom enough that most reads take whole pages (a page still being written is copied
 /// record by record).
 const POLL: Duration = Duration::from_millis(25);
+/// Room for records read and not yet matched, per ring, made at the start.
+const PENDING: usize = 1 << 14;
 /// How long after its time stamp a record is surely in its ring.
 const MARGIN_NS: u64 = 100_000;
 /// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
@@ -227,7 +232,7 @@ impl Reader {
             std::thread::sleep(Duration::from_nanos(ready - now));
         }
         let (layouts, pending) = (&self.layouts, &mut self.pending);
-        let n = self.rings.drain(|raw| {
+        let n = self.rings.drain(|cpu, raw| {
             let Some(kind) = kind_of(layouts, raw.data) else { return };
             let l = &layouts[kind as usize];
             let field = |off: usize, n: usize| raw.data.get(off..off + n);
@@ -238,7 +243,7 @@ impl Reader {
             else {
                 return;
             };
-            pending.push(Event {
+            pending[cpu].push_back(Event {
                 kind,
                 dev: u32::from_ne_bytes(dev.try_into().unwrap_or_default()),
                 sector: u64::from_ne_bytes(sector.try_into().unwrap_or_default()),
@@ -248,12 +253,30 @@ impl Reader {
             });
         });
         self.matcher.rec.counts.records += n;
-        // Unstable: no buffer to allocate; a request's records of one time stamp stay in
-        // the order of their kinds.
-        self.pending.sort_unstable_by_key(|e| (e.time, e.kind as u8));
-        let cut = self.pending.partition_point(|e| e.time < until);
-        for e in self.pending.drain(..cut) {
-            self.matcher.add(e);
+        // Each ring is in time order: merged, the earliest first (a request's records of
+        // one time stamp in the order of their kinds), taking from one ring while it is
+        // no later than the next of the others.
+        let key = |e: &Event| (e.time, e.kind as u8);
+        loop {
+            let (mut first, mut next) = (None, (until, 0));
+            for (i, q) in self.pending.iter().enumerate() {
+                let Some(k) = q.front().map(key) else { continue };
+                match first {
+                    Some((_, f)) if k >= f => next = next.min(k),
+                    _ => {
+                        if let Some((_, f)) = first {
+                            next = next.min(f);
+                        }
+                        first = Some((i, k));
+                    }
+                }
+            }
+            let Some((i, _)) = first.filter(|&(_, k)| k.0 < until) else { break };
+            let q = &mut self.pending[i];
+            while let Some(e) = q.front().filter(|e| key(e) <= next && e.time < until) {
+                self.matcher.add(*e);
+                q.pop_front();
+            }
         }
     }
 

@@ -141,3 +141,31 @@ fn rwbs_letters_give_the_operation() {
     assert_eq!(op_of(b"FF"), None);
     assert_eq!(op_of(b"N"), None);
 }
+
+#[test]
+fn seeking_from_any_hint_finds_the_partition_point() {
+    let q: VecDeque<u64> = (0..300u64).map(|i| i / 3 * 10).collect();
+    for t in [0, 5, 10, 11, 500, 990, 1000, 5000] {
+        let want = q.partition_point(|&x| x < t);
+        for hint in [0, 1, 2, 7, 64, 150, 299, 300, 1000] {
+            assert_eq!(seek(&q, hint, |&x| x < t), want, "t {t} hint {hint}");
+        }
+    }
+    assert_eq!(seek(&VecDeque::<u64>::new(), 5, |&x| x < 1), 0);
+}
+
+#[test]
+fn a_request_issued_late_still_gets_its_completion() {
+    let mut m = Matcher::default();
+    m.add(ev(Kind::Queue, 0, 8, 1_000));
+    m.add(ev(Kind::Queue, 8, 8, 1_100));
+    m.add(ev(Kind::Issue, 8, 8, 2_100));
+    // Handed over after a later one: it goes before it in the queue.
+    m.add(ev(Kind::Issue, 0, 8, 2_000));
+    m.add(ev(Kind::Complete, 8, 8, 8_000));
+    m.add(ev(Kind::Complete, 0, 8, 9_000));
+    m.io(&io(0, 8, 500, 9_500));
+    m.io(&io(8, 8, 600, 9_600));
+    assert_eq!(m.rec.counts.matched, 2);
+    assert_eq!(read_segments(&m)[2], (2, 6_450.0));
+}
