@@ -102,7 +102,8 @@ impl Session {
         devs.sort_unstable();
         devs.dedup();
         let rings = Rings::open(root, &devs)?;
-        let pending = (0..rings.len()).map(|_| VecDeque::with_capacity(PENDING)).collect();
+        let pending: Vec<_> = (0..rings.len()).map(|_| VecDeque::with_capacity(PENDING)).collect();
+        let tsc = rings.tsc().then(sys::tsc_pair);
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
@@ -116,7 +117,9 @@ impl Session {
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
+            held: vec![0; pending.len()],
             pending,
+            tsc,
         };
         reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
         let thread = std::thread::Builder::new()
@@ -176,6 +179,11 @@ struct Reader {
     /// Records read but not yet handed to the matcher, per ring, each in its ring's (time)
     /// order (see [`Reader::drain`]).
     pending: Vec<VecDeque<Event>>,
+    /// Where the records are stamped with the TSC: the last pair (TSC, `CLOCK_MONOTONIC`)
+    /// read, which maps them (see [`Reader::drain`]).
+    tsc: Option<(u64, u64)>,
+    /// How many records each ring's queue held before a read (where the new ones begin).
+    held: Vec<usize>,
 }
 
 /// How often the rings are read while no batch of I/Os comes: often enough that a ring
@@ -231,6 +239,9 @@ impl Reader {
         if now < ready {
             std::thread::sleep(Duration::from_nanos(ready - now));
         }
+        for (h, q) in self.held.iter_mut().zip(&self.pending) {
+            *h = q.len();
+        }
         let (layouts, pending) = (&self.layouts, &mut self.pending);
         let n = self.rings.drain(|cpu, raw| {
             let Some(kind) = kind_of(layouts, raw.data) else { return };
@@ -253,6 +264,17 @@ impl Reader {
             });
         });
         self.matcher.rec.counts.records += n;
+        // TSC stamps onto CLOCK_MONOTONIC by the line through the last pair and one read
+        // now, after the records (each record read lies between the two, or just before).
+        if let Some(last) = self.tsc {
+            let now = sys::tsc_pair();
+            for (q, &from) in self.pending.iter_mut().zip(&self.held) {
+                for e in q.range_mut(from..) {
+                    e.time = sys::tsc_to_mono(last, now, e.time);
+                }
+            }
+            self.tsc = Some(now);
+        }
         // Each ring is in time order: merged, the earliest first (a request's records of
         // one time stamp in the order of their kinds), taking from one ring while it is
         // no later than the next of the others.
