@@ -23,7 +23,7 @@ use crate::sync::ret;
 use crate::unit::IoUnit;
 use iomark_core::Ddir;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::PathBuf;
 
 /// `EXT4_IOC_MOVE_EXT`: `_IOWR('f', 15, struct move_extent)`.
@@ -105,7 +105,7 @@ impl DefragEngine {
                 return Err(fail("cannot allocate", std::io::Error::last_os_error()));
             }
         }
-        self.block = (stat(donor.as_raw_fd()).st_blksize as u64).max(1);
+        self.block = donor.metadata().map_err(|e| fail("cannot stat", e))?.blksize().max(1);
         self.donor = Some(donor.into());
         Ok(())
     }

@@ -161,21 +161,26 @@ pub(super) fn transfer(
 }
 
 #[test]
-fn iomark_sends_to_iomark_over_tcp_udp_and_a_unix_socket() {
-    for (proto, size, ios) in [("tcp", "1m", 256), ("udp", "64k", 16), ("unix", "1m", 256)] {
-        let (r, w) = transfer(IOMARK, IOMARK, "net", proto, size, &[]);
-        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: sender");
+fn iomark_sends_to_iomark_over_tcp_udp_and_a_unix_socket_with_net_and_netsplice() {
+    let cases = [("tcp", "1m", 256), ("udp", "64k", 16), ("unix", "1m", 256)];
+    for (engine, (proto, size, ios)) in
+        ["net", "netsplice"].into_iter().flat_map(|e| cases.map(|c| (e, c)))
+    {
+        let (r, w) = transfer(IOMARK, IOMARK, engine, proto, size, &[]);
+        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{engine} {proto}: sender");
         // The receiver's job ends at the sender's close, before its own size.
-        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: receiver");
-        assert_eq!(count(&r, "read", "short_ios"), 0, "{proto}");
+        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{engine} {proto}: receiver");
+        assert_eq!(count(&r, "read", "short_ios"), 0, "{engine} {proto}");
     }
 }
 
 #[test]
-fn pingpong_brings_every_block_back() {
-    let (r, w) = transfer(IOMARK, IOMARK, "net", "tcp", "64k", &["--pingpong"]);
-    assert_eq!(counts(&w, "write"), (16, 65536, 0));
-    assert_eq!(counts(&r, "read"), (16, 65536, 0));
+fn pingpong_brings_every_block_back_with_net_and_netsplice() {
+    for engine in ["net", "netsplice"] {
+        let (r, w) = transfer(IOMARK, IOMARK, engine, "tcp", "64k", &["--pingpong"]);
+        assert_eq!(counts(&w, "write"), (16, 65536, 0), "{engine}");
+        assert_eq!(counts(&r, "read"), (16, 65536, 0), "{engine}");
+    }
 }
 
 #[test]

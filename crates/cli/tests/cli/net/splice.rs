@@ -1,29 +1,12 @@
 //! The `netsplice` engine on loopback: TCP blocks through a pipe (`vmsplice` then `splice`
 //! to send, `splice` then `vmsplice` to receive), UDP and Unix sockets as `net`; iomark
-//! against iomark and against fio 3.33, both ways, with the same bytes on both sides, and
-//! the sender's system calls under strace against fio's.
+//! against fio 3.33, both ways, with the same bytes on both sides, and the sender's system
+//! calls under strace against fio's. iomark against iomark, and the Unix socket against
+//! fio, are with the `net` engine's tests, which run both engines.
 
 use super::{counts, free_port, receive, transfer};
-use crate::support::report::count;
 use crate::support::run::{tempdir, IOMARK};
 use crate::support::tools::{fio_installed, programs, strace_works, traced};
-
-#[test]
-fn iomark_splices_to_iomark_over_tcp_and_sends_over_udp_and_a_unix_socket() {
-    for (proto, size, ios) in [("tcp", "1m", 256), ("udp", "64k", 16), ("unix", "1m", 256)] {
-        let (r, w) = transfer(IOMARK, IOMARK, "netsplice", proto, size, &[]);
-        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: sender");
-        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: receiver");
-        assert_eq!(count(&r, "read", "short_ios"), 0, "{proto}");
-    }
-}
-
-#[test]
-fn pingpong_through_the_pipe_brings_every_block_back() {
-    let (r, w) = transfer(IOMARK, IOMARK, "netsplice", "tcp", "64k", &["--pingpong"]);
-    assert_eq!(counts(&w, "write"), (16, 65536, 0));
-    assert_eq!(counts(&r, "read"), (16, 65536, 0));
-}
 
 #[test]
 fn iomark_and_fio_exchange_over_netsplice_both_ways() {
