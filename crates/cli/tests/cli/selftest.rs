@@ -89,6 +89,28 @@ fn a_trigger_stops_the_run_and_runs_its_command() {
     assert!(text(&out.stdout).starts_with("fired\n"), "{}", text(&out.stdout));
 }
 
+/// A trigger command that fails does not fail the run (fio 3.33 exits 0 too): the run
+/// says so in a note with its report, and nothing goes to standard error.
+#[test]
+fn a_failed_trigger_command_is_a_note() {
+    let dir = tempdir();
+    let args = [
+        "--trigger-timeout=0.2",
+        "--trigger=exit 3",
+        "--name=j",
+        "--ioengine=null",
+        "--size=1g",
+        "--time_based",
+        "--runtime=120",
+        "--output-format=json",
+    ];
+    let out = run_in(dir.path(), IOMARK, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the report");
+    assert_eq!(json["iomark notes"][0], "--trigger 'exit 3': exit status: 3", "{json}");
+}
+
 /// `--aux-path`: the verify state file is saved there (fio's name, `local-JOB-N-verify.state`)
 /// and loaded from there, and not in the current directory.
 #[test]
