@@ -102,20 +102,21 @@ pub fn execute(
         let percpu = how == iomark_options::cmdline::IdleProf::Percpu;
         (iomark_runner::IdleProfiler::calibrate().start(), percpu)
     });
-    let (result, trigger_note) = std::thread::scope(|scope| {
-        // --trigger-file, --trigger-timeout: a watcher beside the run.
-        let watcher = crate::trigger::Trigger::of(program)
-            .map(|trigger| scope.spawn(move || trigger.watch(control)));
-        let result =
-            crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
-                match (tick, &mut pictures) {
-                    (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-                    (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-                    (Tick::Interval(..), None) => Ok(()),
-                }
-            });
-        (result, watcher.and_then(|w| w.join().ok().flatten()))
-    });
+    let (result, trigger_note) =
+        std::thread::scope(|scope| {
+            // --trigger-file, --trigger-timeout: a watcher beside the run.
+            let watcher = crate::trigger::Trigger::of(program)
+                .map(|trigger| scope.spawn(move || trigger.watch(control)));
+            let result =
+                crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
+                    match (tick, &mut pictures) {
+                        (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                        (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                        (Tick::Interval(..), None) => Ok(()),
+                    }
+                });
+            (result, watcher.and_then(|w| w.join().ok().flatten()))
+        });
     let result = result?;
     if let Some(eta) = eta {
         let _ = eta.stop();

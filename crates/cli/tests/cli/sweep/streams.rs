@@ -3,7 +3,7 @@
 //! signal thread's pipe, under `ulimit -n 4`) runs on and says so in a note on standard
 //! output before its table, or in its JSON document's `"iomark notes"`.
 
-use crate::support::run::{command, tempdir, text, IOMARK, FAKE_STEP_NS};
+use crate::support::run::{command, tempdir, text, FAKE_STEP_NS, IOMARK};
 use std::process::Output;
 
 /// iomark with `args`, at most 4 open files, under the fake clock, in a fresh directory.
