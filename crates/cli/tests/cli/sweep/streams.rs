@@ -19,18 +19,24 @@ fn starved(args: &[&str]) -> Output {
 }
 
 const NOTE: &str = "note: cannot take signals (Ctrl-C will end the run at once): ";
+
+/// What `out` printed: it succeeded, with nothing on standard error, and its standard
+/// output opens with the note, followed by a line starting with `next`.
+fn noted(out: &Output, next: &str) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with(NOTE), "{stdout}");
+    assert!(stdout.lines().nth(1).is_some_and(|l| l.starts_with(next)), "{stdout}");
+    stdout
+}
 const JOB: [&str; 4] = ["--ioengine=null", "--rw=randread", "--size=256k", "--time_based=0"];
 
 #[test]
 fn a_sweep_that_cannot_take_signals_says_so_on_stdout() {
     let mut args = vec!["sweep", "--iodepth=1,2"];
     args.extend(JOB);
-    let out = starved(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(stdout.starts_with(NOTE), "{stdout}");
-    assert!(stdout.lines().nth(1).is_some_and(|l| l.starts_with("point")), "{stdout}");
+    noted(&starved(&args), "point");
     // With the document on standard output, the note is in it.
     args.push("--json=-");
     let out = starved(&args);
@@ -45,12 +51,7 @@ fn a_sweep_that_cannot_take_signals_says_so_on_stdout() {
 fn a_compare_that_cannot_take_signals_says_so_on_stdout() {
     let mut args = vec!["compare", "--rounds=1", "iodepth=1", "iodepth=2", "--"];
     args.extend(JOB);
-    let out = starved(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(stdout.starts_with(NOTE), "{stdout}");
-    assert!(stdout.lines().nth(1).is_some_and(|l| l.starts_with("A: iodepth=1")), "{stdout}");
+    noted(&starved(&args), "A: iodepth=1");
 }
 
 #[test]
