@@ -224,6 +224,13 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
+    if !p.parse_only {
+        // Before the jobs are planned, as fio 3.33 merges while it reads the jobs.
+        iomark_plan::replay::merge::write_all(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    if p.merge_blktrace_only {
+        return Ok(ExitCode::SUCCESS);
+    }
     let plans = plans_of(&jobs, p).map_err(Failure::Usage)?;
     if p.parse_only {
         // What a run checks before its first I/O, without creating or writing a file.

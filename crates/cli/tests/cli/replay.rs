@@ -230,7 +230,7 @@ fn a_file_that_is_not_an_iolog_is_refused() {
     std::fs::write(dir.path().join("bad.log"), "hello\n").expect("write log");
     std::fs::write(dir.path().join("nofile.log"), "fio version 3 iolog\n0 x read 0 1\n")
         .expect("write log");
-    for (log, says) in [("bad.log", "not a fio iolog"), ("nofile.log", "line 2: file 'x'")] {
+    for (log, says) in [("bad.log", "neither a fio iolog"), ("nofile.log", "line 2: file 'x'")] {
         let out = run_in(dir.path(), IOMARK, &["--name=r", &format!("--read_iolog={log}")]);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
