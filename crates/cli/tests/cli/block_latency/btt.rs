@@ -2,53 +2,11 @@
 //! the loop device while iomark reads it, and btt's D2C and Q2C means agree with iomark's
 //! device and queue + device means within 5%.
 
-use super::{mean, n, run_traced, traced, TRACING};
+use super::{mean, n, run_traced, traced};
+use crate::support::blktrace::{Blktrace, DebugFs, TRACING};
 use crate::support::devices::LoopDevice;
-use crate::support::process::poll_until;
 use crate::support::run::{command, tempdir};
 use crate::support::tools::have;
-use std::path::Path;
-use std::process::{Child, Stdio};
-
-/// debugfs, which blktrace needs, mounted for the test when it is not (unmounted after).
-struct DebugFs {
-    mounted: bool,
-}
-
-impl DebugFs {
-    fn ensure() -> Option<DebugFs> {
-        let root = Path::new("/sys/kernel/debug");
-        if root.join("block").is_dir() {
-            return Some(DebugFs { mounted: false });
-        }
-        let ok = command("mount").args(["-t", "debugfs", "none"]).arg(root).status();
-        match ok {
-            Ok(s) if s.success() => Some(DebugFs { mounted: true }),
-            _ => {
-                eprintln!("skipped: debugfs is not mounted and cannot be (needs root)");
-                None
-            }
-        }
-    }
-}
-
-impl Drop for DebugFs {
-    fn drop(&mut self) {
-        if self.mounted {
-            let _ = command("umount").arg("/sys/kernel/debug").status();
-        }
-    }
-}
-
-/// blktrace on a device, stopped (and waited for) when dropped.
-struct Blktrace(Child);
-
-impl Drop for Blktrace {
-    fn drop(&mut self) {
-        let _ = command("kill").args(["-INT", &self.0.id().to_string()]).status();
-        let _ = self.0.wait();
-    }
-}
 
 /// btt's mean (in ns) on the line of `what` (`D2C`, `Q2C`) of its "All Devices" table.
 fn btt_mean(report: &str, what: &str) -> Option<f64> {
@@ -67,29 +25,7 @@ fn btt_agrees_on_device_time_and_queue_to_completion() {
     let Some(disk) = LoopDevice::new(16 << 20) else { return };
     let Some(_debugfs) = DebugFs::ensure() else { return };
     let dir = tempdir();
-    let child = command("blktrace")
-        .args(["-d", &disk.dev, "-o", "trace", "-D"])
-        .arg(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(child) = child else {
-        eprintln!("skipped: blktrace did not start");
-        return;
-    };
-    let tracing = Blktrace(child);
-    // blktrace announces nothing: it is recording once its per-CPU files exist.
-    let started = poll_until(|| {
-        let entries = std::fs::read_dir(dir.path()).ok()?;
-        entries
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with("trace.blktrace."))
-            .then_some(())
-    });
-    if started.is_none() {
-        eprintln!("skipped: blktrace wrote nothing");
-        return;
-    }
+    let Some(tracing) = Blktrace::start(&disk.dev, dir.path()) else { return };
     let file = format!("--filename={}", disk.dev);
     let args =
         [&file, "--direct=1", "--rw=randread", "--bs=4k", "--ioengine=psync", "--number_ios=2000"];

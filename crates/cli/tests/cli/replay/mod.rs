@@ -8,7 +8,9 @@
 //! replayed by both programs where fio is installed (else `skipped: fio not installed`).
 //!
 //! Every run happens in a temporary directory that the test creates and removes; the jobs
-//! name their files relative to it.
+//! name their files relative to it. blktrace traces: `blktrace.rs`.
+
+mod blktrace;
 
 use crate::support::iolog::without_times;
 use crate::support::report::report_json;
