@@ -282,12 +282,26 @@ fn jobs_of(cmd: &cmdline::CommandLine) -> Result<Vec<JobSpec>, ParseError> {
 }
 
 /// The plans of `jobs` with the program options `p` that change them (`--aux-path`: where
-/// the verify state files go); the message of a bad plan.
+/// the verify state files go); the message of a bad plan, or of a replayed log that writes
+/// under `--readonly` (the job's `rw` does not say so: [`check_limits`] cannot see it).
 fn plans_of(
     jobs: &[JobSpec],
     p: &cmdline::ProgramOptions,
 ) -> Result<Vec<iomark_plan::JobPlan>, String> {
     let mut plans = iomark_runner::plans(jobs).map_err(|e| e.to_string())?;
+    let writes = |r: &iomark_plan::replay::ReplayPlan| r.dirs()[1] || r.dirs()[2];
+    if let Some((plan, log)) = plans
+        .iter()
+        .filter(|_| p.readonly)
+        .find_map(|plan| plan.replay.as_ref().filter(|r| writes(r)).map(|r| (plan, &r.log)))
+    {
+        return Err(format!(
+            "job '{}': --readonly is set but its replayed log '{}' writes or trims (fio 3.33 \
+             leaves those I/Os out)",
+            plan.job.name,
+            log.display()
+        ));
+    }
     for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
         verify.job.state_dir.clone_from(&p.aux_path);
     }

@@ -109,7 +109,8 @@ fn every_id_has_one_entry_and_names_are_unique() {
     for id in IDS {
         let n = flags::all().iter().filter(|f| f.id == *id).count();
         match id {
-            FlagId::NotYet => assert!(n > 0),
+            // Every fio flag is supported today; the status stays for the next one.
+            FlagId::NotYet => {}
             _ => assert_eq!(n, 1, "{id:?} has {n} entries"),
         }
     }

@@ -1,4 +1,5 @@
-//! `read_iolog`: replaying the I/Os of a log written by fio's or iomark's `write_iolog`.
+//! `read_iolog`: replaying the I/Os of a log written by fio's or iomark's `write_iolog`, or
+//! of a blktrace trace.
 //!
 //! Both trace formats of fio are read (see fio's HOWTO, "Trace file format"): version 2
 //! (`fio version 2 iolog`, then `FILE ACTION [OFFSET LENGTH]` lines) and version 3 (`fio
@@ -31,7 +32,11 @@
 //! (created and, for reads, filled) to the extent the log uses, like the files of any job,
 //! where fio creates it empty so that its reads fail; `write_iolog` still works during a
 //! replay (fio drops it with "read iolog overrides write_iolog"), so a replay can be logged
-//! and compared with its log; a blktrace file is refused.
+//! and compared with its log.
+//!
+//! A blktrace binary trace (`blkparse -d`), recognised by its magic, is read whole by
+//! [`blktrace`] (its own rules: which events are I/Os, devices, depth), and the traces that
+//! `merge_blktrace_file` names are merged first by [`merge`].
 //!
 //! `read_iolog_chunked` reads the log again during the job, a chunk at a time, instead of
 //! keeping its I/Os (see the runner's `replay/chunked.rs`); both readings go through one

@@ -181,3 +181,15 @@ fn a_trace_recorded_from_a_loop_device_replays_on_it_under_both() {
     }
     assert!(replays.windows(2).all(|w| w[0] == w[1]), "iomark and fio differ: {replays:?}");
 }
+
+#[test]
+fn readonly_refuses_a_trace_that_writes() {
+    let dir = tempdir();
+    write_trace(dir.path(), "t.bin", &mixed());
+    std::fs::write(dir.path().join("target"), vec![0u8; 1 << 20]).expect("write target");
+    let args = ["--readonly", "--name=r", "--read_iolog=t.bin", "--replay_redirect=target"];
+    let out = run_in(dir.path(), IOMARK, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--readonly is set but its replayed log 't.bin' writes"), "{err}");
+}
