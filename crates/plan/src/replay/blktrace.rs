@@ -130,6 +130,8 @@ pub struct Records<R> {
     input: R,
     /// Whether the trace's byte order is the other one.
     swapped: Option<bool>,
+    /// The record being read, before its payload.
+    head: Vec<u8>,
     /// Where the next record starts.
     at: u64,
 }
@@ -137,47 +139,25 @@ pub struct Records<R> {
 impl<R: Read> Records<R> {
     /// The records of `input`.
     pub fn new(input: R) -> Records<R> {
-        Records { input, swapped: None, at: 0 }
+        Records { input, swapped: None, head: Vec::with_capacity(RECORD_LEN), at: 0 }
     }
 
     /// The next record; `None` at the end of the trace.
     pub fn next_record(&mut self) -> Result<Option<Record>, String> {
-        let mut head = [0u8; RECORD_LEN];
-        let got = read_full(&mut self.input, &mut head)?;
-        if got == 0 {
+        read_upto(&mut self.input, RECORD_LEN, &mut self.head)?;
+        let head = &self.head[..];
+        if head.is_empty() {
             return Ok(None);
         }
-        if got < RECORD_LEN {
+        if head.len() < RECORD_LEN {
             return Err(format!("a truncated record at byte {}", self.at));
         }
         // The trace is in the byte order its first magic reads right in.
         let native = u32::from_ne_bytes(head[..4].try_into().unwrap_or_default());
         let swapped = *self.swapped.get_or_insert(native & !0xff != MAGIC);
         let little = cfg!(target_endian = "little") != swapped;
-        let u16_at = |i: usize| {
-            let b = [head[i], head[i + 1]];
-            if little {
-                u16::from_le_bytes(b)
-            } else {
-                u16::from_be_bytes(b)
-            }
-        };
-        let u32_at = |i: usize| {
-            let b: [u8; 4] = head[i..i + 4].try_into().unwrap_or_default();
-            if little {
-                u32::from_le_bytes(b)
-            } else {
-                u32::from_be_bytes(b)
-            }
-        };
-        let u64_at = |i: usize| {
-            let b: [u8; 8] = head[i..i + 8].try_into().unwrap_or_default();
-            if little {
-                u64::from_le_bytes(b)
-            } else {
-                u64::from_be_bytes(b)
-            }
-        };
+        let at = |i: usize, width: usize| number(&head[i..i + width], little);
+        let u32_at = |i: usize| at(i, 4) as u32;
         let magic = u32_at(0);
         if magic & !0xff != MAGIC {
             return Err(format!("bad magic {magic:#x} at byte {}: not a blktrace record", self.at));
@@ -187,21 +167,23 @@ impl<R: Read> Records<R> {
                 format!("blktrace version {} at byte {} (iomark reads 7)", magic & 0xff, self.at);
             return Err(why);
         }
-        let mut pdu = vec![0u8; usize::from(u16_at(46))];
-        if read_full(&mut self.input, &mut pdu)? < pdu.len() {
+        let pdu_len = at(46, 2) as usize;
+        let mut pdu = Vec::new();
+        read_upto(&mut self.input, pdu_len, &mut pdu)?;
+        if pdu.len() < pdu_len {
             return Err(format!("a truncated payload at byte {}", self.at));
         }
         let record = Record {
             magic,
             sequence: u32_at(4),
-            time: u64_at(8),
-            sector: u64_at(16),
+            time: at(8, 8),
+            sector: at(16, 8),
             bytes: u32_at(24),
             action: u32_at(28),
             pid: u32_at(32),
             device: u32_at(36),
             cpu: u32_at(40),
-            error: u16_at(44),
+            error: at(44, 2) as u16,
             pdu,
         };
         self.at += (RECORD_LEN + record.pdu.len()) as u64;
@@ -209,18 +191,21 @@ impl<R: Read> Records<R> {
     }
 }
 
-/// Reads into all of `buf` unless the input ends first: how many bytes were read.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
-    let mut got = 0;
-    while got < buf.len() {
-        match input.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(format!("cannot read: {e}")),
-        }
+/// The unsigned number in `bytes`, in little- or big-endian order.
+fn number(bytes: &[u8], little: bool) -> u64 {
+    let fold = |n: u64, b: &u8| n << 8 | u64::from(*b);
+    if little {
+        bytes.iter().rev().fold(0, fold)
+    } else {
+        bytes.iter().fold(0, fold)
     }
-    Ok(got)
+}
+
+/// Reads `len` bytes into `buf`, fewer if the input ends first.
+fn read_upto(input: &mut impl Read, len: usize, buf: &mut Vec<u8>) -> Result<(), String> {
+    buf.clear();
+    input.take(len as u64).read_to_end(buf).map_err(|e| format!("cannot read: {e}"))?;
+    Ok(())
 }
 
 /// How a trace is replayed: the options that change its I/Os.

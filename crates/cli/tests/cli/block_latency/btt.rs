@@ -3,9 +3,8 @@
 //! device and queue + device means within 5%.
 
 use super::{mean, n, run_traced, traced};
-use crate::support::blktrace::{Blktrace, DebugFs, TRACING};
-use crate::support::devices::LoopDevice;
-use crate::support::run::{command, tempdir};
+use crate::support::blktrace::{Recording, TRACING};
+use crate::support::run::command;
 use crate::support::tools::have;
 
 /// btt's mean (in ns) on the line of `what` (`D2C`, `Q2C`) of its "All Devices" table.
@@ -19,24 +18,17 @@ fn btt_mean(report: &str, what: &str) -> Option<f64> {
 #[test]
 fn btt_agrees_on_device_time_and_queue_to_completion() {
     let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("btt", &["--version"]) || !have("blkparse", &["--version"]) {
+    if !have("btt", &["--version"]) {
         return;
     }
-    let Some(disk) = LoopDevice::new(16 << 20) else { return };
-    let Some(_debugfs) = DebugFs::ensure() else { return };
-    let dir = tempdir();
-    let Some(tracing) = Blktrace::start(&disk.dev, dir.path()) else { return };
-    let file = format!("--filename={}", disk.dev);
+    let Some(mut rec) = Recording::start(16 << 20) else { return };
+    let file = format!("--filename={}", rec.disk.dev);
     let args =
         [&file, "--direct=1", "--rw=randread", "--bs=4k", "--ioengine=psync", "--number_ios=2000"];
-    let report = run_traced(dir.path(), &args);
-    drop(tracing);
+    let report = run_traced(rec.dir.path(), &args);
+    rec.finish();
     let Some(b) = traced(&report) else { return };
-    let parsed = command("blkparse")
-        .args(["-i", "trace", "-d", "trace.bin", "-O"])
-        .current_dir(dir.path())
-        .status();
-    assert!(parsed.is_ok_and(|s| s.success()), "blkparse failed");
+    let dir = &rec.dir;
     let btt =
         command("btt").args(["-i", "trace.bin"]).current_dir(dir.path()).output().expect("btt");
     let text = String::from_utf8_lossy(&btt.stdout);

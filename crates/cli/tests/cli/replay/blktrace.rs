@@ -4,11 +4,10 @@
 //! replayed by both programs (fio where installed) and compared I/O for I/O.
 
 use super::{replay, run, Io};
-use crate::support::blktrace::{Blktrace, DebugFs, TRACING};
-use crate::support::devices::LoopDevice;
+use crate::support::blktrace::{Recording, TRACING};
 use crate::support::iolog::data_ios;
-use crate::support::run::{command, run_in, tempdir, text, IOMARK};
-use crate::support::tools::{have, programs};
+use crate::support::run::{run_in, tempdir, text, IOMARK};
+use crate::support::tools::programs;
 use iomark_plan::replay::blktrace::{Record, Records, MAGIC, VERSION};
 use std::path::Path;
 
@@ -152,29 +151,19 @@ fn merged_traces_are_in_time_order_scaled_and_repeated() {
 #[test]
 fn a_trace_recorded_from_a_loop_device_replays_on_it_under_both() {
     let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("blktrace", &["-v"]) || !have("blkparse", &["--version"]) {
-        return;
-    }
-    let Some(disk) = LoopDevice::new(8 << 20) else { return };
-    let Some(_debugfs) = DebugFs::ensure() else { return };
-    let dir = tempdir();
-    let Some(tracing) = Blktrace::start(&disk.dev, dir.path()) else { return };
-    let file = format!("--filename={}", disk.dev);
+    let Some(mut rec) = Recording::start(8 << 20) else { return };
+    let file = format!("--filename={}", rec.disk.dev);
     let job = ["--name=w", &file, "--direct=1", "--rw=randwrite", "--bs=4k", "--size=1m"];
-    run(dir.path(), IOMARK, &[&job[..], &["--number_ios=32", "--write_iolog=w.log"]].concat());
-    drop(tracing);
-    let parsed = command("blkparse")
-        .args(["-i", "trace", "-d", "trace.bin", "-o", "/dev/null"])
-        .current_dir(dir.path())
-        .status();
-    assert!(parsed.is_ok_and(|s| s.success()), "blkparse failed");
-    let log = std::fs::read_to_string(dir.path().join("w.log")).expect("the job's iolog");
+    let dir = rec.dir.path().to_path_buf();
+    run(&dir, IOMARK, &[&job[..], &["--number_ios=32", "--write_iolog=w.log"]].concat());
+    rec.finish();
+    let log = std::fs::read_to_string(dir.join("w.log")).expect("the job's iolog");
     let written: Vec<Io> = data_ios(&log).iter().map(|io| (1, io.len, io.offset)).collect();
     assert_eq!(written.len(), 32);
     // The replay finds the device by its number; something else (udev) may have read it.
     let mut replays = Vec::new();
     for program in programs() {
-        let (ios, _) = replay(dir.path(), program, "trace.bin", &["--direct=1"]);
+        let (ios, _) = replay(&dir, program, "trace.bin", &["--direct=1"]);
         let writes: Vec<Io> = ios.iter().filter(|io| io.0 == 1).copied().collect();
         assert_eq!(writes, written, "{program}");
         replays.push(ios);

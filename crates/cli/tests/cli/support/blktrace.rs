@@ -3,9 +3,11 @@
 //! waited for until its per-CPU files exist, stopped when dropped. One tracing test at a
 //! time ([`TRACING`]): a test may mount and unmount debugfs or tracefs.
 
+use super::devices::LoopDevice;
 use super::process::poll_until;
-use super::run::command;
-use std::path::Path;
+use super::run::{command, tempdir};
+use super::tools::have;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::Mutex;
 
@@ -82,5 +84,43 @@ impl Drop for Blktrace {
     fn drop(&mut self) {
         let _ = command("kill").args(["-INT", &self.0.id().to_string()]).status();
         let _ = self.0.wait();
+    }
+}
+
+/// A loop device of its own recorded by blktrace, into a temporary directory; the
+/// recording stops before debugfs is unmounted and the device removed.
+pub struct Recording {
+    tracing: Option<Blktrace>,
+    _debugfs: DebugFs,
+    /// The recorded device.
+    pub disk: LoopDevice,
+    /// Where the trace goes (and the test's other files).
+    pub dir: tempfile::TempDir,
+}
+
+impl Recording {
+    /// A loop device of `len` bytes being recorded, or `None` (with the skip message)
+    /// without root, blktrace, blkparse or debugfs.
+    pub fn start(len: usize) -> Option<Recording> {
+        if !have("blktrace", &["-v"]) || !have("blkparse", &["--version"]) {
+            return None;
+        }
+        let disk = LoopDevice::new(len)?;
+        let debugfs = DebugFs::ensure()?;
+        let dir = tempdir();
+        let tracing = Some(Blktrace::start(&disk.dev, dir.path())?);
+        Some(Recording { tracing, _debugfs: debugfs, disk, dir })
+    }
+
+    /// Stops recording and merges the per-CPU files into one binary trace (`blkparse
+    /// -d`), `trace.bin` in the directory.
+    pub fn finish(&mut self) -> PathBuf {
+        drop(self.tracing.take());
+        let parsed = command("blkparse")
+            .args(["-i", "trace", "-d", "trace.bin", "-O"])
+            .current_dir(self.dir.path())
+            .status();
+        assert!(parsed.is_ok_and(|s| s.success()), "blkparse failed");
+        self.dir.path().join("trace.bin")
     }
 }
