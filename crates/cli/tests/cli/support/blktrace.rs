@@ -63,17 +63,21 @@ impl Blktrace {
             eprintln!("skipped: blktrace did not start");
             return None;
         };
-        let tracing = Blktrace(child);
-        // blktrace announces nothing: it is recording once its per-CPU files exist.
+        let mut tracing = Blktrace(child);
+        // blktrace announces nothing: it is recording once its per-CPU files exist, and
+        // has failed if it has ended (it cannot open debugfs's files in some containers).
         let started = poll_until(|| {
+            if tracing.0.try_wait().ok()?.is_some() {
+                return Some(false);
+            }
             let entries = std::fs::read_dir(dir).ok()?;
             entries
                 .flatten()
                 .any(|e| e.file_name().to_string_lossy().starts_with("trace.blktrace."))
-                .then_some(())
+                .then_some(true)
         });
-        if started.is_none() {
-            eprintln!("skipped: blktrace wrote nothing");
+        if started != Some(true) {
+            eprintln!("skipped: blktrace records nothing here (it ended, or wrote no file)");
             return None;
         }
         Some(tracing)
