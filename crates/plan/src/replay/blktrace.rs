@@ -102,6 +102,11 @@ impl Record {
         out.extend_from_slice(&self.pdu[..usize::from(len)]);
     }
 
+    /// Whether it is a queue, what a replay makes an I/O of (unless it has 0 bytes).
+    pub(crate) fn queue(&self) -> bool {
+        !self.notify() && self.code() == QUEUE
+    }
+
     /// Whether it is a notify (a process name, a time stamp, a message), not an I/O event.
     fn notify(&self) -> bool {
         self.action & TC_NOTIFY != 0
@@ -258,7 +263,7 @@ pub(crate) fn load(
             COMPLETE => depth = depth.max(std::mem::take(&mut queued[side])),
             _ => {}
         }
-        if r.code() != QUEUE {
+        if !r.queue() {
             continue;
         }
         queued[side] += 1;

@@ -1,16 +1,21 @@
 //! `merge_blktrace_file`: the blktrace traces of `read_iolog` merged into one, which the job
 //! replays instead (fio's HOWTO, "I/O replay - merging traces").
 //!
-//! Each trace's times are taken from its first record (so every trace starts at 0),
-//! multiplied by its `merge_blktrace_scalars` percentage (50: twice as fast), and the trace
-//! is repeated `merge_blktrace_iters` times, each pass starting when the one before ends
-//! (at the scaled time of its last record). The records of all the passes of all the
-//! traces are then ordered by time, a tie going to the trace named first (and, within one
-//! trace, to its own order), numbered again from 0 (`sequence`), and written one after the
-//! other in this machine's byte order; every other field and every payload is kept.
+//! Only the queue records of each trace are kept (what a replay makes I/Os of; upstream
+//! fio's merged files hold only those too). Each trace's times are taken from its first
+//! queue (so every trace starts at 0), multiplied by its `merge_blktrace_scalars`
+//! percentage (50: twice as fast), and the trace is repeated `merge_blktrace_iters` times,
+//! each pass starting when the one before ends (at the scaled time of its last queue). The
+//! records of all the passes of all the traces are then ordered by time, a tie going to
+//! the trace named first (and, within one trace, to its own order), and written one after
+//! the other in this machine's byte order, every field but the time and every payload as
+//! they were.
 //!
 //! fio 3.33 writes an empty file and says "iolog short read" for every merge (a bug fixed
-//! upstream in 2026, axboe/fio#2099), so its merged files cannot be compared with iomark's.
+//! upstream in 2026, axboe/fio#2099); upstream fio after the fix keeps the queues, their
+//! order within a trace and their gaps, but starts each trace at an arbitrary time and
+//! plays one pass whatever `merge_blktrace_iters` says, so no fio writes a merged file to
+//! compare with iomark's byte for byte.
 
 use super::blktrace::{Record, Records};
 use crate::error::OptionError;
@@ -76,7 +81,7 @@ impl Merge {
         for (i, path) in self.traces.iter().enumerate() {
             let records = read_all(path)?;
             let (Some(first), Some(last)) = (records.first(), records.last()) else {
-                return Err(format!("'{}' holds no record", path.display()));
+                return Err(format!("'{}' holds no queue record", path.display()));
             };
             let start = first.time;
             let scale = |t: u64| (t.saturating_sub(start) as f64 * self.scalars[i] / 100.0) as u64;
@@ -91,9 +96,8 @@ impl Merge {
         // A stable sort: ties keep the trace order, and each trace's own order.
         all.sort_by_key(|&(time, trace, _)| (time, trace));
         let mut out = Vec::with_capacity(all.len() * super::blktrace::RECORD_LEN);
-        for (n, (time, _, mut r)) in all.into_iter().enumerate() {
+        for (time, _, mut r) in all {
             r.time = time;
-            r.sequence = n as u32;
             r.write_to(&mut out);
         }
         Ok(out)
@@ -130,7 +134,9 @@ fn read_all(path: &std::path::Path) -> Result<Vec<Record>, String> {
     let mut records = Records::new(&bytes[..]);
     let mut all = Vec::new();
     while let Some(r) = records.next_record().map_err(|e| format!("'{}': {e}", path.display()))? {
-        all.push(r);
+        if r.queue() {
+            all.push(r);
+        }
     }
     Ok(all)
 }
@@ -143,7 +149,11 @@ mod tests {
     #[test]
     fn traces_merge_in_time_order_scaled_and_repeated() {
         let dir = tempfile::tempdir().unwrap();
-        let a = [rec(100, 1, 512, 1, 1), rec(200, 2, 512, 1, 1), rec(300, 3, 512, 1, 1)];
+        // A queue, a completion (left out), two queues.
+        let a = [rec(100, 1, 512, 1, 1), rec(150, 1, 512, 8, 1)]
+            .into_iter()
+            .chain([rec(200, 2, 512, 1, 1), rec(300, 3, 512, 1, 1)])
+            .collect::<Vec<_>>();
         let mut named = rec(1150, 5, 512, 1, 2);
         named.pdu = b"name\0".to_vec();
         let b = [rec(1000, 4, 512, 1, 2), named];
@@ -166,9 +176,9 @@ mod tests {
                 .collect();
         assert_eq!(
             got,
-            [(0, 0, 1, 0), (1, 0, 4, 0), (2, 50, 2, 0), (3, 100, 3, 0), (4, 100, 1, 0)]
+            [(0, 0, 1, 0), (0, 0, 4, 0), (2, 50, 2, 0), (3, 100, 3, 0), (0, 100, 1, 0)]
                 .into_iter()
-                .chain([(5, 150, 2, 0), (6, 150, 5, 5), (7, 200, 3, 0)])
+                .chain([(2, 150, 2, 0), (1, 150, 5, 5), (3, 200, 3, 0)])
                 .collect::<Vec<_>>()
         );
     }

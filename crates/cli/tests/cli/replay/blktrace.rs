@@ -120,7 +120,7 @@ fn merged_traces_are_in_time_order_scaled_and_repeated() {
     let merge = [
         "--read_iolog=a.bin:b.bin",
         "--merge_blktrace_file=m.bin",
-        "--merge_blktrace_scalars=50:100",
+        "--merge_blktrace_scalars=50:200",
         "--merge_blktrace_iters=2:1",
     ];
     let out = run_in(
@@ -135,8 +135,8 @@ fn merged_traces_are_in_time_order_scaled_and_repeated() {
     let got: Vec<(u64, u64)> = std::iter::from_fn(|| records.next_record().expect("a record"))
         .map(|r| (r.time, r.sector))
         .collect();
-    // a at half time (0, 50, 100) twice, b (0, 150) once; a tie goes to a.
-    let want = [(0, 8), (0, 800), (50, 16), (100, 24), (100, 8), (150, 16), (150, 808), (200, 24)];
+    // a at half time (0, 50, 100) twice, b at double time (0, 300) once; a tie goes to a.
+    let want = [(0, 8), (0, 800), (50, 16), (100, 24), (100, 8), (150, 16), (200, 24), (300, 808)];
     assert_eq!(got, want);
     // The job replays the merged trace, whichever clone it is.
     let args = [&["--name=m"], &merge[..], &["--replay_redirect=target", "--numjobs=2"]].concat();

@@ -355,7 +355,7 @@ pub(super) const ROWS: &[OptionDef] = &[
         ),
     opt(
         "merge_blktrace_scalars",
-        Kind::FloatList,
+        Kind::Floats,
         Category::IoReplay,
         "Percentage to scale each trace",
     )
@@ -365,7 +365,7 @@ pub(super) const ROWS: &[OptionDef] = &[
     ),
     opt(
         "merge_blktrace_iters",
-        Kind::FloatList,
+        Kind::Floats,
         Category::IoReplay,
         "Number of iterations to run per trace",
     )
