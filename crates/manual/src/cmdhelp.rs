@@ -257,7 +257,7 @@ fn type_words(kind: &Kind) -> &'static str {
         Kind::Bool => "boolean value (opt=1)",
         Kind::Flag => "empty or boolean value ([0|1])",
         Kind::Int { .. } | Kind::SizePerDir | Kind::IntPerDir => "integer value (opt=100)",
-        Kind::Float { .. } | Kind::FloatList => {
+        Kind::Float { .. } | Kind::FloatList | Kind::Floats => {
             "list of floating point values separated by ':' (opt=5.9:7.8)"
         }
         // fio 3.33 calls `sync_file_range` a size, although it reads the count with atoi.

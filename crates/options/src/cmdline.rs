@@ -98,6 +98,8 @@ pub struct ProgramOptions {
     pub terse_version: Option<u32>,
     /// `--parse-only`: check the jobs, run nothing.
     pub parse_only: bool,
+    /// `--merge-blktrace-only`: write the jobs' merged blktrace traces, run nothing.
+    pub merge_blktrace_only: bool,
     /// `--warnings-fatal`: refuse the malformed values that fio reads leniently.
     pub warnings_fatal: bool,
     /// `--showcmd`: print each job as a command line.
@@ -344,6 +346,7 @@ fn program_flag(
             }
         },
         FlagId::ParseOnly => p.parse_only = true,
+        FlagId::MergeBlktraceOnly => p.merge_blktrace_only = true,
         FlagId::WarningsFatal => p.warnings_fatal = true,
         FlagId::Showcmd => p.showcmd = true,
         FlagId::Cmdhelp => p.cmdhelp = Some(value),

@@ -277,6 +277,15 @@ pub const REPLAY_TIME_SCALE: Key<u64> = Key::new("replay_time_scale");
 /// `replay_skip`: Skip certain IO types (read,write,trim,flush)
 pub const REPLAY_SKIP: Key<String> = Key::new("replay_skip");
 
+/// `merge_blktrace_file`: Merged blktrace output filename
+pub const MERGE_BLKTRACE_FILE: Key<String> = Key::new("merge_blktrace_file");
+
+/// `merge_blktrace_scalars`: Percentage to scale each trace
+pub const MERGE_BLKTRACE_SCALARS: Key<Vec<f64>> = Key::new("merge_blktrace_scalars");
+
+/// `merge_blktrace_iters`: Number of iterations to run per trace
+pub const MERGE_BLKTRACE_ITERS: Key<Vec<f64>> = Key::new("merge_blktrace_iters");
+
 /// `exec_prerun`: Execute this file prior to running job
 pub const EXEC_PRERUN: Key<String> = Key::new("exec_prerun");
 
