@@ -18,6 +18,7 @@ pub use prio::PrioRecorder;
 
 use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
 use crate::sampler::{RateSampler, RateUnit, SamplerError};
+use crate::sums::SumMoments;
 use iomark_core::Ddir;
 
 /// Failed I/Os: fio's `total_err` and `first_error`.
@@ -163,6 +164,54 @@ impl JobRecorder {
         if self.config.clat {
             self.dirs[dir.index()].clat.record_n(ns, count);
             self.latency.add(dist::latency_bucket(ns), count);
+        }
+    }
+
+    /// Records one reaped data I/O of direction `dir`, as [`record_io`](Self::record_io)
+    /// with no clat would, but for the moments of its slat and lat: those go with its run
+    /// of equal clat, which [`record_run`](Self::record_run) records at once. Only the
+    /// histograms of slat and lat (`slat_percentiles`, `lat_percentiles`) take each value
+    /// here.
+    #[inline(always)]
+    pub fn record_reaped(
+        &mut self,
+        dir: Ddir,
+        bytes: u64,
+        requested_bytes: u64,
+        slat_ns: u64,
+        lat_ns: u64,
+    ) {
+        let keeps_lat = self.config.lat && !self.config.lat_is_clat[dir.index()];
+        let keeps_slat = self.config.slat;
+        let d = &mut self.dirs[dir.index()];
+        d.bytes += bytes;
+        d.ios += 1;
+        if bytes < requested_bytes {
+            d.short += 1;
+        }
+        if let Some(h) = d.slat.hist.as_mut().filter(|_| keeps_slat) {
+            h.record(slat_ns);
+        }
+        if let Some(h) = d.lat.hist.as_mut().filter(|_| keeps_lat) {
+            h.record(lat_ns);
+        }
+    }
+
+    /// Records a run of reaped I/Os of direction `dir` (each given to
+    /// [`record_reaped`](Self::record_reaped)) that share the completion latency `clat_ns`:
+    /// `slats` holds their submission latencies. Their total latencies are those shifted
+    /// by `clat_ns` (lat = slat + clat for every I/O), so the statistics are exactly what
+    /// [`record_io`](Self::record_io) for each would have given.
+    #[inline]
+    pub fn record_run(&mut self, dir: Ddir, clat_ns: u64, slats: &SumMoments) {
+        self.record_clat_n(dir, clat_ns, slats.count());
+        let keeps_lat = self.config.lat && !self.config.lat_is_clat[dir.index()];
+        let d = &mut self.dirs[dir.index()];
+        if self.config.slat {
+            d.slat.moments.merge(slats);
+        }
+        if keeps_lat {
+            d.lat.moments.merge(&slats.shifted(clat_ns));
         }
     }
 
