@@ -13,6 +13,7 @@ mod lat;
 mod prio;
 
 pub use config::{RecorderConfig, SyncKind};
+use lat::Keep;
 pub use lat::{DirRecorder, LatRecorder};
 pub use prio::PrioRecorder;
 
@@ -34,6 +35,11 @@ pub struct ErrorCounts {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JobRecorder {
     config: RecorderConfig,
+    /// Per direction, what the I/O path records ([`Keep`]): the configuration's flags
+    /// folded into one word, so a completion tests bits of one byte. Made by
+    /// [`JobRecorder::new`] and [`JobRecorder::settle`].
+    #[serde(default)]
+    keep: [u8; 3],
     /// Reads, writes, trims.
     pub dirs: [DirRecorder; 3],
     /// `fsync`/`fdatasync`/`sync_file_range` calls: their latency (fio's `sync` section).
@@ -69,8 +75,10 @@ impl JobRecorder {
         }
         let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
         let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
+        let keep = [0, 1, 2].map(|d| Keep::of(&config, &dirs[d], d));
         Ok(JobRecorder {
             config,
+            keep,
             dirs,
             sync: LatRecorder::new(sync_hist),
             uncounted_syncs: 0,
@@ -135,23 +143,22 @@ impl JobRecorder {
         clat_ns: Option<u64>,
         lat_ns: Option<u64>,
     ) {
+        let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
         d.bytes += bytes;
         d.ios += 1;
         if bytes < requested_bytes {
             d.short += 1;
         }
-        if let Some(ns) = slat_ns.filter(|_| self.config.slat) {
+        if let Some(ns) = slat_ns.filter(|_| keep & Keep::SLAT != 0) {
             d.slat.record(ns);
         }
-        if let Some(ns) = clat_ns.filter(|_| self.config.clat) {
+        if let Some(ns) = clat_ns.filter(|_| keep & Keep::CLAT != 0) {
             d.clat.record(ns);
             self.latency.add(dist::latency_bucket(ns), 1);
         }
-        if let Some(ns) = lat_ns.filter(|_| self.config.lat) {
-            if !self.config.lat_is_clat[dir.index()] {
-                d.lat.record(ns);
-            }
+        if let Some(ns) = lat_ns.filter(|_| keep & Keep::LAT != 0) {
+            d.lat.record(ns);
         }
     }
 
@@ -181,19 +188,15 @@ impl JobRecorder {
         slat_ns: u64,
         lat_ns: u64,
     ) {
-        let keeps_lat = self.config.lat && !self.config.lat_is_clat[dir.index()];
-        let keeps_slat = self.config.slat;
+        let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
         d.bytes += bytes;
         d.ios += 1;
         if bytes < requested_bytes {
             d.short += 1;
         }
-        if let Some(h) = d.slat.hist.as_mut().filter(|_| keeps_slat) {
-            h.record(slat_ns);
-        }
-        if let Some(h) = d.lat.hist.as_mut().filter(|_| keeps_lat) {
-            h.record(lat_ns);
+        if keep & Keep::REAPED_HISTS != 0 {
+            d.reaped_hists(keep, slat_ns, lat_ns);
         }
     }
 
@@ -205,12 +208,12 @@ impl JobRecorder {
     #[inline]
     pub fn record_run(&mut self, dir: Ddir, clat_ns: u64, slats: &SumMoments) {
         self.record_clat_n(dir, clat_ns, slats.count());
-        let keeps_lat = self.config.lat && !self.config.lat_is_clat[dir.index()];
+        let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
-        if self.config.slat {
+        if keep & Keep::SLAT != 0 {
             d.slat.moments.merge(slats);
         }
-        if keeps_lat {
+        if keep & Keep::LAT != 0 {
             d.lat.moments.merge(&slats.shifted(clat_ns));
         }
     }
@@ -239,6 +242,8 @@ impl JobRecorder {
                 }
             }
         }
+        let (config, dirs) = (&self.config, &self.dirs);
+        self.keep = [0, 1, 2].map(|d| Keep::of(config, &dirs[d], d));
         if let Some(p) = &mut self.prios {
             let shares = p.settle(&self.dirs);
             debug_assert!(shares.is_ok(), "priorities recorded apart from their direction");
