@@ -94,7 +94,7 @@ impl Hot<'_, '_> {
                     self.reap::<RICH>(feat, 1, self.in_flight as usize);
                     start = self.clock.now_ns();
                     issue = start;
-                    self.stamps[index as usize] = (start, issue);
+                    self.units[index as usize].stamps = (start, issue);
                 }
             }
         }
@@ -128,7 +128,7 @@ impl Hot<'_, '_> {
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
                 for &index in &self.pending[..n.min(self.pending.len())] {
-                    self.stamps[index as usize].1 = now;
+                    self.units[index as usize].stamps.1 = now;
                 }
                 self.pending.drain(..n.min(self.pending.len()));
             }
@@ -167,7 +167,7 @@ impl Hot<'_, '_> {
                 let mut slats = SumMoments::new();
                 for &index in &done {
                     self.in_flight -= 1;
-                    let stamps @ (start, submitted) = self.stamps[index as usize];
+                    let stamps @ (start, submitted) = self.units[index as usize].stamps;
                     let slat = submitted - start;
                     let Some(dir) =
                         self.complete::<RICH>(feat, index, stamps, Some(slat), None, now)
