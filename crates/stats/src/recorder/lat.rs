@@ -127,6 +127,16 @@ impl DirRecorder {
 }
 
 impl DirRecorder {
+    /// Counts one completed I/O: `bytes` transferred of `requested_bytes`.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, bytes: u64, requested_bytes: u64) {
+        self.bytes += bytes;
+        self.ios += 1;
+        if bytes < requested_bytes {
+            self.short += 1;
+        }
+    }
+
     /// The slat and lat histograms of a reaped I/O ([`Keep::REAPED_HISTS`]), out of the
     /// way of the I/O path that has none (`slat_percentiles`, `lat_percentiles` off).
     #[cold]
@@ -160,9 +170,14 @@ impl Keep {
     pub(crate) fn of(cfg: &RecorderConfig, dir: &DirRecorder, d: usize) -> u8 {
         let lat = cfg.lat && !cfg.lat_is_clat[d];
         let hists = (cfg.slat && dir.slat.hist.is_some()) || (lat && dir.lat.hist.is_some());
-        u8::from(cfg.slat) * Keep::SLAT
-            | u8::from(cfg.clat) * Keep::CLAT
-            | u8::from(lat) * Keep::LAT
-            | u8::from(hists) * Keep::REAPED_HISTS
+        [
+            (cfg.slat, Keep::SLAT),
+            (cfg.clat, Keep::CLAT),
+            (lat, Keep::LAT),
+            (hists, Keep::REAPED_HISTS),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |bits, (_, bit)| bits | bit)
     }
 }

@@ -145,11 +145,7 @@ impl JobRecorder {
     ) {
         let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
-        d.bytes += bytes;
-        d.ios += 1;
-        if bytes < requested_bytes {
-            d.short += 1;
-        }
+        d.count(bytes, requested_bytes);
         if let Some(ns) = slat_ns.filter(|_| keep & Keep::SLAT != 0) {
             d.slat.record(ns);
         }
@@ -190,11 +186,7 @@ impl JobRecorder {
     ) {
         let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
-        d.bytes += bytes;
-        d.ios += 1;
-        if bytes < requested_bytes {
-            d.short += 1;
-        }
+        d.count(bytes, requested_bytes);
         if keep & Keep::REAPED_HISTS != 0 {
             d.reaped_hists(keep, slat_ns, lat_ns);
         }
