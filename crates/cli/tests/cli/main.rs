@@ -33,6 +33,7 @@ mod notes;
 mod pacing;
 mod pictures;
 mod processes;
+mod profiles;
 mod random;
 mod refusals;
 mod replay;

@@ -586,6 +586,9 @@ pub const CONTINUE_ON_ERROR: Key<Choice> = Key::new("continue_on_error");
 /// `error_dump`: Dump info on each error
 pub const ERROR_DUMP: Key<bool> = Key::new("error_dump");
 
+/// `profile`: Select a specific builtin performance test
+pub const PROFILE: Key<Choice> = Key::new("profile");
+
 /// `cgroup`: Add job to cgroup of this name
 pub const CGROUP: Key<String> = Key::new("cgroup");
 

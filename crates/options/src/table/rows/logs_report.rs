@@ -495,6 +495,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::JobDescription,
         "Select a specific builtin performance test",
+    )
+    .supported(
+        "On the command line, `--profile=tiobench` runs fio's tiobench jobs (docs/workloads.md); \
+         the profile's own options follow it (`--profile=tiobench --cmdhelp` lists them). In a \
+         job file fio 3.33 accepts it and runs the job as written, and so does iomark.",
     ),
     opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name").supported(
         "The job runs in a child process of iomark, placed in this group of the \
