@@ -47,7 +47,6 @@ pub const ENGINES: &[Refusal] = &[
 
 /// Options that iomark refuses although no engine explains it.
 pub const OPTIONS: &[Refusal] = &[
-    refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
     refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("merge_blktrace_iters", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
