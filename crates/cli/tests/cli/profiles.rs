@@ -6,6 +6,7 @@ use crate::support::run::{command, iomark_in, iomark_ok, run_in, tempdir, text, 
 use crate::support::tools::fio_3_33_installed;
 use serde_json::Value;
 use std::path::Path;
+use std::process::Output;
 
 /// The jobs' names, groups, echoed options and counts: what must match fio's.
 fn shape(report: &Value) -> Vec<String> {
@@ -25,6 +26,21 @@ fn shape(report: &Value) -> Vec<String> {
     rows
 }
 
+/// Runs iomark's tiobench in `dir` under the fake clock, with `args` after the profile, on
+/// a machine of 4 MiB: 4 × 4 × 1024 = 16 KiB over four files, one 4 KiB block each.
+fn small_tiobench(dir: &Path, args: &[&str]) -> Output {
+    let out = command(IOMARK)
+        .current_dir(dir)
+        .env("IOMARK_FAKE_CLOCK_NS", "1000")
+        .env("IOMARK_MB_MEMORY", "4")
+        .arg("--profile=tiobench")
+        .args(args)
+        .output()
+        .expect("run iomark");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    out
+}
+
 fn tio_files(dir: &Path) -> Vec<(String, u64)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("read dir")
@@ -39,15 +55,7 @@ fn tio_files(dir: &Path) -> Vec<(String, u64)> {
 #[test]
 fn tiobench_runs_four_groups_over_four_files_sized_from_memory() {
     let dir = tempdir();
-    // 4 MiB of "memory": 4 × 4 × 1024 = 16 KiB over four files, one 4 KiB block each.
-    let out = command(IOMARK)
-        .current_dir(dir.path())
-        .env("IOMARK_FAKE_CLOCK_NS", "1000")
-        .env("IOMARK_MB_MEMORY", "4")
-        .args(["--profile=tiobench", "--block=8192", "--numruns=2x", "--output-format=json"])
-        .output()
-        .expect("run iomark");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = small_tiobench(dir.path(), &["--block=8192", "--numruns=2x", "--output-format=json"]);
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     let report = report_json("iomark", &out);
     let global = r#"{"buffered":"0","size":"16384","bs":"4096","loops":"1","directory":"./","numjobs":"1","runtime":"600","overwrite":"1","filename":".fio.tio.1:.fio.tio.2:.fio.tio.3:.fio.tio.4","ioengine":"sync"}"#;
@@ -67,14 +75,7 @@ fn tiobench_runs_four_groups_over_four_files_sized_from_memory() {
 #[test]
 fn tiobench_prints_no_version_line_and_starts_threads() {
     let dir = tempdir();
-    let out = command(IOMARK)
-        .current_dir(dir.path())
-        .env("IOMARK_FAKE_CLOCK_NS", "1000")
-        .env("IOMARK_MB_MEMORY", "4")
-        .arg("--profile=tiobench")
-        .output()
-        .expect("run iomark");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = small_tiobench(dir.path(), &[]);
     let stdout = text(&out.stdout);
     let head: Vec<_> = stdout.lines().take(5).collect();
     assert!(head[0].starts_with("seqwrite: (g=0): rw=write, bs=(R) 4096B-4096B"), "{stdout}");
