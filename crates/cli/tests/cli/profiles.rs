@@ -157,3 +157,16 @@ fn profile_cmdhelp_is_fios() {
         }
     }
 }
+
+#[test]
+fn profile_in_a_job_file_runs_the_job_as_written() {
+    let dir = tempdir();
+    let job = "[global]\nprofile=tiobench\n[j]\nioengine=null\nsize=1m\nrw=read\n";
+    let path = crate::support::run::write_job(dir.path(), job);
+    let path = path.to_str().expect("path");
+    let out = iomark_ok(dir.path(), &[path, "--output-format=json"], true);
+    let report = report_json(IOMARK, &out);
+    assert_eq!(report["global options"]["profile"], "tiobench");
+    assert_eq!(count(&report["jobs"][0], "read", "total_ios"), 256);
+    assert!(tio_files(dir.path()).is_empty());
+}
