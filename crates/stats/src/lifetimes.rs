@@ -91,8 +91,8 @@ impl BlockStates {
     }
 
     /// fio's block lifetime percentiles at the points of `pcts`, and the blocks per state.
-    /// When no block was ever trimmed fio 3.33 computes neither, and prints no percentile
-    /// and every state as 0; so does this.
+    /// When no block was ever trimmed fio 3.33 computes neither: it prints no percentile
+    /// and states it never counted (mostly 0s); this gives no percentile and 0s.
     pub fn report(&self, pcts: &PercentileList) -> BlockLifetimes {
         let total = self.blocks();
         let unwritten: u64 =

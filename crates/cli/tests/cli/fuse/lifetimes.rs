@@ -62,7 +62,15 @@ fn failing_writes_leave_the_blocks_as_fio_leaves_them() {
             .arg(format!("--filename={}", export.volume().display()))
             .output()
             .expect("run");
-        assert_eq!(section(program, &out), want, "{program}");
+        // fio 3.33 prints states it never counted when no block was trimmed: whatever its
+        // memory held (0 mostly, once `trim failure=1075380224`); only its layout is fio's.
+        let digits = |t: &str| t.chars().filter(|c| !c.is_ascii_digit()).collect::<String>();
+        let got = section(program, &out);
+        if *program == "fio" {
+            assert_eq!(digits(&got), digits(want), "{program}");
+        } else {
+            assert_eq!(got, want, "{program}");
+        }
         assert!(text(&out.stdout).contains("errors    : total=2, first_error=5/"), "{program}");
     }
     export.finish();
