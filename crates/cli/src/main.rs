@@ -140,9 +140,11 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &p.cmdhelp {
-        let text = match name.as_str() {
-            "" | "all" => Some(cmdhelp::cmdhelp_all()),
-            name => cmdhelp::cmdhelp_one(name),
+        let text = match (p.profile, name.as_str()) {
+            (Some(profile), "" | "all") => Some(cmdhelp::profile_list(profile)),
+            (Some(profile), name) => cmdhelp::profile_one(profile, name),
+            (None, "" | "all") => Some(cmdhelp::cmdhelp_all()),
+            (None, name) => cmdhelp::cmdhelp_one(name),
         };
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;

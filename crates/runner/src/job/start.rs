@@ -187,6 +187,7 @@ pub(super) fn start<'a, 's>(
         start_wall_ms,
         status,
         block,
+        lifetimes: crate::features::lifetimes::Lifetimes::of(plan),
     };
     Ok((Loop::new(io, feat), verify_host))
 }

@@ -68,6 +68,9 @@ pub struct JobRecorder {
     pub errors: ErrorCounts,
     /// Latency per I/O priority, when the job gives I/Os priorities of their own.
     pub prios: Option<PrioRecorder>,
+    /// The job's blocks by state and trims (`block_error_percentiles`), set when it ends.
+    #[serde(default)]
+    pub lifetimes: Option<crate::lifetimes::BlockStates>,
 }
 
 impl JobRecorder {
@@ -95,6 +98,7 @@ impl JobRecorder {
             iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
             errors: ErrorCounts::default(),
             prios: None,
+            lifetimes: None,
         })
     }
 
@@ -368,6 +372,11 @@ impl JobRecorder {
             self.errors.first = other.errors.first;
         }
         self.errors.total += other.errors.total;
+        match (&mut self.lifetimes, &other.lifetimes) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (mine @ None, Some(theirs)) => *mine = Some(theirs.clone()),
+            _ => {}
+        }
         for d in 0..3 {
             self.config.dirs[d] |= other.config.dirs[d];
         }
