@@ -7,7 +7,8 @@
 
 mod checks;
 mod error;
-pub(crate) mod process;
+mod pool;
+mod process;
 pub(crate) mod report;
 pub(crate) mod schedule;
 mod thread;
@@ -222,13 +223,13 @@ fn run_waves(
         starting(&plans[wave.clone()]);
         let done: Arc<Vec<(Mutex<bool>, Condvar)>> =
             Arc::new(wave.clone().map(|_| (Mutex::new(false), Condvar::new())).collect());
-        let results = std::thread::scope(|scope| {
-            // Threads are joined as they finish, oldest first, while later ones are still
-            // being started: a finished thread's stack goes back to the C library (which
-            // hands it to the next thread) instead of staying mapped until the wave ends,
-            // which keeps thousands of short jobs from holding thousands of stacks at once.
-            let mut results = Vec::with_capacity(wave.len());
-            let mut handles = std::collections::VecDeque::new();
+        // Each job's result, or its panic.
+        let results: Vec<Mutex<Option<std::thread::Result<_>>>> =
+            wave.clone().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            // Finished jobs' threads run later jobs (see `pool`): thousands of short jobs
+            // need neither thousands of thread starts nor thousands of stacks at once.
+            let pool = pool::Pool::new(scope);
             for (k, i) in wave.clone().enumerate() {
                 let plan = &plans[i];
                 let job_progress = progress.job(i);
@@ -247,7 +248,9 @@ fn run_waves(
                     }
                     None => JobClock::of(&plan.timing),
                 };
-                handles.push_back(scope.spawn(move || {
+                let reusable = crate::system::placement::leaves_thread_as_is(&plan.placement);
+                let result = &results[k];
+                let job = move || {
                     for w in waits {
                         let (lock, cv) = &done[w];
                         let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -273,13 +276,19 @@ fn run_waves(
                     *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     cv.notify_all();
                     result
+                };
+                pool.run(Box::new(move || {
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                    let panicked = outcome.is_err();
+                    *result.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+                    reusable && !panicked
                 }));
-                while handles.front().is_some_and(|h| h.is_finished()) {
-                    results.extend(handles.pop_front().map(|h| h.join()));
-                }
             }
-            results.extend(handles.into_iter().map(|h| h.join()));
-            results
+            pool.close();
+        });
+        let results = results.into_iter().map(|r| {
+            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
+            r.unwrap_or_else(|| Err(Box::new("job never ran")))
         });
         for (i, result) in wave.zip(results) {
             let job = || plans[i].job.name.clone();

@@ -45,6 +45,17 @@ pub enum PlacementError {
     },
 }
 
+/// Whether [`apply`] leaves the calling thread as it found it: no CPU affinity, memory
+/// policy, nice value or I/O priority to set. Such a job's thread may run another job
+/// afterwards (see `run::pool`).
+pub fn leaves_thread_as_is(placement: &Placement) -> bool {
+    placement.cpus.is_none()
+        && placement.numa_cpus.is_none()
+        && placement.mem_policy.is_none()
+        && placement.nice == 0
+        && placement.ioprio.is_none()
+}
+
 /// Sets `placement` on the calling thread, which is job number `thread_number`.
 pub fn apply(placement: &Placement, thread_number: u64) -> Result<(), PlacementError> {
     if let Some(cpus) = placement.cpus_for(thread_number) {
