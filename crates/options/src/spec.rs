@@ -63,7 +63,11 @@ impl JobSpec {
     /// Per-direction values merge across assignments; a direction never assigned is `None`
     /// (the option's default applies to it).
     pub fn value(&self, name: &str) -> Option<Value> {
-        let def = table::find(name)?;
+        self.value_of(table::find(name)?)
+    }
+
+    /// The effective value of `def`'s option, if it was assigned (see [`JobSpec::value`]).
+    fn value_of(&self, def: &OptionDef) -> Option<Value> {
         let mut result: Option<Value> = None;
         for s in self.settings.iter().filter(|s| s.def.name == def.name) {
             result = Some(match (result, &s.value) {
@@ -94,10 +98,10 @@ impl JobSpec {
 
     /// The effective value of `name`, or the table's default when it was never assigned.
     pub fn value_or_default(&self, name: &str) -> Option<Value> {
-        if let Some(v) = self.value(name) {
+        let def = table::find(name)?;
+        if let Some(v) = self.value_of(def) {
             return Some(v);
         }
-        let def = table::find(name)?;
         value::parse(&def.kind, def.default?, &self.ctx()).ok()
     }
 

@@ -209,10 +209,12 @@ pub fn all() -> &'static [OptionDef] {
 /// each job through here: thousands of jobs make millions of look-ups). Where a name
 /// would name two rows, the first row in the table wins.
 pub fn find(name: &str) -> Option<&'static OptionDef> {
-    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, usize>> =
-        std::sync::OnceLock::new();
+    // foldhash: the names are the table's own, so a fast hash without SipHash's defence
+    // against chosen keys is enough (it was a tenth of planning 1 024 jobs).
+    type Index = std::collections::HashMap<&'static str, usize, foldhash::fast::RandomState>;
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
     let index = INDEX.get_or_init(|| {
-        let mut index = std::collections::HashMap::new();
+        let mut index = Index::default();
         for (i, o) in all().iter().enumerate() {
             for name in std::iter::once(&o.name).chain(o.aliases) {
                 index.entry(*name).or_insert(i);
