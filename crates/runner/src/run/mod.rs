@@ -248,7 +248,9 @@ fn run_waves(
                     }
                     None => JobClock::of(&plan.timing),
                 };
-                let reusable = crate::system::placement::leaves_thread_as_is(&plan.placement);
+                // A rate-limited job sets its thread's timer slack (`job::controls`).
+                let reusable = crate::system::placement::leaves_thread_as_is(&plan.placement)
+                    && !plan.pacing.rate.limits();
                 let result = &results[k];
                 let job = move || {
                     for w in waits {

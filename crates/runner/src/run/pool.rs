@@ -1,6 +1,7 @@
 //! The threads of a wave's jobs, kept for the wave's later jobs: a job thread whose job
 //! left it as it found it (no affinity, memory policy, nice value or I/O priority set, see
-//! [`crate::system::placement::leaves_thread_as_is`]) waits for the next job of its wave
+//! [`crate::system::placement::leaves_thread_as_is`], and no rate, whose pacing sets the
+//! thread's timer slack) waits for the next job of its wave
 //! instead of ending, and a job starts on a waiting thread when there is one, on a new
 //! thread otherwise. Every job still starts as soon as the wave reaches it, beside all the
 //! jobs still running; thousands of short jobs cost a few threads instead of thousands
