@@ -79,3 +79,80 @@ impl<'scope, 'env> Pool<'scope, 'env> {
 fn lock<'a, T>(mutex: &'a Mutex<T>) -> std::sync::MutexGuard<'a, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+    use std::thread::ThreadId;
+
+    /// Runs `reusable.len()` jobs one after the other (each once the one before is done and
+    /// its thread, if kept, is waiting) and answers the thread each ran on.
+    fn threads_of(reusable: &[bool]) -> Vec<ThreadId> {
+        let (sender, receiver) = channel();
+        std::thread::scope(|scope| {
+            let pool = Pool::new(scope);
+            let ids = reusable
+                .iter()
+                .map(|&keep| {
+                    let sender = sender.clone();
+                    pool.run(Box::new(move || {
+                        sender.send(std::thread::current().id()).unwrap();
+                        keep
+                    }));
+                    let id = receiver.recv().unwrap();
+                    if keep {
+                        while lock(&pool.waiting).threads.is_empty() {
+                            std::thread::yield_now();
+                        }
+                    }
+                    id
+                })
+                .collect();
+            pool.close();
+            ids
+        })
+    }
+
+    #[test]
+    fn a_finished_job_s_thread_runs_the_next_job() {
+        let ids = threads_of(&[true, true, true]);
+        assert_eq!(ids[0], ids[1]);
+        assert_eq!(ids[1], ids[2]);
+    }
+
+    #[test]
+    fn a_job_that_changed_its_thread_ends_it() {
+        let ids = threads_of(&[false, true, true]);
+        assert_ne!(ids[0], ids[1]);
+        assert_eq!(ids[1], ids[2]);
+    }
+
+    #[test]
+    fn jobs_running_at_once_get_threads_of_their_own() {
+        let (started, ready) = channel();
+        // Each job holds its thread until the test lets go of `release`.
+        let release = Arc::new(Mutex::new(()));
+        let gate = lock(&release);
+        let ids: Vec<ThreadId> = std::thread::scope(|scope| {
+            let pool = Pool::new(scope);
+            for _ in 0..4 {
+                let started = started.clone();
+                let release = Arc::clone(&release);
+                pool.run(Box::new(move || {
+                    started.send(std::thread::current().id()).unwrap();
+                    drop(lock(&release));
+                    true
+                }));
+            }
+            let ids = (0..4).map(|_| ready.recv().unwrap()).collect();
+            drop(gate);
+            pool.close();
+            ids
+        });
+        let mut unique = ids.clone();
+        unique.sort_by_key(|id| format!("{id:?}"));
+        unique.dedup();
+        assert_eq!(unique.len(), 4);
+    }
+}
