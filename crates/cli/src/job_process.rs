@@ -2,14 +2,15 @@
 //! program again, `/proc/self/exe`, in the hidden mode [`MODE`]) and what that mode does
 //! ([`main`]): it reads its request on standard input, plans the same run from the same
 //! command line (in the same directory and environment), gives the job the parent's seeds
-//! (which `randrepeat=0` draws anew in every process), runs that one job and writes its
-//! outcome as JSON on standard output (see `iomark_runner::JobProcesses`).
+//! (which `randrepeat=0` draws anew in every process), runs that one job (with a block
+//! tracer of its own when it asks for the split) and writes its outcome as JSON on
+//! standard output, talking with its parent meanwhile (see `iomark_runner::JobProcesses`).
 
 use iomark_options::cmdline;
 use iomark_plan::{JobPlan, Seeds};
 use iomark_runner::{JobProcesses, ProcessReply};
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::BufRead;
 use std::process::{Command, ExitCode};
 
 /// The hidden first argument of a job process.
@@ -50,11 +51,13 @@ pub fn main(
     stop: &'static std::sync::atomic::AtomicBool,
     options: iomark_runner::RunOptions,
 ) -> ExitCode {
-    let mut input = Vec::new();
-    let request = std::io::stdin()
-        .read_to_end(&mut input)
+    // The request is the first line; the parent's requests while the job runs follow.
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let mut line = Vec::new();
+    let request = input
+        .read_until(b'\n', &mut line)
         .map_err(|e| e.to_string())
-        .and_then(|_| serde_json::from_slice::<Request>(&input).map_err(|e| e.to_string()));
+        .and_then(|_| serde_json::from_slice::<Request>(&line).map_err(|e| e.to_string()));
     let request = match request {
         Ok(r) => r,
         Err(e) => {
@@ -66,12 +69,19 @@ pub fn main(
     let reply: ProcessReply = planned.and_then(|(program, mut plans)| {
         let plan = plans.get_mut(request.index).ok_or((libc::EINVAL, "no such job".into()))?;
         plan.seeds = request.seeds;
-        let options = iomark_runner::RunOptions { readonly: program.readonly, ..options };
-        iomark_runner::run_in_process(&plans, request.index, &options, stop)
+        // Its own block tracer, for a job that asks for the split.
+        let block_tracing = crate::execute::block_tracing(&program, &plans)
+            .map_err(|_| (libc::EINVAL, "block latency is not available".to_string()))?;
+        let options = iomark_runner::RunOptions {
+            readonly: program.readonly,
+            block_tracing,
+            block_latency_all: program.block_latency,
+            ..options
+        };
+        iomark_runner::serve_in_process(&plans, request.index, &options, stop, Box::new(input))
     });
-    let mut out = std::io::stdout().lock();
-    match serde_json::to_writer(&mut out, &reply).map(|()| out.flush()) {
-        Ok(Ok(())) => ExitCode::SUCCESS,
+    match iomark_runner::process_reply(reply) {
+        Ok(()) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     }
 }

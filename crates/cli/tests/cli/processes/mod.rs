@@ -7,6 +7,8 @@
 //! with the io controller, or v1 with `blkio.weight`) and a loop device. Each skips with
 //! what is missing, and removes every group it leaves (a guard, on failure too).
 
+mod shared;
+
 use crate::support::devices::LoopDevice;
 use crate::support::process::{fifo, Gate, Running, TIMEOUT};
 use crate::support::report::{json_doc, report_json};
