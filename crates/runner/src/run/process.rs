@@ -115,6 +115,7 @@ fn run_child(
 ) -> Result<JobOutcome, JobError> {
     let mut command = processes.command();
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
+    links.pass_to(&mut command);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -167,6 +168,7 @@ fn run_child(
         drop(talk.input.take());
         (reply, stopped, child.wait())
     });
+    links.process_ended(i);
     if let Some(dir) = &group {
         links.cgroups.leave(dir);
     }
