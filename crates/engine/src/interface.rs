@@ -182,8 +182,10 @@ pub struct EngineOptions {
     pub thp: bool,
     /// The exec engine's program.
     pub exec: Option<crate::exec::ExecSpec>,
-    /// The net engine's connection.
+    /// The net (and netsplice) engine's connection.
     pub net: Option<crate::net::NetSpec>,
+    /// The e4defrag engine's donor.
+    pub e4defrag: Option<crate::e4defrag::DefragSpec>,
 }
 
 impl Default for EngineOptions {
@@ -215,6 +217,7 @@ impl Default for EngineOptions {
             thp: false,
             exec: None,
             net: None,
+            e4defrag: None,
         }
     }
 }

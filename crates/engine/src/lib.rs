@@ -11,6 +11,7 @@
 //! The only crate with `unsafe` code; every block carries a `// SAFETY:` line.
 
 pub mod cpuio;
+pub mod e4defrag;
 pub mod exec;
 pub mod falloc;
 pub mod file;

@@ -251,6 +251,15 @@ pub const REGISTRY: &[EngineInfo] = &[
         make: |o| Ok(Box::new(crate::net::NetEngine::new(o.net.as_ref())?)),
     },
     EngineInfo {
+        name: "netsplice",
+        completes_in_call: true,
+        about: "net, with TCP blocks moved through a pipe by splice(2) and vmsplice(2)",
+        files: FileUse::Untouched,
+        moves_data: true,
+        streams: true,
+        make: |o| Ok(Box::new(crate::net::NetEngine::spliced(o.net.as_ref())?)),
+    },
+    EngineInfo {
         name: "cpuio",
         completes_in_call: true,
         about: "burns the CPU (cpuload, cpuchunks, cpumode); no data transfer",
@@ -267,6 +276,15 @@ pub const REGISTRY: &[EngineInfo] = &[
         moves_data: false,
         streams: false,
         make: |o| Ok(Box::new(crate::exec::ExecEngine::new(o.exec.as_ref())?)),
+    },
+    EngineInfo {
+        name: "e4defrag",
+        completes_in_call: true,
+        about: "ext4's EXT4_IOC_MOVE_EXT: each write swaps its blocks with a donor file's",
+        files: FileUse::Opened,
+        moves_data: false,
+        streams: false,
+        make: |o| Ok(Box::new(crate::e4defrag::DefragEngine::new(o.e4defrag.as_ref())?)),
     },
 ];
 

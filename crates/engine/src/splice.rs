@@ -1,10 +1,12 @@
-//! fio's `splice` engine: data moves between the file and the unit's buffer through a pipe,
-//! as fio 3.33 moves it (seen with `strace`):
+//! fio's `splice` engine, and the [`Pipe`] it moves data through, which the `netsplice`
+//! engine shares ([`crate::net`]). Data moves between the unit's buffer and a descriptor
+//! (the job's file, or a connected socket) as fio 3.33 moves it (seen with `strace`):
 //!
 //! - a write maps the buffer into the pipe with `vmsplice(2)`, then moves the pipe's
-//!   contents to the file at the write's offset with `splice(2)`, a pipe's worth at a time;
-//! - a read moves the file's bytes into the pipe with `splice(2)`, then copies them out of
-//!   the pipe into the buffer with `vmsplice(2)` on the pipe's read end.
+//!   contents to the descriptor (at the write's offset, for a file) with `splice(2)`, a
+//!   pipe's worth at a time;
+//! - a read moves the descriptor's bytes into the pipe with `splice(2)`, then copies them
+//!   out of the pipe into the buffer with `vmsplice(2)` on the pipe's read end.
 //!
 //! Every I/O completes inside `queue`; trims and syncs are the synchronous engines' calls.
 //! fio on a read first tries to `vmsplice` into a fresh read-only mapping (which fails with
@@ -16,16 +18,30 @@ use crate::unit::IoUnit;
 use iomark_core::Ddir;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
-/// The `splice` engine, with its pipe.
+/// A pipe that moves blocks between a unit's buffer and a descriptor, counting its calls.
 #[derive(Debug)]
-pub struct SpliceEngine {
+pub struct Pipe {
     read_end: OwnedFd,
     write_end: OwnedFd,
+    /// The flags of every `vmsplice` (fio's `splice` engine passes none, `netsplice`
+    /// `SPLICE_F_MOVE`; both are hints).
+    vmsplice_flags: libc::c_uint,
+    calls: u64,
 }
 
-impl SpliceEngine {
-    /// The engine, with a new pipe.
-    pub fn new() -> Result<Self, EngineError> {
+/// The offset a transfer starts at: `Some` for a file, `None` for a socket (which has none).
+fn start(offset: Option<u64>, done: usize) -> Option<libc::loff_t> {
+    offset.map(|o| (o + done as u64) as libc::loff_t)
+}
+
+/// A pointer to `off`'s value, or null for a descriptor without offsets.
+fn off_ptr(off: &mut Option<libc::loff_t>) -> *mut libc::loff_t {
+    off.as_mut().map_or(std::ptr::null_mut(), |o| o as *mut libc::loff_t)
+}
+
+impl Pipe {
+    /// A new pipe whose `vmsplice` calls pass `vmsplice_flags`.
+    pub fn new(vmsplice_flags: libc::c_uint) -> Result<Self, EngineError> {
         let mut fds = [0 as libc::c_int; 2];
         // SAFETY: pipe2 writes two descriptors into the array it is given.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
@@ -35,33 +51,43 @@ impl SpliceEngine {
         // SAFETY: both descriptors were just made by pipe2 and belong to nothing else.
         let (read_end, write_end) =
             unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-        Ok(SpliceEngine { read_end, write_end })
+        Ok(Pipe { read_end, write_end, vmsplice_flags, calls: 0 })
     }
 
-    /// Writes `len` bytes of `buf` to `fd` at `offset` through the pipe.
-    fn write(&self, fd: libc::c_int, buf: *mut u8, len: usize, offset: u64) -> i64 {
+    /// How many `splice` and `vmsplice` calls the pipe has made.
+    pub fn calls(&self) -> u64 {
+        self.calls
+    }
+
+    /// Writes `buf` to `fd` (at `offset`, for a file) through the pipe; the bytes written,
+    /// or the negated errno of a call that failed.
+    pub fn write(&mut self, fd: libc::c_int, buf: &[u8], offset: Option<u64>) -> i64 {
+        let len = buf.len();
         let mut done = 0;
         while done < len {
-            // SAFETY: `done < len`, within the unit's buffer; the bytes `done..len` stay
-            // alive and unchanged until the pipe is drained below, before `queue` returns.
-            let from = unsafe { buf.add(done) };
+            let from = buf[done..].as_ptr().cast_mut();
             let iov = libc::iovec { iov_base: from.cast(), iov_len: len - done };
-            // SAFETY: `iov` describes memory owned by the unit; the kernel checks the pipe.
-            let mapped = unsafe { libc::vmsplice(self.write_end.as_raw_fd(), &iov, 1, 0) };
+            self.calls += 1;
+            // SAFETY: `iov` describes `buf[done..]`, which stays alive and unchanged until
+            // the pipe is drained below, before this call returns; vmsplice on the pipe's
+            // write end only reads it. The kernel checks the pipe.
+            let mapped =
+                unsafe { libc::vmsplice(self.write_end.as_raw_fd(), &iov, 1, self.vmsplice_flags) };
             if mapped <= 0 {
                 return if mapped < 0 { ret(-1) } else { done as i64 };
             }
             let mut left = mapped as usize;
             while left > 0 {
-                let mut off = (offset + done as u64) as libc::loff_t;
-                // SAFETY: `off` is a live local the kernel updates; the descriptors are
-                // checked by the kernel.
+                let mut off = start(offset, done);
+                self.calls += 1;
+                // SAFETY: `off` is a live local the kernel updates (or null, for a socket);
+                // the descriptors are checked by the kernel.
                 let n = unsafe {
                     libc::splice(
                         self.read_end.as_raw_fd(),
                         std::ptr::null_mut(),
                         fd,
-                        &mut off,
+                        off_ptr(&mut off),
                         left,
                         0,
                     )
@@ -76,17 +102,20 @@ impl SpliceEngine {
         done as i64
     }
 
-    /// Reads `len` bytes of `fd` at `offset` into `buf` through the pipe.
-    fn read(&self, fd: libc::c_int, buf: *mut u8, len: usize, offset: u64) -> i64 {
+    /// Reads `fd` (at `offset`, for a file) into `buf` through the pipe, until `buf` is
+    /// full or the data ends; the bytes read, or the negated errno of a call that failed.
+    pub fn read(&mut self, fd: libc::c_int, buf: &mut [u8], offset: Option<u64>) -> i64 {
+        let len = buf.len();
         let mut done = 0;
         while done < len {
-            let mut off = (offset + done as u64) as libc::loff_t;
-            // SAFETY: `off` is a live local the kernel updates; the descriptors are checked
-            // by the kernel.
+            let mut off = start(offset, done);
+            self.calls += 1;
+            // SAFETY: `off` is a live local the kernel updates (or null, for a socket); the
+            // descriptors are checked by the kernel.
             let n = unsafe {
                 libc::splice(
                     fd,
-                    &mut off,
+                    off_ptr(&mut off),
                     self.write_end.as_raw_fd(),
                     std::ptr::null_mut(),
                     len - done,
@@ -98,13 +127,14 @@ impl SpliceEngine {
             }
             let mut left = n as usize;
             while left > 0 {
-                // SAFETY: `done + left <= len`, within the unit's buffer, the unit's own
-                // for the call.
-                let to = unsafe { buf.add(done) };
-                let iov = libc::iovec { iov_base: to.cast(), iov_len: left };
+                // `done + left <= len`: within `buf`.
+                let iov = libc::iovec { iov_base: buf[done..].as_mut_ptr().cast(), iov_len: left };
+                self.calls += 1;
                 // SAFETY: vmsplice on the pipe's read end copies into the memory `iov`
-                // describes, which the unit owns.
-                let got = unsafe { libc::vmsplice(self.read_end.as_raw_fd(), &iov, 1, 0) };
+                // describes, `buf[done..done + left]`, borrowed mutably for the call.
+                let got = unsafe {
+                    libc::vmsplice(self.read_end.as_raw_fd(), &iov, 1, self.vmsplice_flags)
+                };
                 if got <= 0 {
                     return if got < 0 { ret(-1) } else { done as i64 };
                 }
@@ -113,6 +143,19 @@ impl SpliceEngine {
             }
         }
         done as i64
+    }
+}
+
+/// The `splice` engine, with its pipe.
+#[derive(Debug)]
+pub struct SpliceEngine {
+    pipe: Pipe,
+}
+
+impl SpliceEngine {
+    /// The engine, with a new pipe.
+    pub fn new() -> Result<Self, EngineError> {
+        Ok(SpliceEngine { pipe: Pipe::new(0)? })
     }
 }
 
@@ -128,10 +171,10 @@ impl Engine for SpliceEngine {
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         let (fd, offset) = (unit.fd, unit.offset);
         let len = unit.len.min(unit.buf.len());
-        let buf = unit.buf.as_mut_ptr();
+        let buf = &mut unit.buf.as_mut_slice()[..len];
         unit.result = match unit.ddir {
-            Ddir::Read => self.read(fd, buf, len, offset),
-            Ddir::Write => self.write(fd, buf, len, offset),
+            Ddir::Read => self.pipe.read(fd, buf, Some(offset)),
+            Ddir::Write => self.pipe.write(fd, buf, Some(offset)),
             Ddir::Trim => trim(fd, offset, unit.len as u64),
             Ddir::Sync => sync_file(fd, false),
             Ddir::Datasync => sync_file(fd, true),

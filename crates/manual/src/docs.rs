@@ -111,7 +111,9 @@ pub fn compatibility_markdown() -> String {
         let reason = compat::option_reason(def.name).unwrap_or("(no reason given: a test fails)");
         let _ = writeln!(out, "| `{}` | {reason} |", def.name);
     }
-    out.push_str("\nThe options of the engines above are refused with their engine:\n\n");
+    if !engine_bound.is_empty() {
+        out.push_str("\nThe options of the engines above are refused with their engine:\n\n");
+    }
     for def in &engine_bound {
         let engines: Vec<String> = def.engines.iter().map(|e| format!("`{e}`")).collect();
         let _ = writeln!(out, "- `{}` ({})", def.name, engines.join(", "));

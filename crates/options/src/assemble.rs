@@ -39,8 +39,10 @@ pub const SUPPORTED_ENGINES: &[&str] = &[
     "filedelete",
     "nbd",
     "net",
+    "netsplice",
     "cpuio",
     "exec",
+    "e4defrag",
 ];
 
 /// fio's default engine.

@@ -24,8 +24,6 @@ const fn refuse(name: &'static str, reason: &'static str) -> Refusal {
 
 /// fio 3.33's engines that iomark does not run.
 pub const ENGINES: &[Refusal] = &[
-    refuse("netsplice", "planned (issue 19): the net engine's transfers through splice(2) and a pipe; not written yet (the net engine runs the same jobs)"),
-    refuse("e4defrag", "planned (issue 19): ext4's EXT4_IOC_MOVE_EXT on the files of an ext4 loop image; not written yet"),
     refuse("gfapi", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("gfapi_async", "needs GlusterFS's libgfapi and a Gluster volume"),
     refuse("mtd", "needs raw flash (MTD) hardware"),

@@ -201,7 +201,23 @@ fn engine_options(
         exit_on_io_done: engine == "cpuio" && spec.flag(keys::EXIT_ON_IO_DONE),
         thp: engine == "mmap" && spec.get(keys::THP).unwrap_or(0) != 0,
         exec: (engine == "exec").then(|| crate::cpuio::exec_spec(spec, &spec.name)),
-        net: (engine == "net").then(|| net_spec(spec)),
+        net: matches!(engine, "net" | "netsplice").then(|| net_spec(spec)),
+        e4defrag: (engine == "e4defrag").then(|| defrag_spec(spec)),
+    }
+}
+
+/// An e4defrag job's donor: `donorname` under the first `directory` when relative, and
+/// its size, `filesize`'s upper bound (see [`iomark_engine::e4defrag`]).
+fn defrag_spec(spec: &JobSpec) -> iomark_engine::e4defrag::DefragSpec {
+    let dir = spec.given(keys::DIRECTORY).and_then(|d| d.into_iter().next());
+    let donor = spec.get(keys::DONORNAME).filter(|n| !n.is_empty()).map(|name| match &dir {
+        Some(d) if std::path::Path::new(&name).is_relative() => std::path::Path::new(d).join(name),
+        _ => name.into(),
+    });
+    iomark_engine::e4defrag::DefragSpec {
+        donor,
+        inplace: spec.get(keys::INPLACE).unwrap_or(0) != 0,
+        donor_size: spec.given(keys::FILESIZE).and_then(|r| r[0]).map(|(_, high)| high),
     }
 }
 

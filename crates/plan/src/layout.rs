@@ -11,8 +11,9 @@
 //!   `lo + ⌊(hi - lo) × f⌋` for the next fraction `f` of the job's stream 7, file after
 //!   file, rounded down to a multiple of the job's smallest block size (but not below `lo`).
 //! - The job's region in a file starts at `offset` (bytes, or a share of the file) plus
-//!   `offset_increment` times the clone number. On a block device it ends at the device's
-//!   end at the latest.
+//!   `offset_increment` times the clone number. With `filesize` it ends at the file's size
+//!   (`size` only caps the I/O, see [`crate::limits`]); on a block device it ends at the
+//!   device's end at the latest.
 //! - `fill_device` without `size` makes the region of a file (not of a device) "really
 //!   large", as fio does: [`FILL_BYTES`] shared among the files; the job ends when the file
 //!   system is full.
@@ -172,7 +173,16 @@ pub fn plan_files(
         let fill = spec.flag(keys::FILL_DEVICE) && !matches!(kind, FileKind::BlockDevice(_));
         let len = match (filesize, size) {
             (None, None) if fill => FILL_BYTES / nfiles.max(1) / align.max(1) * align.max(1),
-            (Some((lo, hi)), _) => pick_in_range(lo, hi, align, &mut sizes),
+            // `filesize` is the file's size: the region runs from `offset` to it (fio 3.33:
+            // `offset=1k filesize=4k bs=1k` writes 3 blocks and leaves a 4 KiB file).
+            (Some((lo, hi)), _) => {
+                let file = pick_in_range(lo, hi, align, &mut sizes);
+                if offset > file {
+                    let why = format!("{offset} lies past the file's size of {file} (filesize)");
+                    return Err(OptionError::new(keys::OFFSET, why));
+                }
+                file - offset
+            }
             (None, Some(SizeOrPercent::Bytes(n))) => n / nfiles.max(1),
             (None, Some(SizeOrPercent::Percent(p))) => share(p).ok_or_else(|| {
                 OptionError::new(

@@ -16,6 +16,7 @@ mod buffers;
 mod cpuio;
 mod debug_parse;
 mod distributions;
+mod e4defrag;
 mod engines;
 mod errors;
 mod exec_engine;

@@ -751,6 +751,12 @@ pub const GRACE_TIME: Key<u64> = Key::new("grace_time");
 /// `std_redirect`: Redirect stdout & stderr to files
 pub const STD_REDIRECT: Key<bool> = Key::new("std_redirect");
 
+/// `donorname`: File used as a block donor
+pub const DONORNAME: Key<String> = Key::new("donorname");
+
+/// `inplace`: Alloc and free space inside defrag event
+pub const INPLACE: Key<u64> = Key::new("inplace");
+
 /// `threadpool_min`: Worker threads started with the job
 pub const THREADPOOL_MIN: Key<u64> = Key::new("threadpool_min");
 

@@ -175,6 +175,33 @@ const EDGES: &[Case] = &[
         ios: Some("a:r:0+4096 b:r:0+4096 a:r:4096+4096 b:r:4096+4096 a:r:8192+4096 b:r:0+4096 a:r:0+4096 b:r:4096+4096 a:r:4096+4096"),
         sizes: &[("a", 20000), ("b", 10000)],
     },
+    Case {
+        name: "filesize is the file's size: the region runs from offset to it",
+        setup: nothing,
+        args: &["--name=j", "--filename=f", "--bs=1k", "--rw=write", "--offset=512", "--filesize=4k"],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:w:512+1024 f:w:1536+1024 f:w:2560+1024"),
+        sizes: &[("f", 4096)],
+    },
+    Case {
+        name: "and size only caps it",
+        setup: nothing,
+        args: &["--name=j", "--filename=f", "--bs=1k", "--rw=write", "--offset=1k", "--filesize=4k", "--size=8k"],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:w:1024+1024 f:w:2048+1024 f:w:3072+1024"),
+        sizes: &[("f", 4096)],
+    },
+    Case {
+        name: "a larger file keeps its size",
+        setup: f20000,
+        args: &["--name=j", "--filename=f", "--bs=1k", "--rw=write", "--offset=3k", "--filesize=4k"],
+        order: Order::Exact,
+        code: 0,
+        ios: Some("f:w:3072+1024"),
+        sizes: &[("f", 20000)],
+    },
 ];
 
 #[test]

@@ -48,6 +48,11 @@ impl LoopDevice {
         }
         ok
     }
+
+    /// Where [`LoopDevice::mount`] mounted its file system, if it did.
+    pub fn mounted(&self) -> Option<&Path> {
+        self.mounted.as_deref()
+    }
 }
 
 impl Drop for LoopDevice {

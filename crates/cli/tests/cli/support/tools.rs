@@ -83,21 +83,31 @@ pub fn traced(
     args: &[&str],
     calls: &str,
 ) -> Option<Vec<String>> {
+    let (out, lines) = traced_run(dir, program, args, calls)?;
+    out.status.success().then_some(lines)
+}
+
+/// Runs `program` with `args` in `dir` under strace, whatever its exit status: what it
+/// printed, and the lines strace wrote for the system calls `calls` (file descriptors shown
+/// with their paths); `None` when strace cannot trace here. The trace is written to
+/// `strace.out` in `dir`.
+pub fn traced_run(
+    dir: &Path,
+    program: impl AsRef<std::ffi::OsStr>,
+    args: &[&str],
+    calls: &str,
+) -> Option<(std::process::Output, Vec<String>)> {
     let trace = dir.join("strace.out");
-    let status = command("strace")
+    let out = command("strace")
         .current_dir(dir)
         .args(["-f", "-y", "-qq", "-e", &format!("trace={calls}"), "-o"])
         .arg(&trace)
         .arg(program)
         .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
+        .output()
         .ok()?;
-    if !status.success() {
-        return None;
-    }
-    Some(std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect())
+    let lines = std::fs::read_to_string(&trace).ok()?.lines().map(String::from).collect();
+    Some((out, lines))
 }
 
 /// Whether strace can trace here; prints the skip message when not.

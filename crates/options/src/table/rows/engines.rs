@@ -285,9 +285,19 @@ pub(super) const ROWS: &[OptionDef] = &[
          `NAME.stderr` in the working directory. Default true.",
         ),
     opt("donorname", Kind::Str, Category::Engine, "File used as a block donor")
-        .engines(&["e4defrag"]),
+        .engines(&["e4defrag"])
+        .supported(
+            "e4defrag: the donor file whose blocks each write swaps into the job's file \
+         (EXT4_IOC_MOVE_EXT), on the same ext4 file system; under `directory` when \
+         relative. Required. It is created if missing and left behind, as fio 3.33 leaves it.",
+        ),
     opt("inplace", int(0, 1), Category::Engine, "Alloc and free space inside defrag event")
-        .engines(&["e4defrag"]),
+        .engines(&["e4defrag"])
+        .supported(
+            "e4defrag: 0 (the default) allocates the donor's blocks once, before the job; 1 \
+         allocates each write's range in the donor inside the write (fallocate) and frees it \
+         after the move (ftruncate to 0), all timed.",
+        ),
     opt("threadpool_min", int(1, 2000), Category::Engine, "Worker threads started with the job")
         .engines(&["threadpool", "guasi"])
         .supported(

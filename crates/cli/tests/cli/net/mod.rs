@@ -3,7 +3,9 @@
 //! receiver starts first; the sender starts once it listens (a stream listener prints
 //! `waiting for connection`; a UDP reader's port shows in `/proc/net/udp`). The receiver
 //! ends when the sender closes, with exact counts; a receiver still running when the test
-//! ends is killed by its guard.
+//! ends is killed by its guard. The `netsplice` engine's tests are in [`splice`].
+
+mod splice;
 
 use crate::support::report::{count, report_json};
 use crate::support::run::{command, run_in, tempdir, text, IOMARK};
@@ -15,7 +17,7 @@ use std::process::{Child, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
 /// A receiving job, killed if the test leaves it running.
-struct Receiver {
+pub(super) struct Receiver {
     child: Child,
     program: &'static str,
     out: BufReader<ChildStdout>,
@@ -29,7 +31,7 @@ impl Drop for Receiver {
 }
 
 /// A port free on loopback now (TCP or UDP).
-fn free_port(udp: bool) -> u16 {
+pub(super) fn free_port(udp: bool) -> u16 {
     if udp {
         std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
     } else {
@@ -61,7 +63,7 @@ fn ipv6_loopback() -> bool {
 /// Starts `program` receiving with `args` in `dir`, and returns once it is ready: a
 /// stream listener has said so, a UDP reader's port `udp_port` has that many sockets bound
 /// (the second of a port shared by two readers: 2).
-fn receive(
+pub(super) fn receive(
     dir: &Path,
     program: &'static str,
     args: &[&str],
@@ -92,8 +94,16 @@ fn receive(
 }
 
 impl Receiver {
-    /// Waits for the receiver's end; its job's JSON object.
-    fn report(mut self) -> Value {
+    /// Waits for the receiver's end, which must be a success; its job's JSON object.
+    pub(super) fn report(self) -> Value {
+        let program = self.program;
+        let (output, job) = self.end();
+        assert!(output.status.success(), "{program}: {}: {}", output.status, text(&output.stderr));
+        job
+    }
+
+    /// Waits for the receiver's end; what it printed, and its job's JSON object.
+    fn end(mut self) -> (std::process::Output, Value) {
         let mut stdout = Vec::new();
         self.out.read_to_end(&mut stdout).expect("the receiver's report");
         let mut stderr = Vec::new();
@@ -101,9 +111,9 @@ impl Receiver {
             let _ = e.read_to_end(&mut stderr);
         }
         let status = self.child.wait().expect("wait for the receiver");
-        assert!(status.success(), "{}: {status}: {}", self.program, text(&stderr));
         let output = std::process::Output { status, stdout, stderr };
-        report_json(self.program, &output)["jobs"][0].clone()
+        let job = report_json(self.program, &output)["jobs"][0].clone();
+        (output, job)
     }
 }
 
@@ -117,15 +127,19 @@ fn send(dir: &Path, program: &str, args: &[&str]) -> Value {
 }
 
 /// A job's I/Os and bytes in `dir`, and its error.
-fn counts(job: &Value, dir: &str) -> (u64, u64, u64) {
+pub(super) fn counts(job: &Value, dir: &str) -> (u64, u64, u64) {
     (count(job, dir, "total_ios"), count(job, dir, "io_bytes"), job["error"].as_u64().unwrap())
 }
 
-/// A transfer of `size` in 4 KiB blocks from `sender` to `receiver` over `proto`; the
-/// receiver's and the sender's jobs.
-fn transfer(
+/// A transfer of `size` in 4 KiB blocks from `sender` to `receiver` over `proto` with
+/// `engine` on both sides; the receiver's and the sender's jobs.
+///
+/// fio 3.33's netsplice receiver never ends at the end of a TCP stream (it calls `splice`
+/// again and again, each answering 0), so it is given `size` exactly.
+pub(super) fn transfer(
     receiver: &'static str,
     sender: &'static str,
+    engine: &str,
     proto: &str,
     size: &str,
     extra: &[&str],
@@ -140,16 +154,18 @@ fn transfer(
         format!("--port={port}")
     };
     let protocol = format!("--protocol={proto}");
-    let mut r = vec!["--name=r", "--ioengine=net", "--rw=read", "--bs=4k", "--size=8m"];
-    r.extend([protocol.as_str(), place.as_str()]);
+    let ioengine = format!("--ioengine={engine}");
+    let size = format!("--size={size}");
+    let exact = receiver == "fio" && engine == "netsplice" && proto.starts_with("tcp");
+    let mut r = vec!["--name=r", &ioengine, "--rw=read", "--bs=4k"];
+    r.extend([if exact { &size } else { "--size=8m" }, &protocol, &place]);
     if proto.starts_with("tcp") {
         r.push("--listen");
     }
     r.extend(extra);
     let rx = receive(dir.path(), receiver, &r, udp.then_some((port, 1)));
     let host = if proto.ends_with("v6") { "--hostname=::1" } else { "--hostname=127.0.0.1" };
-    let size = format!("--size={size}");
-    let mut w = vec!["--name=w", "--ioengine=net", "--rw=write", "--bs=4k", size.as_str()];
+    let mut w = vec!["--name=w", &ioengine, "--rw=write", "--bs=4k", &size];
     w.extend([protocol.as_str(), place.as_str()]);
     if proto != "unix" {
         w.push(host);
@@ -160,21 +176,26 @@ fn transfer(
 }
 
 #[test]
-fn iomark_sends_to_iomark_over_tcp_udp_and_a_unix_socket() {
-    for (proto, size, ios) in [("tcp", "1m", 256), ("udp", "64k", 16), ("unix", "1m", 256)] {
-        let (r, w) = transfer(IOMARK, IOMARK, proto, size, &[]);
-        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: sender");
+fn iomark_sends_to_iomark_over_tcp_udp_and_a_unix_socket_with_net_and_netsplice() {
+    let cases = [("tcp", "1m", 256), ("udp", "64k", 16), ("unix", "1m", 256)];
+    for (engine, (proto, size, ios)) in
+        ["net", "netsplice"].into_iter().flat_map(|e| cases.map(|c| (e, c)))
+    {
+        let (r, w) = transfer(IOMARK, IOMARK, engine, proto, size, &[]);
+        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{engine} {proto}: sender");
         // The receiver's job ends at the sender's close, before its own size.
-        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: receiver");
-        assert_eq!(count(&r, "read", "short_ios"), 0, "{proto}");
+        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{engine} {proto}: receiver");
+        assert_eq!(count(&r, "read", "short_ios"), 0, "{engine} {proto}");
     }
 }
 
 #[test]
-fn pingpong_brings_every_block_back() {
-    let (r, w) = transfer(IOMARK, IOMARK, "tcp", "64k", &["--pingpong"]);
-    assert_eq!(counts(&w, "write"), (16, 65536, 0));
-    assert_eq!(counts(&r, "read"), (16, 65536, 0));
+fn pingpong_brings_every_block_back_with_net_and_netsplice() {
+    for engine in ["net", "netsplice"] {
+        let (r, w) = transfer(IOMARK, IOMARK, engine, "tcp", "64k", &["--pingpong"]);
+        assert_eq!(counts(&w, "write"), (16, 65536, 0), "{engine}");
+        assert_eq!(counts(&r, "read"), (16, 65536, 0), "{engine}");
+    }
 }
 
 #[test]
@@ -185,12 +206,12 @@ fn iomark_and_fio_exchange_over_tcp_and_udp() {
     // UDP drops what the reader's socket has no room for: 16 datagrams fit.
     for (proto, size, ios) in [("tcp", "1m", 256), ("udp", "64k", 16)] {
         // fio sends: iomark receives every block, and ends at fio's closing message.
-        let (r, w) = transfer(IOMARK, "fio", proto, size, &[]);
+        let (r, w) = transfer(IOMARK, "fio", "net", proto, size, &[]);
         assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: fio sender");
         assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: iomark receiver");
         // iomark sends: fio ends at iomark's closing message, without error. (fio counts
         // a TCP block that came in pieces as several I/Os, so only UDP's counts are exact.)
-        let (r, w) = transfer("fio", IOMARK, proto, size, &[]);
+        let (r, w) = transfer("fio", IOMARK, "net", proto, size, &[]);
         assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: iomark sender");
         assert_eq!(r["error"].as_u64(), Some(0), "{proto}: fio receiver");
         if proto == "udp" {
@@ -200,23 +221,35 @@ fn iomark_and_fio_exchange_over_tcp_and_udp() {
 }
 
 #[test]
-fn fio_sends_to_iomark_over_a_unix_socket() {
+fn fio_and_iomark_exchange_over_a_unix_socket_with_net_and_netsplice() {
     if !fio_installed() {
         return;
     }
-    let dir = tempdir();
-    let socket = dir.path().join("s");
-    let place = format!("--filename={}", socket.display());
-    let r = ["--name=r", "--ioengine=net", "--protocol=unix", "--rw=read", "--size=8m"];
-    let rx = receive(dir.path(), IOMARK, &[&r[..], &[place.as_str()]].concat(), None);
-    let w = ["--name=w", "--ioengine=net", "--protocol=unix", "--rw=write", "--size=1m"];
-    let all = [&w[..], &[place.as_str(), "--output-format=json"]].concat();
-    let out = run_in(dir.path(), "fio", &all);
-    // fio 3.33's sender tries its closing message on the connected socket, which fails
-    // with EISCONN (106), its job's error; iomark's receiver ends at the end of the stream.
-    let fio = report_json("fio", &out)["jobs"][0].clone();
-    assert_eq!(counts(&fio, "write"), (256, 1 << 20, 106));
-    assert_eq!(counts(&rx.report(), "read"), (256, 1 << 20, 0));
+    for engine in ["net", "netsplice"] {
+        for (receiver, sender) in [(IOMARK, "fio"), ("fio", IOMARK)] {
+            let dir = tempdir();
+            let socket = dir.path().join("s");
+            let place = format!("--filename={}", socket.display());
+            let ioengine = format!("--ioengine={engine}");
+            let job = ["--protocol=unix", "--bs=4k", "--size=1m", &place];
+            let r = [&["--name=r", &ioengine, "--rw=read"][..], &job].concat();
+            let rx = receive(dir.path(), receiver, &r, None);
+            let w = [&["--name=w", &ioengine, "--rw=write"][..], &job].concat();
+            let out = run_in(dir.path(), sender, &[&w[..], &["--output-format=json"]].concat());
+            let sent = report_json(sender, &out)["jobs"][0].clone();
+            let (_, got) = rx.end();
+            // fio 3.33 ends a Unix socket's job with EISCONN (106), its job's error, on
+            // either side (a sender's closing message fails; so does whatever a receiver
+            // tries last); iomark's sender sends no closing message there and its receiver
+            // ends at the end of the stream. fio's receiver never ends at the end of the
+            // stream, so every receiver here has the size sent.
+            let (fio, iomark) = if sender == "fio" { (&sent, &got) } else { (&got, &sent) };
+            let (fio_dir, iomark_dir) =
+                if sender == "fio" { ("write", "read") } else { ("read", "write") };
+            assert_eq!(counts(fio, fio_dir), (256, 1 << 20, 106), "{engine}: fio {fio_dir}s");
+            assert_eq!(counts(iomark, iomark_dir), (256, 1 << 20, 0), "{engine}: iomark");
+        }
+    }
 }
 
 #[test]
@@ -225,16 +258,16 @@ fn iomark_and_fio_exchange_over_ipv6() {
         return;
     }
     for (proto, size, ios) in [("tcpv6", "1m", 256), ("udpv6", "64k", 16)] {
-        let (r, w) = transfer(IOMARK, IOMARK, proto, size, &[]);
+        let (r, w) = transfer(IOMARK, IOMARK, "net", proto, size, &[]);
         assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: sender");
         assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: receiver");
         if !fio_installed() {
             continue;
         }
-        let (r, w) = transfer(IOMARK, "fio", proto, size, &[]);
+        let (r, w) = transfer(IOMARK, "fio", "net", proto, size, &[]);
         assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: fio sender");
         assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: iomark receiver");
-        let (r, w) = transfer("fio", IOMARK, proto, size, &[]);
+        let (r, w) = transfer("fio", IOMARK, "net", proto, size, &[]);
         assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: iomark sender");
         assert_eq!(r["error"].as_u64(), Some(0), "{proto}: fio receiver");
     }
