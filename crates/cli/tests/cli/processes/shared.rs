@@ -2,7 +2,8 @@
 //! (`--status-interval`, SIGUSR1) and the live progress through its parent, file locks
 //! (`lockfile`) and flows (`flow`) through memory shared with the other jobs.
 
-use crate::support::process::{fifo, Gate, Running, TIMEOUT};
+use super::start_long_job;
+use crate::support::process::Gate;
 use crate::support::report::documents;
 use crate::support::run::tempdir;
 use serde_json::Value;
@@ -18,21 +19,9 @@ fn reads(doc: &Value, job: usize) -> u64 {
 fn interim_reports_show_a_job_process_as_it_runs() {
     let dir = tempdir();
     let Some(mut gate) = Gate::new(dir.path()) else { return };
-    let mut args: Vec<String> = [
-        "--output-format=json",
-        "--status-interval=100ms",
-        "--job-processes",
-        "--name=p",
-        "--ioengine=null",
-        "--size=1g",
-        "--time_based",
-        "--runtime=1h",
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(gate.job());
-    args.push("--thread".into());
-    let mut run = Running::start(dir.path(), &args);
+    let Some(mut run) = start_long_job(dir.path(), &gate, &["--status-interval=100ms"]) else {
+        return;
+    };
     // An interim report in which the job process has done I/O.
     let seen =
         run.stdout.wait_for(|out| documents(out).iter().map(|d| reads(d, 0)).find(|&n| n > 0));
@@ -55,28 +44,8 @@ fn interim_reports_show_a_job_process_as_it_runs() {
 fn sigusr1_reports_a_job_process_as_it_runs() {
     let dir = tempdir();
     let Some(mut gate) = Gate::new(dir.path()) else { return };
-    let Some(started) = fifo(dir.path(), "started.fifo") else { return };
-    // The job process announces itself (the run's signal handling is in place by then).
-    let announce = format!("--exec_prerun=echo up > {}", started.display());
-    let mut args: Vec<String> = [
-        "--output-format=json",
-        "--job-processes",
-        "--name=p",
-        "--ioengine=null",
-        "--size=1g",
-        "--time_based",
-        "--runtime=1h",
-        &announce,
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(gate.job());
-    args.push("--thread".into());
-    let mut run = Running::start(dir.path(), &args);
-    let (sent, read) = std::sync::mpsc::channel();
-    std::thread::spawn(move || sent.send(std::fs::read_to_string(started)));
-    let up = read.recv_timeout(TIMEOUT).expect("the job process never started");
-    assert_eq!(up.expect("read the fifo"), "up\n");
+    // Up, its parent's signal handling is in place.
+    let Some(mut run) = start_long_job(dir.path(), &gate, &[]) else { return };
     // Asks again until a report shows the job process's I/O (it may not have begun yet).
     let mut asked = 0;
     let seen = loop {
