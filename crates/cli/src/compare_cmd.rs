@@ -58,11 +58,18 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         return Err("--rounds must be a whole number >= 1, --confidence within [50, 100)".into());
     }
     let files = std::path::Path::new(a).is_file() && std::path::Path::new(b).is_file();
-    let (ra, rb) =
-        if files { (read(a)?, read(b)?) } else { run_rounds(a, b, common, rounds as u32)? };
+    let mut notes = Vec::new();
+    let (ra, rb) = if files {
+        (read(a)?, read(b)?)
+    } else {
+        run_rounds(a, b, common, rounds as u32, &mut notes)?
+    };
     let rows = compare(&ra, &rb, confidence);
     if split.last('J') != Some("-") {
-        print!("{}", table(a, b, &ra, &rb, &rows, confidence));
+        // The notes before the table, as a run's before its report (the rows of
+        // `--json=-` are the document alone).
+        let notes: String = notes.iter().map(|n| format!("note: {n}\n")).collect();
+        print!("{notes}{}", table(a, b, &ra, &rb, &rows, confidence));
     }
     if let Some(path) = split.last('J') {
         let text = serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
@@ -107,12 +114,14 @@ fn read(path: &str) -> Result<Vec<RunReport>, String> {
     Ok(out)
 }
 
-/// Runs the option sets `a` and `b` over the `common` job options, `rounds` times each.
+/// Runs the option sets `a` and `b` over the `common` job options, `rounds` times each;
+/// what the runs went on without goes to `notes`.
 fn run_rounds(
     a: &str,
     b: &str,
     common: &[String],
     rounds: u32,
+    notes: &mut Vec<String>,
 ) -> Result<(Vec<RunReport>, Vec<RunReport>), String> {
     let cmd = iomark_options::cmdline::parse(common.iter()).map_err(|e| e.to_string())?;
     let base = crate::sweep_cmd::base_sources(&cmd)?;
@@ -134,7 +143,7 @@ fn run_rounds(
     };
     let sides = [specs(a)?, specs(b)?];
     if let Err(e) = crate::CONTROL.install() {
-        eprintln!("iomark compare: cannot take signals (Ctrl-C will end the run at once): {e}");
+        notes.push(format!("cannot take signals (Ctrl-C will end the run at once): {e}"));
     }
     let mut out: [Vec<RunReport>; 2] = [Vec::new(), Vec::new()];
     let options = crate::execute::run_options();

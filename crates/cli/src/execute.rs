@@ -102,19 +102,22 @@ pub fn execute(
         let percpu = how == iomark_options::cmdline::IdleProf::Percpu;
         (iomark_runner::IdleProfiler::calibrate().start(), percpu)
     });
-    let result = std::thread::scope(|scope| {
-        // --trigger-file, --trigger-timeout: a watcher beside the run.
-        if let Some(trigger) = crate::trigger::Trigger::of(program) {
-            scope.spawn(move || trigger.watch(control));
-        }
-        crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
-            match (tick, &mut pictures) {
-                (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-                (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-                (Tick::Interval(..), None) => Ok(()),
-            }
-        })
-    })?;
+    let (result, trigger_note) =
+        std::thread::scope(|scope| {
+            // --trigger-file, --trigger-timeout: a watcher beside the run.
+            let watcher = crate::trigger::Trigger::of(program)
+                .map(|trigger| scope.spawn(move || trigger.watch(control)));
+            let result =
+                crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
+                    match (tick, &mut pictures) {
+                        (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                        (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                        (Tick::Interval(..), None) => Ok(()),
+                    }
+                });
+            (result, watcher.and_then(|w| w.join().ok().flatten()))
+        });
+    let result = result?;
     if let Some(eta) = eta {
         let _ = eta.stop();
     }
@@ -132,6 +135,9 @@ pub fn execute(
         RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
     })?;
     report.cpu_idleness = cpu_idleness;
+    if let Some(note) = trigger_note {
+        report.notes.add(note);
+    }
     write_reports(out, &report, program, &print)?;
     if let Some(p) = pictures {
         p.finish(out, &report, plans, progress.sample().now_ms)?;

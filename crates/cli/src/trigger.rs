@@ -34,8 +34,9 @@ impl Trigger {
         })
     }
 
-    /// Watches until the run ends (see [`Control::set_running`]) or the trigger fires.
-    pub fn watch(self, control: &Control) {
+    /// Watches until the run ends (see [`Control::set_running`]) or the trigger fires;
+    /// a note for the report when the trigger command failed.
+    pub fn watch(self, control: &Control) -> Option<String> {
         let mut seen = control.usr1_seen();
         loop {
             if self.file.as_ref().is_some_and(|f| std::fs::remove_file(f).is_ok())
@@ -46,19 +47,20 @@ impl Trigger {
             let next = Instant::now() + POLL;
             let until = self.deadline.map_or(next, |d| d.min(next));
             if control.wait(&mut seen, Some(until)) == Woken::Over {
-                return;
+                return None;
             }
         }
     }
 
-    fn fire(&self, control: &Control) {
+    /// Stops the run and runs the command; a note when the command failed (the run
+    /// itself succeeds, so the note goes with its report, not to standard error).
+    fn fire(&self, control: &Control) -> Option<String> {
         control.stop.store(true, Ordering::SeqCst);
-        if let Some(command) = &self.command {
-            match std::process::Command::new("sh").arg("-c").arg(command).status() {
-                Ok(s) if s.success() => {}
-                Ok(s) => eprintln!("iomark: --trigger '{command}': {s}"),
-                Err(e) => eprintln!("iomark: --trigger '{command}': {e}"),
-            }
+        let command = self.command.as_ref()?;
+        match std::process::Command::new("sh").arg("-c").arg(command).status() {
+            Ok(s) if s.success() => None,
+            Ok(s) => Some(format!("--trigger '{command}': {s}")),
+            Err(e) => Some(format!("--trigger '{command}': {e}")),
         }
     }
 }

@@ -339,7 +339,7 @@ pub fn job_report(
         unified_rw: meta.unified_rw,
         mixed,
         sync: SyncReport {
-            total_ios: rec.sync.moments.count() - rec.uncounted_syncs,
+            total_ios: rec.sync.moments.count() - rec.uncounted_syncs + rec.failed_fsyncs,
             lat: lat_stats(&rec.sync, pcts),
         },
         runtime_ms: times.total_run_ms,

@@ -106,6 +106,10 @@ pub struct SweepDoc {
     pub runs: Vec<PointRun>,
     /// The series, with their fits.
     pub series: Vec<Series>,
+    /// Notes on the sweep (a run that goes on without something), printed as `note: …`
+    /// lines before the table; absent when there are none.
+    #[serde(rename = "iomark notes", default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl SweepDoc {
@@ -121,6 +125,7 @@ impl SweepDoc {
             stop_at_latency: None,
             runs: Vec::new(),
             series: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

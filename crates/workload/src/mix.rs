@@ -95,12 +95,14 @@ impl Mix {
         self.always_new[dir.index()]
     }
 
-    /// A new pass: the `:N` count starts over; with `reseed` (the files were closed and
-    /// opened again) the streams restart too (the direction, its threshold and the I/Os
-    /// issued carry on: fio 3.33's `rw=rw` over 64 blocks with `loops=3` gives its second
-    /// pass the first pass's draws, not its directions).
+    /// A new pass: with `reseed` (the files were closed and opened again) the streams
+    /// restart (the direction, its threshold and the I/Os issued carry on: fio 3.33's
+    /// `rw=rw` over 64 blocks with `loops=3` gives its second pass the first pass's draws,
+    /// not its directions). The `:N` count carries on too: a pass that a follow-up ended
+    /// at the region's tail leaves its other follow-ups to the next pass, from the start
+    /// (fio 3.33: `randread:8 size=62k loops=2` reads 0, 4k, 8k before the second pass's
+    /// first random offset).
     pub(crate) fn reset(&mut self, reseed: bool) {
-        self.left = 0;
         if reseed {
             self.rw_rng = self.rw_start.clone();
             self.seq_rngs = self.seq_start.clone();

@@ -107,10 +107,10 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
     // Every point's jobs are checked before the first one runs.
     let all: Vec<Vec<JobSpec>> =
         points.iter().map(|p| specs(settings, base, p, None)).collect::<Result<_, _>>()?;
-    if let Err(e) = crate::CONTROL.install() {
-        eprintln!("iomark sweep: cannot take signals (Ctrl-C will end the run at once): {e}");
-    }
     let mut doc = new_doc(settings);
+    if let Err(e) = crate::CONTROL.install() {
+        doc.notes.push(format!("cannot take signals (Ctrl-C will end the run at once): {e}"));
+    }
     let mut runner = Runner {
         settings,
         table: Table::new(table::label_width(&doc)),
@@ -118,6 +118,9 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
         failed: false,
     };
     if let Some(out) = &mut runner.out {
+        for note in &doc.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
         let _ = writeln!(out, "{}", runner.table.header());
     }
     match &settings.curve {

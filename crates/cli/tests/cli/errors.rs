@@ -146,3 +146,29 @@ fn a_bad_error_list_is_refused_with_the_option() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("job 'j': option 'ignore_error': ',ENOSUCH': unknown error 'ENOSUCH'"));
 }
+
+#[test]
+fn a_failed_fsync_counts_as_a_sync_issued() {
+    // /dev/zero takes writes and refuses fsync with EINVAL.
+    if !Path::new("/dev/zero").exists() {
+        eprintln!("skipped: no /dev/zero");
+        return;
+    }
+    let job = "[j]\nioengine=psync\nfilename=/dev/zero\nbs=4k\nsize=16k\nrw=write\nfsync=2\n";
+    for program in programs() {
+        let out = run(program, job);
+        assert_eq!(out.status.code(), Some(1), "{program}");
+        let r = report(program, &out);
+        let j = &r["jobs"][0];
+        assert_eq!(j["error"], 22, "{program}");
+        assert_eq!(j["write"]["total_ios"], 2, "{program}");
+        // Issued, but not in the sync latency.
+        assert_eq!(j["sync"]["total_ios"], 1, "{program}");
+        assert_eq!(j["sync"]["lat_ns"]["N"], 0, "{program}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("error on file /dev/zero: Invalid argument: sync offset="),
+            "{program}: {err}"
+        );
+    }
+}

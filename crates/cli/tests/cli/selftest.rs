@@ -60,6 +60,7 @@ fn alloc_size_is_accepted_and_checked() {
 
 /// A trigger file already there fires at once: it is removed, the jobs stop, the command
 /// runs, the report is printed and the exit code is 0. A timeout fires the same way.
+/// A command that fails is a note of the report.
 #[test]
 fn a_trigger_stops_the_run_and_runs_its_command() {
     let dir = tempdir();
@@ -87,6 +88,13 @@ fn a_trigger_stops_the_run_and_runs_its_command() {
     let out = run(&["--trigger-timeout=0.2", "--trigger=echo fired"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("fired\n"), "{}", text(&out.stdout));
+    // A command that fails does not fail the run (fio 3.33 exits 0 too): a note with the
+    // report, and nothing on standard error.
+    let out = run(&["--trigger-timeout=0.2", "--trigger=exit 3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the report");
+    assert_eq!(json["iomark notes"][0], "--trigger 'exit 3': exit status: 3", "{json}");
 }
 
 /// `--aux-path`: the verify state file is saved there (fio's name, `local-JOB-N-verify.state`)

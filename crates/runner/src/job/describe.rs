@@ -17,6 +17,7 @@ pub fn failed_io(
 ) -> bool {
     let dir = Some(unit.ddir).filter(|d| d.is_data());
     recorder.record_error(dir, errno);
+    recorder.failed_fsyncs += u64::from(unit.ddir == Ddir::Sync);
     let fatal = !policy.continues(unit.ddir, errno);
     if fatal || policy.dump {
         let path = files.list.get(unit.file as usize).map(|f| f.path.as_path());
@@ -45,8 +46,8 @@ pub fn ddir_name(d: Ddir) -> &'static str {
         Ddir::Read => "read",
         Ddir::Write => "write",
         Ddir::Trim => "trim",
-        Ddir::Sync => "fsync",
-        Ddir::Datasync => "fdatasync",
+        Ddir::Sync => "sync",
+        Ddir::Datasync => "datasync",
         Ddir::SyncFileRange => "sync_file_range",
     }
 }

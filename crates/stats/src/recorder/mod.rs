@@ -41,6 +41,10 @@ pub struct JobRecorder {
     /// them in the sync latency but not in the sync I/Os issued (JSON `sync.total_ios`,
     /// the fourth `issued rwts`).
     pub uncounted_syncs: u64,
+    /// `fsync`s that failed: fio 3.33 counts them among the syncs issued (JSON
+    /// `sync.total_ios`), though not in the sync latency.
+    #[serde(default)]
+    pub failed_fsyncs: u64,
     /// I/Os per issue depth ([`dist::depth_bucket`]).
     pub depth: Buckets<MAP_BUCKETS>,
     /// Submit calls per batch size ([`dist::batch_bucket`]).
@@ -73,6 +77,7 @@ impl JobRecorder {
             dirs,
             sync: LatRecorder::new(sync_hist),
             uncounted_syncs: 0,
+            failed_fsyncs: 0,
             depth: Buckets::new(),
             submit: Buckets::new(),
             complete: Buckets::new(),
@@ -280,6 +285,7 @@ impl JobRecorder {
         self.dirs.iter_mut().for_each(DirRecorder::clear);
         self.sync.clear();
         self.uncounted_syncs = 0;
+        self.failed_fsyncs = 0;
         self.depth.clear();
         self.submit.clear();
         self.complete.clear();
@@ -305,6 +311,7 @@ impl JobRecorder {
         }
         self.sync.merge(&other.sync);
         self.uncounted_syncs += other.uncounted_syncs;
+        self.failed_fsyncs += other.failed_fsyncs;
         self.depth.merge(&other.depth);
         self.submit.merge(&other.submit);
         self.complete.merge(&other.complete);

@@ -46,6 +46,17 @@ use crate::region::FileRegion;
 use crate::taus::FioRng;
 use crate::zones::ZoneState;
 
+/// What a follow-up I/O (see [`FileCursor::follow`]) finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Follow {
+    /// It fits: this extent.
+    Fits(Extent),
+    /// It would start at or past the region's end: a random I/O stands in for it.
+    Past,
+    /// It starts inside the region but does not fit before its end: the pass is over.
+    Tail,
+}
+
 /// Where one file stands in the current pass.
 #[derive(Debug, Clone)]
 pub(crate) struct FileCursor {
@@ -141,13 +152,20 @@ impl FileCursor {
     }
 
     /// An I/O continuing from `from` (a follow-up of a random mode's `:N`, or a
-    /// sequential pick of `percentage_random`), or `None` if it would not fit. Neither
-    /// consults nor marks the map, as in fio.
-    pub(crate) fn follow(&self, from: u64, sizes: &mut Sizes) -> Option<Extent> {
+    /// sequential pick of `percentage_random`). Neither consults nor marks the map, as in
+    /// fio. One that would start at or past the region's end is [`Follow::Past`] (a random
+    /// I/O stands in for it); one that starts inside the region but does not fit before
+    /// its end is [`Follow::Tail`], which ends the file's pass (fio 3.33: `randread:2
+    /// bs=8k size=60k` reads 0, 8k, 40k, 48k, 48k and is done, the follow-up at 56k not
+    /// fitting).
+    pub(crate) fn follow(&self, from: u64, sizes: &mut Sizes) -> Follow {
         if from >= self.region.len {
-            return None;
+            return Follow::Past;
         }
-        self.extent_at(from, sizes)
+        match self.extent_at(from, sizes) {
+            Some(ext) => Follow::Fits(ext),
+            None => Follow::Tail,
+        }
     }
 
     /// The sequential I/O at `off` (inside the region): a fixed size whole if the file
@@ -201,7 +219,7 @@ impl FileCursor {
                 run_at(map, b, len, sizes, unit, mark)
             }
             None => {
-                let positions = (len - sizes.bs.min()) / align + 1;
+                let positions = self.positions(sizes.bs.min(), align);
                 let skewed = self.skew.as_deref_mut().and_then(|s| s.position(dir, draws));
                 let pos = match (skewed, &mut self.lfsr) {
                     (Some(p), _) => p?,
@@ -212,6 +230,20 @@ impl FileCursor {
                 sizes.within(len - off).map(|l| (off, l))
             }
         }
+    }
+}
+
+/// Offsets without the map.
+impl FileCursor {
+    /// Whether a random offset is a plain uniform draw over the region: no map, no skewed
+    /// distribution, no LFSR, no zone.
+    pub(crate) fn is_uniform_without_map(&self) -> bool {
+        self.map.is_none() && self.skew.is_none() && self.lfsr.is_none() && self.zone.is_none()
+    }
+
+    /// How many `align`-aligned offsets of the region a block of `min` bytes fits at.
+    pub(crate) fn positions(&self, min: u64, align: u64) -> u64 {
+        self.region.len.saturating_sub(min) / align + 1
     }
 }
 
@@ -286,7 +318,8 @@ fn lfsr_extent(lfsr: &mut Lfsr, len: u64, sizes: &mut Sizes, unit: u64) -> Optio
 
 /// The I/O at free block `b` of a region of `len` bytes: a size drawn until it fits before
 /// the region's end, then shrunk to the run of free blocks there (fio 3.33 does both:
-/// `bsrange=1k-16k` over 1 MiB), marked done.
+/// `bsrange=1k-16k` over 1 MiB), marked done; unless `mark` is false, for the stand-in of a
+/// follow-up, which is neither shrunk nor marked.
 ///
 /// `unit` is the direction's smallest size. When it is larger than the map's block (the
 /// smallest size of all directions), fio 3.33 still counts the map's bits in the
@@ -306,11 +339,14 @@ pub(crate) fn run_at(
         return None;
     }
     let want = sizes.within(len - off)?;
+    if !mark {
+        // The stand-in for a follow-up past the end keeps its drawn size, free run or not
+        // (fio 3.33: `randrw:2 bsrange=1k-8k size=256k` writes 5k over a done block).
+        return Some((off, want));
+    }
     let run = map.free_run(b, blocks_of(want, unit));
     let l = sizes.bs.fit(want, run * unit, unit)?;
-    if mark {
-        map.mark(b, blocks_of(l, unit));
-    }
+    map.mark(b, blocks_of(l, unit));
     Some((off, l))
 }
 
@@ -428,8 +464,11 @@ mod tests {
         // A follow-up too, from inside the region only.
         let c = FileCursor::new(FileRegion { offset: 0, len: 9000, reach: 20000 }, None);
         let (bs, mut r) = (fixed(4096), bs_rng());
-        assert_eq!(c.follow(8192, &mut Sizes { bs: &bs, rng: &mut r }), Some((8192, 4096)));
-        assert_eq!(c.follow(9000, &mut Sizes { bs: &bs, rng: &mut r }), None);
+        let mut sizes = Sizes { bs: &bs, rng: &mut r };
+        assert_eq!(c.follow(8192, &mut sizes), Follow::Fits((8192, 4096)));
+        assert_eq!(c.follow(9000, &mut sizes), Follow::Past);
+        let c = FileCursor::new(FileRegion { offset: 0, len: 9000, reach: 9000 }, None);
+        assert_eq!(c.follow(8192, &mut sizes), Follow::Tail);
     }
 
     #[test]

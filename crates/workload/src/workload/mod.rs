@@ -9,7 +9,7 @@ use crate::distribution::Draws;
 use crate::error::ConfigError;
 use crate::files::FilePicker;
 use crate::mix::Mix;
-use crate::offsets::{Extent, FileCursor};
+use crate::offsets::{Extent, FileCursor, Follow};
 use crate::seeds::FioStream;
 use crate::taus::FioRng;
 use crate::zones::StridedZones;
@@ -416,18 +416,20 @@ impl Workload {
             if !self.random {
                 cursor.sequential(d, self.skip, &mut sizes)?
             } else {
-                let (follow, mark) = if self.mix.new_random_offset(dir) {
-                    (None, true)
+                let follow = if self.mix.new_random_offset(dir) {
+                    None
                 } else {
                     let from = match self.sequencer {
                         Sequencer::Sequential => cursor.pos[d],
                         Sequencer::Identical => cursor.last[d],
                     };
-                    (cursor.follow(from, &mut sizes), false)
+                    Some(cursor.follow(from, &mut sizes))
                 };
+                let mark = follow.is_none();
                 match follow {
-                    Some(ext) => ext,
-                    None => {
+                    Some(Follow::Fits(ext)) => ext,
+                    Some(Follow::Tail) => return None,
+                    None | Some(Follow::Past) => {
                         let units = (self.map_unit, self.align[d]);
                         let mut draws =
                             Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
@@ -463,12 +465,22 @@ impl Workload {
                 Sequencer::Sequential => cursor.pos[d],
                 Sequencer::Identical => cursor.last[d],
             };
-            if let Some(ext) = cursor.follow(from, &mut seq) {
-                return Some(ext);
+            match cursor.follow(from, &mut seq) {
+                Follow::Fits(ext) => return Some(ext),
+                Follow::Tail => return None,
+                Follow::Past => {}
             }
         }
         // A follow-up that did not fit keeps the sequential sizes (fio 3.33).
         let mut rand = if new { Sizes { bs: &self.bs[1], rng: rand_rng } } else { seq };
+        if cursor.is_uniform_without_map() {
+            // The offsets range over where the direction's own smallest size fits, so a
+            // random size may not fit at the one drawn: that ends the pass (fio 3.33:
+            // `randread bs=4k,16k norandommap size=62k` reads 0 and 44k, then stops).
+            let off = self.offsets_rng.below(cursor.positions(self.bs[d].min(), self.align[d]));
+            let off = off * self.align[d];
+            return rand.within(cursor.region.len - off).map(|l| (off, l));
+        }
         let mut draws = Draws { offsets: &mut self.offsets_rng, zone: &mut self.zone_rng };
         cursor.random(d, &mut draws, &mut rand, (self.map_unit, self.align[d]), new)
     }

@@ -1,10 +1,11 @@
 //! `mpirun -np 4 iomark job.fio`: rank 0's report merges the four ranks exactly (counts,
-//! bytes, every histogram bin), `$rank` gives each rank its files, and a build without
-//! MPI refuses a launch of several ranks. The launch itself needs the `mpi` feature
-//! (`cargo test -p iomark --features mpi --test cli multihost`) and Open MPI's `mpirun`.
+//! bytes, every histogram bin, each priority's bins), `$rank` gives each rank its files,
+//! and a build without MPI refuses a launch of several ranks. The launch itself needs the
+//! `mpi` feature (`cargo test -p iomark --features mpi --test cli multihost`) and Open
+//! MPI's `mpirun`.
 
 use crate::support::run::{command, iomark_in, tempdir, text, write_job, FAKE_STEP_NS, IOMARK};
-use crate::support::tools::have;
+use crate::support::tools::{direct_io_works, engine_available, have};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -135,4 +136,71 @@ fn job_processes_under_mpi_report_as_threads_do() {
     assert_eq!(processes["jobs"], threads["jobs"]);
     assert_eq!(processes["ranks"], threads["ranks"]);
     assert_eq!(threads["jobs"][1]["read"]["total_ios"].as_u64().map(|n| n > 0), Some(true));
+}
+
+/// The bins of `lat` (json+'s `bins`, value to count), none when it has none.
+fn bins_of(lat: &Value) -> BTreeMap<u64, u64> {
+    let mut out = BTreeMap::new();
+    if lat["bins"].is_object() {
+        add_bins(&mut out, lat);
+    }
+    out
+}
+
+/// Priorities across ranks (`cmdprio_percentage` with two classes, two clones per rank,
+/// `group_reporting`): in rank 0's merged report each direction's priorities' json+ bins
+/// add up, bin for bin and under the same keys, to the direction's bins, and each
+/// priority's count is the ranks' counts of it summed.
+#[test]
+fn two_ranks_merge_the_priorities_exactly() {
+    if !mpi_ready() {
+        return;
+    }
+    let options = iomark_engine::EngineOptions { direct: true, ..Default::default() };
+    if !direct_io_works() || !engine_available("libaio", &options) {
+        eprintln!("skipped: libaio with O_DIRECT does not work here");
+        return;
+    }
+    let dir = tempdir();
+    let job = write_job(
+        dir.path(),
+        "[global]\nioengine=libaio\ndirect=1\niodepth=4\nsize=1m\nrw=randrw\n\
+         number_ios=300\nfilename_format=p.$rank.$jobnum\ngroup_reporting\n\
+         [classes]\ncmdprio_percentage=30,60\ncmdprio_class=1,2\nnumjobs=2\n",
+    );
+    let out = command("mpirun")
+        .current_dir(dir.path())
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2", IOMARK])
+        .arg(&job)
+        .arg("--output-format=json+")
+        .output()
+        .expect("run mpirun");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let job = &doc["jobs"][0];
+    let ranks = doc["ranks"].as_array().expect("ranks");
+    assert_eq!(ranks.len(), 2);
+    let key = |p: &Value| (p["prioclass"].as_u64(), p["prio"].as_u64());
+    let count = |p: &Value| p["clat_ns"]["N"].as_u64().unwrap_or(0);
+    for d in ["read", "write"] {
+        let prios = job[d]["prios"].as_array().cloned().unwrap_or_default();
+        assert!(prios.len() >= 2, "{d}: no priorities: {}", job[d]);
+        let mut added = BTreeMap::new();
+        for p in &prios {
+            for (v, c) in bins_of(&p["clat_ns"]) {
+                *added.entry(v).or_insert(0) += c;
+            }
+        }
+        assert_eq!(added, bins_of(&job[d]["clat_ns"]), "{d}: the priorities' bins");
+        for p in &prios {
+            let ranks_count: u64 = ranks
+                .iter()
+                .filter_map(|r| r["jobs"][0][d]["prios"].as_array())
+                .flatten()
+                .filter(|q| key(q) == key(p))
+                .map(count)
+                .sum();
+            assert_eq!(count(p), ranks_count, "{d} {:?}: the ranks' counts", key(p));
+        }
+    }
 }

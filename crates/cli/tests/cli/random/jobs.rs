@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 63, across the options whose draws decide the I/O.
+//! There are 77, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -21,6 +21,27 @@ const OFFSETS: &[&str] = &[
     "--rw=randread:4 --bs=4k --size=1m",
     "--rw=randwrite:4 --bs=4k --size=1m --rw_sequencer=identical",
     "--rw=randread --bs=4k --size=2m --io_size=5m",
+];
+
+/// A random mode's `:N` follow-ups at the region's end: one that starts inside the region
+/// but does not fit ends the pass, its stand-in past the end keeps its drawn size, and the
+/// count carries over to the next loop; `bs_is_seq_rand` without the map, where a random
+/// size may not fit at the offset drawn.
+const FOLLOW_UPS: &[&str] = &[
+    "--rw=randrw:3 --bs=8k --size=60k",
+    "--rw=randread:2 --bs=8k --size=60k",
+    "--rw=randwrite:3 --bs=8k --size=60k",
+    "--rw=randrw:2 --bsrange=1k-8k --size=256k",
+    "--rw=randrw:7 --bsrange=1k-8k --size=256k",
+    "--rw=randread:8 --bs=4k --size=62k --loops=2",
+    "--rw=randrw:3 --bs=4k --size=62k --loops=3",
+    "--rw=randread:3 --bs=4k --size=250k --loops=2",
+    "--rw=randrw:8 --bs=4k --size=250k --loops=2",
+    "--rw=randread:5 --bssplit=4k/50:12k/50 --size=62k --loops=2",
+    "--rw=randread --bs_is_seq_rand=1 --bs=4k,16k --norandommap --size=1m",
+    "--rw=randrw --bs_is_seq_rand=1 --bs=4k,16k --norandommap --size=62k",
+    "--rw=randrw:2 --bs_is_seq_rand=1 --bsrange=1k-4k,4k-32k --norandommap --size=250k",
+    "--rw=randrw:3 --bs_is_seq_rand=1 --bs=8k,4k --size=100k --loops=2",
 ];
 
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
@@ -101,6 +122,11 @@ fn verified_jobs_are_fios() {
 #[test]
 fn offsets_are_fios() {
     check(OFFSETS);
+}
+
+#[test]
+fn follow_ups_at_the_regions_end_are_fios() {
+    check(FOLLOW_UPS);
 }
 
 #[test]

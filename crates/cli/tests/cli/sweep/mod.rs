@@ -3,6 +3,7 @@
 
 mod compare;
 mod counters;
+mod streams;
 
 use crate::support::run::{iomark_in, iomark_ok, tempdir, text, write_job};
 
