@@ -3,7 +3,9 @@
 //! While a job runs, [`BlockTracer`] follows the kernel's block tracepoints
 //! (`block_bio_queue`, `block_rq_insert`, `block_rq_issue`, `block_rq_complete`) for the
 //! disks under the job's files, through a tracefs instance of the job's own with one ring
-//! per CPU (no BPF compiler, no external tool), every record stamped on `CLOCK_MONOTONIC`. The job
+//! per CPU (no BPF compiler, no external tool), every record stamped with the TSC (where
+//! the kernel keeps time by it) or `CLOCK_MONOTONIC`, and put on `CLOCK_MONOTONIC` as it
+//! is read. The job
 //! hands over its completed I/Os ([`iomark_stats::block::IoTrace`], on its own clock); a
 //! thread per job reads the rings, maps the job's clock onto `CLOCK_MONOTONIC` from pairs
 //! of readings taken at each hand-over, places each I/O on its disk (a block device's

@@ -7,7 +7,8 @@
 /// One raw record: when, and its tracepoint data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Raw<'a> {
-    /// The trace clock's nanoseconds (`CLOCK_MONOTONIC` for the instance's `mono`).
+    /// The trace clock's reading (TSC ticks for the instance's `x86-tsc`, `CLOCK_MONOTONIC`
+    /// nanoseconds for `mono`).
     pub time: u64,
     /// The tracepoint's fields (starting with `common_type`).
     pub data: &'a [u8],

@@ -1,6 +1,7 @@
 //! The kernel side: the block tracepoints recorded into a trace instance of the job's own
 //! (`instances/iomark-PID-N` in tracefs, removed after), filtered to the job's disks,
-//! stamped on `CLOCK_MONOTONIC` (`trace_clock` `mono`), and read a page at a time from each
+//! stamped with the TSC (`trace_clock` `x86-tsc`, where the kernel's clock source is the
+//! TSC) or on `CLOCK_MONOTONIC` (`mono`), and read a page at a time from each
 //! CPU's `trace_pipe_raw` without blocking ([`Rings`]); `page` decodes the pages.
 //!
 //! Why tracefs and not `perf_event_open`: perf's tracepoint handler drops some records
@@ -30,6 +31,8 @@ pub struct Rings {
     header: Header,
     /// Records the pages said were dropped (a full ring).
     missed: u64,
+    /// The records are stamped with the TSC (`x86-tsc`), not `CLOCK_MONOTONIC` (`mono`).
+    tsc: bool,
 }
 
 /// Instances made by this process so far (for their names).
@@ -63,10 +66,20 @@ impl Rings {
             page: vec![0; page_len],
             header: page::header(&text),
             missed: 0,
+            tsc: false,
         };
         let cpus = crate::sys::online_cpus();
         let kb = CPU_KB.min(TOTAL_KB / cpus.len().max(1)).max(64);
-        put(&rings.dir.join("trace_clock"), "mono")?;
+        // The TSC where the kernel keeps time by it (stable, and the same on every CPU):
+        // `mono` reads the clock source through a call and an indirect call for every
+        // record, `x86-tsc` is the ordered `rdtsc` alone (half a point of the job thread's
+        // time less on this project's machine); the reader maps it onto `CLOCK_MONOTONIC`
+        // (`sys::tsc_pair`).
+        let clock = rings.dir.join("trace_clock");
+        rings.tsc = crate::sys::tsc_is_clock() && fs::write(&clock, "x86-tsc").is_ok();
+        if !rings.tsc {
+            put(&clock, "mono")?;
+        }
         put(&rings.dir.join("buffer_size_kb"), &kb.to_string())?;
         // A full ring drops new records (and counts them) rather than overwriting old ones.
         let _ = fs::write(rings.dir.join("options/overwrite"), "0");
@@ -88,11 +101,22 @@ impl Rings {
         Ok(rings)
     }
 
-    /// Reads every record written so far, oldest first per CPU, handing each to `each`;
-    /// returns how many were read.
-    pub fn drain(&mut self, mut each: impl FnMut(Raw<'_>)) -> u64 {
+    /// Whether the records' times are TSC ticks (`x86-tsc`); else `CLOCK_MONOTONIC` ns.
+    pub fn tsc(&self) -> bool {
+        self.tsc
+    }
+
+    /// The rings (one per online CPU).
+    pub fn len(&self) -> usize {
+        self.cpus.len()
+    }
+
+    /// Reads every record written so far, oldest first per CPU, handing each to `each`
+    /// with the ring's number (below [`Rings::len`]); returns how many were read.
+    pub fn drain(&mut self, mut each: impl FnMut(usize, Raw<'_>)) -> u64 {
         let mut n = 0;
-        for (_, file) in &mut self.cpus {
+        for (i, (_, file)) in self.cpus.iter_mut().enumerate() {
+            let mut each = |raw: Raw<'_>| each(i, raw);
             loop {
                 match file.read(&mut self.page) {
                     Ok(0) => break,

@@ -8,6 +8,7 @@ use crate::sys::{self, Extent};
 use crate::tracefs::{kind_of, Layout};
 use crate::BlkError;
 use iomark_stats::block::{BlockRecorder, IoTrace, IoTraceSink, TracedJob};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -101,6 +102,8 @@ impl Session {
         devs.sort_unstable();
         devs.dedup();
         let rings = Rings::open(root, &devs)?;
+        let pending: Vec<_> = (0..rings.len()).map(|_| VecDeque::with_capacity(PENDING)).collect();
+        let tsc = rings.tsc().then(sys::tsc_pair);
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
@@ -114,7 +117,9 @@ impl Session {
             offset: None,
             max_clat: 0,
             ranges: Vec::new(),
-            pending: Vec::new(),
+            held: vec![0; pending.len()],
+            pending,
+            tsc,
         };
         reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
         let thread = std::thread::Builder::new()
@@ -171,8 +176,14 @@ struct Reader {
     /// The longest clat seen (ns), for how long records are kept.
     max_clat: u64,
     ranges: Vec<Range>,
-    /// Records read but not yet handed to the matcher (see [`Reader::drain`]).
-    pending: Vec<Event>,
+    /// Records read but not yet handed to the matcher, per ring, each in its ring's (time)
+    /// order (see [`Reader::drain`]).
+    pending: Vec<VecDeque<Event>>,
+    /// Where the records are stamped with the TSC: the last pair (TSC, `CLOCK_MONOTONIC`)
+    /// read, which maps them (see [`Reader::drain`]).
+    tsc: Option<(u64, u64)>,
+    /// How many records each ring's queue held before a read (where the new ones begin).
+    held: Vec<usize>,
 }
 
 /// How often the rings are read while no batch of I/Os comes: often enough that a ring
@@ -180,6 +191,8 @@ struct Reader {
 /// seldom enough that most reads take whole pages (a page still being written is copied
 /// record by record).
 const POLL: Duration = Duration::from_millis(25);
+/// Room for records read and not yet matched, per ring, made at the start.
+const PENDING: usize = 1 << 14;
 /// How long after its time stamp a record is surely in its ring.
 const MARGIN_NS: u64 = 100_000;
 /// Below this difference in rate the two clocks are taken for one (both `CLOCK_MONOTONIC`,
@@ -226,8 +239,11 @@ impl Reader {
         if now < ready {
             std::thread::sleep(Duration::from_nanos(ready - now));
         }
+        for (h, q) in self.held.iter_mut().zip(&self.pending) {
+            *h = q.len();
+        }
         let (layouts, pending) = (&self.layouts, &mut self.pending);
-        let n = self.rings.drain(|raw| {
+        let n = self.rings.drain(|cpu, raw| {
             let Some(kind) = kind_of(layouts, raw.data) else { return };
             let l = &layouts[kind as usize];
             let field = |off: usize, n: usize| raw.data.get(off..off + n);
@@ -238,7 +254,7 @@ impl Reader {
             else {
                 return;
             };
-            pending.push(Event {
+            pending[cpu].push_back(Event {
                 kind,
                 dev: u32::from_ne_bytes(dev.try_into().unwrap_or_default()),
                 sector: u64::from_ne_bytes(sector.try_into().unwrap_or_default()),
@@ -248,12 +264,41 @@ impl Reader {
             });
         });
         self.matcher.rec.counts.records += n;
-        // Unstable: no buffer to allocate; a request's records of one time stamp stay in
-        // the order of their kinds.
-        self.pending.sort_unstable_by_key(|e| (e.time, e.kind as u8));
-        let cut = self.pending.partition_point(|e| e.time < until);
-        for e in self.pending.drain(..cut) {
-            self.matcher.add(e);
+        // TSC stamps onto CLOCK_MONOTONIC by the line through the last pair and one read
+        // now, after the records (each record read lies between the two, or just before).
+        if let Some(last) = self.tsc {
+            let now = sys::tsc_pair();
+            for (q, &from) in self.pending.iter_mut().zip(&self.held) {
+                for e in q.range_mut(from..) {
+                    e.time = sys::tsc_to_mono(last, now, e.time);
+                }
+            }
+            self.tsc = Some(now);
+        }
+        // Each ring is in time order: merged, the earliest first (a request's records of
+        // one time stamp in the order of their kinds), taking from one ring while it is
+        // no later than the next of the others.
+        let key = |e: &Event| (e.time, e.kind as u8);
+        loop {
+            let (mut first, mut next) = (None, (until, 0));
+            for (i, q) in self.pending.iter().enumerate() {
+                let Some(k) = q.front().map(key) else { continue };
+                match first {
+                    Some((_, f)) if k >= f => next = next.min(k),
+                    _ => {
+                        if let Some((_, f)) = first {
+                            next = next.min(f);
+                        }
+                        first = Some((i, k));
+                    }
+                }
+            }
+            let Some((i, _)) = first.filter(|&(_, k)| k.0 < until) else { break };
+            let q = &mut self.pending[i];
+            while let Some(e) = q.front().filter(|e| key(e) <= next && e.time < until) {
+                self.matcher.add(*e);
+                q.pop_front();
+            }
         }
     }
 

@@ -42,6 +42,55 @@ pub fn monotonic_ns() -> u64 {
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
+/// Whether the kernel keeps time by the TSC (its clock source is `tsc`: the TSC is
+/// stable and agrees across CPUs), on x86-64, so that trace records can be stamped with
+/// it (`x86-tsc`) and mapped onto `CLOCK_MONOTONIC` here.
+pub fn tsc_is_clock() -> bool {
+    let path = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+    cfg!(target_arch = "x86_64") && std::fs::read_to_string(path).is_ok_and(|s| s.trim() == "tsc")
+}
+
+/// The TSC (0 off x86-64).
+pub fn tsc() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `rdtsc` reads a counter; it touches no memory.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        0
+    }
+}
+
+/// The TSC and `CLOCK_MONOTONIC` (ns) at one moment: of a few tries, the one whose
+/// clock reading took the fewest ticks, with the TSC halfway between the two around it.
+pub fn tsc_pair() -> (u64, u64) {
+    let mut best = (u64::MAX, 0, 0);
+    for _ in 0..8 {
+        let a = tsc();
+        let m = monotonic_ns();
+        let gap = tsc().wrapping_sub(a);
+        if gap < best.0 {
+            best = (gap, a + gap / 2, m);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// `t` (TSC) on `CLOCK_MONOTONIC`, by the line through the pairs `a` and `b` (see
+/// [`tsc_pair`]; `b` after `a`).
+pub fn tsc_to_mono(a: (u64, u64), b: (u64, u64), t: u64) -> u64 {
+    let ticks = b.0.wrapping_sub(a.0) as i64;
+    let ns = b.1.wrapping_sub(a.1) as i64;
+    if ticks <= 0 {
+        return a.1;
+    }
+    let rate = ns as f64 / ticks as f64;
+    let off = (t.wrapping_sub(a.0) as i64) as f64 * rate;
+    (a.1 as i64).saturating_add(off as i64).max(0) as u64
+}
+
 /// A user-space device number as the kernel's trace records write it (`major << 20 | minor`).
 pub fn kernel_dev(major: u32, minor: u32) -> u32 {
     (major << 20) | minor
@@ -160,6 +209,29 @@ mod tests {
         assert_eq!(parse_cpu_list("0-3,6"), vec![0, 1, 2, 3, 6]);
         assert_eq!(parse_cpu_list("0"), vec![0]);
         assert_eq!(parse_cpu_list(""), Vec::<i32>::new());
+    }
+
+    #[test]
+    fn tsc_times_map_onto_the_line_through_two_pairs() {
+        let (a, b) = ((1_000, 5_000), (3_000, 6_000));
+        assert_eq!(tsc_to_mono(a, b, 1_000), 5_000);
+        assert_eq!(tsc_to_mono(a, b, 3_000), 6_000);
+        assert_eq!(tsc_to_mono(a, b, 2_000), 5_500);
+        // Before the first pair and past the second, the same line.
+        assert_eq!(tsc_to_mono(a, b, 0), 4_500);
+        assert_eq!(tsc_to_mono(a, b, 5_000), 7_000);
+        assert_eq!(tsc_to_mono(a, a, 9), 5_000);
+    }
+
+    #[test]
+    fn a_tsc_pair_reads_the_monotonic_clock_between_two_tsc_readings() {
+        if !tsc_is_clock() {
+            eprintln!("skipped: the kernel's clock source is not the TSC");
+            return;
+        }
+        let m0 = monotonic_ns();
+        let (t, m) = tsc_pair();
+        assert!(m >= m0 && m <= monotonic_ns() && t > 0);
     }
 
     #[test]

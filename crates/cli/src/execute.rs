@@ -65,7 +65,10 @@ pub fn execute(
     let groups = iomark_runner::group_ids(plans);
     if normal {
         write_start_lines(out, plans, &groups, &print)?;
-        writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
+        // fio 3.33 prints its version here, except for a profile's jobs.
+        if program.profile.is_none() {
+            writeln!(out, "iomark-{} ({})", env!("CARGO_PKG_VERSION"), run::FIO_COMPAT)?;
+        }
         let n = plans.len();
         let noun = match (plans.iter().any(|p| p.report.thread), n == 1) {
             (true, true) => "thread",

@@ -140,9 +140,11 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &p.cmdhelp {
-        let text = match name.as_str() {
-            "" | "all" => Some(cmdhelp::cmdhelp_all()),
-            name => cmdhelp::cmdhelp_one(name),
+        let text = match (p.profile, name.as_str()) {
+            (Some(profile), "" | "all") => Some(cmdhelp::profile_list(profile)),
+            (Some(profile), name) => cmdhelp::profile_one(profile, name),
+            (None, "" | "all") => Some(cmdhelp::cmdhelp_all()),
+            (None, name) => cmdhelp::cmdhelp_one(name),
         };
         let text = text.ok_or_else(|| Failure::Usage(format!("--cmdhelp: no option '{name}'")))?;
         out.write_all(text.as_bytes())?;
@@ -224,6 +226,13 @@ fn run(args: impl Iterator<Item = std::ffi::OsString>) -> Result<ExitCode, Failu
         let code = suite::run(p, &cmd.globals, &CONTROL, &mut out)?;
         return Ok(stopped().unwrap_or(code));
     }
+    if !p.parse_only {
+        // Before the jobs are planned, as fio 3.33 merges while it reads the jobs.
+        iomark_plan::replay::merge::write_all(&jobs).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    if p.merge_blktrace_only {
+        return Ok(ExitCode::SUCCESS);
+    }
     let plans = plans_of(&jobs, p).map_err(Failure::Usage)?;
     if p.parse_only {
         // What a run checks before its first I/O, without creating or writing a file.
@@ -275,12 +284,26 @@ fn jobs_of(cmd: &cmdline::CommandLine) -> Result<Vec<JobSpec>, ParseError> {
 }
 
 /// The plans of `jobs` with the program options `p` that change them (`--aux-path`: where
-/// the verify state files go); the message of a bad plan.
+/// the verify state files go); the message of a bad plan, or of a replayed log that writes
+/// under `--readonly` (the job's `rw` does not say so: [`check_limits`] cannot see it).
 fn plans_of(
     jobs: &[JobSpec],
     p: &cmdline::ProgramOptions,
 ) -> Result<Vec<iomark_plan::JobPlan>, String> {
     let mut plans = iomark_runner::plans(jobs).map_err(|e| e.to_string())?;
+    let writes = |r: &iomark_plan::replay::ReplayPlan| r.dirs()[1] || r.dirs()[2];
+    if let Some((plan, log)) = plans
+        .iter()
+        .filter(|_| p.readonly)
+        .find_map(|plan| plan.replay.as_ref().filter(|r| writes(r)).map(|r| (plan, &r.log)))
+    {
+        return Err(format!(
+            "job '{}': --readonly is set but its replayed log '{}' writes or trims (fio 3.33 \
+             leaves those I/Os out)",
+            plan.job.name,
+            log.display()
+        ));
+    }
     for verify in plans.iter_mut().filter_map(|v| v.verify.as_mut()) {
         verify.job.state_dir.clone_from(&p.aux_path);
     }

@@ -23,6 +23,9 @@ const STALL_ENV: &str = "IOMARK_TEST_NULL_STALL";
 pub struct NullEngine {
     /// Whether the engine queues (iodepth above 1).
     queues: bool,
+    /// Neither queues nor stalls: `queue` completes the unit and returns, with nothing
+    /// else to test (a call that saves no registers).
+    plain: bool,
     /// Units queued since the last commit.
     pending: Vec<u32>,
     /// Units committed and not yet reaped.
@@ -37,13 +40,36 @@ impl NullEngine {
     /// A null engine for a job of depth `iodepth`.
     pub fn new(iodepth: u32) -> Self {
         let depth = iodepth as usize;
+        let stall = std::env::var(STALL_ENV).ok().and_then(|v| parse_stall(&v));
         NullEngine {
             queues: iodepth > 1,
+            plain: iodepth <= 1 && stall.is_none(),
             pending: Vec::with_capacity(depth),
             ready: Vec::with_capacity(depth),
-            stall: std::env::var(STALL_ENV).ok().and_then(|v| parse_stall(&v)),
+            stall,
             handed: 0,
         }
+    }
+
+    /// [`Engine::queue`] of an engine that stalls (tests only).
+    #[cold]
+    #[inline(never)]
+    fn queue_stalling(&mut self, unit: &mut IoUnit) -> Queued {
+        self.count_and_stall();
+        self.enqueue(unit)
+    }
+
+    /// The unit completed (no queue) or queued; `Busy` while completions wait.
+    #[inline(always)]
+    fn enqueue(&mut self, unit: &IoUnit) -> Queued {
+        if !self.queues {
+            return Queued::Completed;
+        }
+        if !self.ready.is_empty() || self.pending.len() == self.pending.capacity() {
+            return Queued::Busy;
+        }
+        self.pending.push(unit.index);
+        Queued::Queued
     }
 
     /// Counts an I/O handed over and stalls if it is the one the test asked for.
@@ -83,17 +109,13 @@ impl Engine for NullEngine {
 
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;
-        if self.stall.is_some() {
-            self.count_and_stall();
-        }
-        if !self.queues {
+        if self.plain {
             return Queued::Completed;
         }
-        if !self.ready.is_empty() || self.pending.len() == self.pending.capacity() {
-            return Queued::Busy;
+        if self.stall.is_some() {
+            return self.queue_stalling(unit);
         }
-        self.pending.push(unit.index);
-        Queued::Queued
+        self.enqueue(unit)
     }
 
     fn commit(&mut self) -> std::io::Result<usize> {

@@ -41,6 +41,10 @@ pub struct IoUnit {
     /// Whether the buffer holds data a read brought in, so that a write must refill it
     /// first. Engines leave it alone; the runner keeps it.
     pub holds_read_data: bool,
+    /// When the I/O started and when its submission ended (ns of the job's clock), for
+    /// its slat, clat and lat. Engines leave them alone; the runner keeps them beside
+    /// the rest of the unit, so that one look-up of the unit finds them.
+    pub stamps: (u64, u64),
 }
 
 impl IoUnit {
@@ -65,6 +69,7 @@ impl IoUnit {
             timed: true,
             result: 0,
             holds_read_data: false,
+            stamps: (0, 0),
         }
     }
 }

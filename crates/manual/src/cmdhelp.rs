@@ -9,7 +9,9 @@
 //! help lines that differ between engines sharing an option.
 
 use iomark_options::assemble::SUPPORTED_ENGINES;
+use iomark_options::profile::{Profile, ProfileKind};
 use iomark_options::table::{self, Kind, OptionDef, Support};
+use iomark_options::value::TimeUnit;
 
 /// Options that fio's lists print indented, under the option they depend on.
 const CHILDREN: &[&str] = &[
@@ -149,6 +151,38 @@ pub fn cmdhelp_one(name: &str) -> Option<String> {
     Some(out)
 }
 
+/// What `--profile=NAME --cmdhelp` prints: the profile's own options, one line each, as
+/// fio 3.33 lists them (a profile's `--cmdhelp` knows only its options).
+pub fn profile_list(profile: Profile) -> String {
+    let mut out = String::new();
+    for o in profile.options() {
+        out.push_str(&format!("{:<LIST_WIDTH$}: {}\n", o.name, o.help));
+    }
+    out
+}
+
+/// What `--profile=NAME --cmdhelp=OPTION` prints: fio's block for one of the profile's
+/// options; `None` for any other name (fio prints `No such command: OPTION`).
+pub fn profile_one(profile: Profile, name: &str) -> Option<String> {
+    let o = profile.options().iter().find(|o| o.name == name)?;
+    let mut out = String::new();
+    label(&mut out, o.name, o.help);
+    let kind = match o.kind {
+        ProfileKind::Int => Kind::Int { min: 0, max: i64::MAX },
+        ProfileKind::Str => Kind::Str,
+        ProfileKind::Time => Kind::Time { unit: TimeUnit::Seconds },
+        ProfileKind::Flag => Kind::Flag,
+    };
+    label(&mut out, "type", type_words(&kind));
+    label(&mut out, "default", o.default.unwrap_or("no default"));
+    label(&mut out, "valid", &format!("only for profile '{}'", profile.name()));
+    if o.kind == ProfileKind::Int {
+        label(&mut out, "range", "min=0, max=-1");
+    }
+    out.push('\n');
+    Some(out)
+}
+
 /// What `--enghelp=ENGINE` prints: the engine's own options in fio's list layout, or fio's
 /// `IO engine X has no options`. With `ENGINE,OPTION`, fio's `--cmdhelp` block of that engine
 /// option. `None` when fio has no such engine (fio prints `IO engine X not found`), or the
@@ -257,7 +291,7 @@ fn type_words(kind: &Kind) -> &'static str {
         Kind::Bool => "boolean value (opt=1)",
         Kind::Flag => "empty or boolean value ([0|1])",
         Kind::Int { .. } | Kind::SizePerDir | Kind::IntPerDir => "integer value (opt=100)",
-        Kind::Float { .. } | Kind::FloatList => {
+        Kind::Float { .. } | Kind::FloatList | Kind::Floats => {
             "list of floating point values separated by ':' (opt=5.9:7.8)"
         }
         // fio 3.33 calls `sync_file_range` a size, although it reads the count with atoi.

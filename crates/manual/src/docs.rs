@@ -243,6 +243,7 @@ fn kind_words(kind: &Kind) -> String {
         Kind::SizeRange => "size, or size range `min-max`".to_string(),
         Kind::BsSplit => "`size/percent` pairs separated by `:`, per direction".to_string(),
         Kind::FloatList => "numbers separated by `:`".to_string(),
+        Kind::Floats => "positive numbers separated by `:`".to_string(),
         Kind::CpuList => "CPU numbers and ranges separated by `,` (`0-3,6`)".to_string(),
         Kind::ChoiceSet(_) => {
             "one or more of the values below joined by `,`, then optionally `:` and a whole \

@@ -96,8 +96,10 @@ fn options(out: &mut String) {
         .filter(|f| f.status == Status::NotYet)
         .map(|f| format!("\\fB\\-\\-{}\\fR", roff(f.long)))
         .collect();
-    let _ =
-        write!(out, ".PP\nThese flags of fio 3.33 are refused for now: {}.\n", refused.join(", "));
+    if !refused.is_empty() {
+        let list = refused.join(", ");
+        let _ = write!(out, ".PP\nThese flags of fio 3.33 are refused for now: {list}.\n");
+    }
 }
 
 /// A flag as the man page shows it: its names in bold, its value in italics.

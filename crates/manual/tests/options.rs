@@ -311,7 +311,7 @@ fn cmdhelp_one_prints_fio_block_and_iomark_additions() {
     assert!(!bs.contains("not supported yet"));
     let verify = cmdhelp::cmdhelp_one("verify").expect("verify");
     assert!(verify.contains("        valid values: 0          Don't do IO verification\n"));
-    let refused = cmdhelp::cmdhelp_one("block_error_percentiles").expect("refused option");
+    let refused = cmdhelp::cmdhelp_one("zonecapacity").expect("refused option");
     assert!(refused.contains("             support: not supported yet\n"));
     assert_eq!(cmdhelp::cmdhelp_one("no_such_option"), None);
 }

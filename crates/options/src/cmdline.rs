@@ -12,6 +12,7 @@ use crate::error::{ErrorKind, ParseError, Place};
 use crate::flags::Shell;
 use crate::flags::{self, Arg, Flag, FlagId, DEBUG_CATEGORIES};
 use crate::jobfile::{self, Loader, RawLine, RawSection};
+use crate::profile::{self, GivenOption, Profile, ProfileRun};
 use crate::table::{self, Kind};
 use crate::value::{self, Ctx, TimeUnit, Value};
 use std::ffi::OsString;
@@ -98,6 +99,8 @@ pub struct ProgramOptions {
     pub terse_version: Option<u32>,
     /// `--parse-only`: check the jobs, run nothing.
     pub parse_only: bool,
+    /// `--merge-blktrace-only`: write the jobs' merged blktrace traces, run nothing.
+    pub merge_blktrace_only: bool,
     /// `--warnings-fatal`: refuse the malformed values that fio reads leniently.
     pub warnings_fatal: bool,
     /// `--showcmd`: print each job as a command line.
@@ -172,6 +175,8 @@ pub struct ProgramOptions {
     /// every server (`JOBLINE`), as `--name[=value]`: all but the client's own
     /// (`--client`, `--remote-config`, `--trigger*`, `--aux-path`).
     pub remote_args: Vec<String>,
+    /// `--profile=NAME`: the profile whose jobs run (fio then prints no version line).
+    pub profile: Option<Profile>,
 }
 
 /// What `--idle-prof` reports.
@@ -207,12 +212,23 @@ pub struct CommandLine {
     pub jobs: Vec<RawSection>,
     /// The job files, in order (`-` is standard input).
     pub files: Vec<PathBuf>,
+    /// `--profile=NAME` and the profile's own options, if a profile was named.
+    pub profile: Option<ProfileRun>,
 }
 
 impl CommandLine {
     /// Reads the job files and gathers everything the jobs are built from.
     pub fn sources(&self, loader: &dyn Loader) -> Result<Sources, ParseError> {
         let mut files = Vec::new();
+        if let Some(run) = &self.profile {
+            if let Some(job) = self.jobs.first() {
+                return Err(usage_at(&job.place, PROFILE_ALONE));
+            }
+            if !self.files.is_empty() {
+                return Err(usage(run.arg, PROFILE_ALONE.into()));
+            }
+            files.push(run.sections(&loader.keywords())?);
+        }
         for path in &self.files {
             files.push(jobfile::read(path, loader)?);
         }
@@ -233,6 +249,7 @@ where
 {
     let mut parser = lexopt::Parser::from_args(args);
     let mut cmd = CommandLine::default();
+    let mut profile_options = Vec::new();
     let mut arg = 0usize;
     loop {
         let next = parser.next().map_err(|e| usage(arg + 1, e.to_string()))?;
@@ -279,6 +296,24 @@ where
                             cmd.program.remote_args.push(arg);
                         }
                     }
+                    None if name == "profile" => {
+                        let value = take()?;
+                        let profile = Profile::from_name(value.trim()).ok_or_else(|| {
+                            let why = format!("profile '{value}' not found (valid: tiobench, act)");
+                            usage(at, why)
+                        })?;
+                        cmd.profile = Some(ProfileRun { profile, arg: at, options: Vec::new() });
+                        cmd.program.profile = Some(profile);
+                    }
+                    None if table::find(&name).is_none() && profile::is_profile_option(&name) => {
+                        let flag = profile::Profile::ALL.iter().any(|(_, p)| {
+                            p.options()
+                                .iter()
+                                .any(|o| o.name == name && o.kind == profile::ProfileKind::Flag)
+                        });
+                        let value = if flag { inline } else { Some(take()?) };
+                        profile_options.push(GivenOption { name: name.clone(), value, arg: at });
+                    }
                     None => job_option(&mut cmd, &name, inline, &mut take, at)?,
                 }
                 if let Some(client) =
@@ -288,6 +323,18 @@ where
                 }
             }
         }
+    }
+    if let Some(first) = profile_options.first() {
+        let Some(run) = cmd.profile.as_mut() else {
+            let place = Place::CommandLine { arg: first.arg };
+            let suggestion = crate::suggest::option(&first.name);
+            return Err(ParseError::new(place, ErrorKind::UnknownOption { suggestion })
+                .for_option(&first.name));
+        };
+        run.options = profile_options;
+    }
+    if let Some(run) = &cmd.profile {
+        run.check()?;
     }
     if cmd.program.formats.terse && cmd.program.terse_version.is_none() {
         cmd.program.terse_version = Some(3);
@@ -344,6 +391,7 @@ fn program_flag(
             }
         },
         FlagId::ParseOnly => p.parse_only = true,
+        FlagId::MergeBlktraceOnly => p.merge_blktrace_only = true,
         FlagId::WarningsFatal => p.warnings_fatal = true,
         FlagId::Showcmd => p.showcmd = true,
         FlagId::Cmdhelp => p.cmdhelp = Some(value),
@@ -499,6 +547,15 @@ fn text(at: usize, v: OsString) -> Result<String, ParseError> {
             ErrorKind::NotText { why: format!("argument {v:?} is not valid UTF-8") },
         )
     })
+}
+
+/// Why a profile cannot be mixed with other jobs.
+const PROFILE_ALONE: &str = "--profile runs the profile's jobs alone: iomark does not mix them \
+     with --name jobs or job files (fio 3.33 merges the open --name job into the profile's \
+     first job)";
+
+fn usage_at(place: &Place, message: &str) -> ParseError {
+    ParseError::new(place.clone(), ErrorKind::Usage(message.to_string()))
 }
 
 fn usage(arg: usize, message: String) -> ParseError {

@@ -45,11 +45,6 @@ pub const ENGINES: &[Refusal] = &[
 
 /// Options that iomark refuses although no engine explains it.
 pub const OPTIONS: &[Refusal] = &[
-    refuse("profile", "planned (issue 19): fio 3.33's tiobench profile is four fixed jobs (seqwrite, randwrite, seqread, randread: sync engine, 4 KiB blocks, four .fio.tio.N files in the working directory sized from the machine's memory, its own options without effect) and act reads devices named by device-names; not written yet"),
-    refuse("block_error_percentiles", "it needs a device whose trims fail block by block, which this project cannot test"),
-    refuse("merge_blktrace_file", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
-    refuse("merge_blktrace_scalars", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
-    refuse("merge_blktrace_iters", "it merges blktrace binary traces for replay; iomark replays fio's text iologs (v2, v3), and blkparse turns a trace into text"),
     refuse("zonecapacity", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("read_beyond_wp", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),
     refuse("max_open_zones", "a `zonemode=zbd` option: zoned block devices (ZNS, SMR) are refused, as this project has none to test on"),

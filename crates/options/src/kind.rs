@@ -55,8 +55,11 @@ pub enum Kind {
     SizeRange,
     /// Block sizes with shares per direction (`bssplit=4k/10:64k/50,32k/`).
     BsSplit,
-    /// A `:`-separated list of floating point numbers (`percentile_list=50:99.9`).
+    /// A `:`-separated list of percentiles, each in 0..=100 (`percentile_list=50:99.9`).
     FloatList,
+    /// A `:`-separated list of positive floating point numbers without an upper bound
+    /// (`merge_blktrace_scalars=50:200`).
+    Floats,
     /// A list of CPUs: `0-3,6`, as fio's `cpus_allowed`.
     CpuList,
     /// `random_distribution`: a distribution with its numbers or zones, per direction

@@ -20,6 +20,7 @@ pub mod jobfile;
 pub mod keys;
 pub mod kind;
 pub mod notes;
+pub mod profile;
 pub mod showcmd;
 pub mod spec;
 pub mod suggest;

@@ -51,6 +51,7 @@ const IDS: &[FlagId] = &[
     FlagId::Daemonize,
     FlagId::Client,
     FlagId::RemoteConfig,
+    FlagId::MergeBlktraceOnly,
     FlagId::NotYet,
 ];
 
@@ -63,6 +64,7 @@ fn every_id_is_listed(id: FlagId) {
         | FlagId::AppendTerse
         | FlagId::TerseVersion
         | FlagId::ParseOnly
+        | FlagId::MergeBlktraceOnly
         | FlagId::WarningsFatal
         | FlagId::Showcmd
         | FlagId::Cmdhelp
@@ -107,7 +109,8 @@ fn every_id_has_one_entry_and_names_are_unique() {
     for id in IDS {
         let n = flags::all().iter().filter(|f| f.id == *id).count();
         match id {
-            FlagId::NotYet => assert!(n > 0),
+            // Every fio flag is supported today; the status stays for the next one.
+            FlagId::NotYet => {}
             _ => assert_eq!(n, 1, "{id:?} has {n} entries"),
         }
     }
@@ -216,7 +219,6 @@ fn suggestions_come_from_the_table() {
         let typo = &f.long[..f.long.len() - 1];
         assert_eq!(flags::suggest(typo), Some(f.long), "{typo}");
     }
-    assert_eq!(flags::suggest("merge-blktrace-onl"), None, "refused flags are no hint");
     let e = parse(&["--bandwith-log"]).unwrap_err();
     assert!(e.contains("did you mean 'bandwidth-log'?"), "{e}");
 }

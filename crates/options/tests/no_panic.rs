@@ -247,6 +247,7 @@ fn kinds() -> Vec<Kind> {
         Kind::SizeRange,
         Kind::BsSplit,
         Kind::FloatList,
+        Kind::Floats,
         Kind::CpuList,
         Kind::Distribution(&[]),
         Kind::ChoiceSet(&[]),

@@ -69,10 +69,18 @@ impl Batching {
 
 impl EnginePlan {
     /// The engine of `spec`, for files opened with `direct` and, with `sync_writes`, with
-    /// `O_SYNC` or `O_DSYNC`.
-    pub fn of(spec: &JobSpec, direct: bool, sync_writes: bool) -> EnginePlan {
+    /// `O_SYNC` or `O_DSYNC`; `trace_depth` is the depth of a replayed blktrace trace, the
+    /// job's unless it sets `iodepth`.
+    pub fn of(
+        spec: &JobSpec,
+        direct: bool,
+        sync_writes: bool,
+        trace_depth: Option<u32>,
+    ) -> EnginePlan {
         let name = spec.get(keys::IOENGINE).map_or_else(|| "psync".into(), |c| c.name.to_string());
-        let iodepth = spec.get(keys::IODEPTH).unwrap_or(1).clamp(1, 65536) as u32;
+        let given = spec.given(keys::IODEPTH).or(trace_depth.map(u64::from));
+        let depth = given.or_else(|| spec.get(keys::IODEPTH));
+        let iodepth = depth.unwrap_or(1).clamp(1, 65536) as u32;
         let offload = spec.get(keys::IO_SUBMIT_MODE).is_some_and(|c| c.name == "offload");
         let inline = iomark_engine::registry::completes_in_call(&name);
         EnginePlan {

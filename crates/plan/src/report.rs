@@ -21,6 +21,8 @@ pub struct ReportPlan {
     pub disk_util: bool,
     /// Split each I/O's latency at the block layer (`block_latency`, iomark's own).
     pub block_latency: bool,
+    /// Keep each trim-sized block's state and trim count (`block_error_percentiles`).
+    pub block_error_hist: bool,
     /// Whether the job asked for thread mode (`thread`); iomark always runs jobs as
     /// threads, and this only changes fio's "Starting N processes" wording.
     pub thread: bool,
@@ -80,6 +82,7 @@ impl ReportPlan {
             report_stats: spec.flag(keys::STATS),
             disk_util: spec.flag(keys::DISK_UTIL),
             block_latency: spec.flag(keys::BLOCK_LATENCY),
+            block_error_hist: spec.flag(keys::BLOCK_ERROR_PERCENTILES),
             thread: spec.flag(keys::THREAD),
             options_echo: echo(spec, false),
             globals_echo: echo(spec, true),

@@ -42,7 +42,8 @@ impl JobPlan {
         let replay = ReplayPlan::of(spec, jobnum).map_err(fail)?;
         let direct = files::direct(spec);
         let sync_writes = sync::SyncMode::of(spec) != sync::SyncMode::None;
-        let engine = EnginePlan::of(spec, direct, sync_writes);
+        let engine =
+            EnginePlan::of(spec, direct, sync_writes, replay.as_ref().and_then(|r| r.depth));
         let seeds = Seeds::of(spec, jobnum, thread_number);
         let files =
             FilesPlan::of(spec, (jobnum, &seeds.fio), &workload, replay.as_ref(), &engine, sizes)
@@ -118,6 +119,15 @@ fn notes(spec: &JobSpec, plan: &JobPlan) -> Vec<String> {
             "job '{}': replay_skip applies to blktrace replays only, as in fio 3.33; '{}' is \
              replayed whole",
             plan.job.name,
+            replay.log.display()
+        ));
+    }
+    if let Some(replay) = plan.replay.as_ref().filter(|r| r.zero_bytes > 0) {
+        notes.push(format!(
+            "job '{}': {} queue(s) of 0 bytes in the blktrace trace '{}' left out, as fio 3.33 \
+             leaves them out (\"ignoring zero byte trace\")",
+            plan.job.name,
+            replay.zero_bytes,
             replay.log.display()
         ));
     }

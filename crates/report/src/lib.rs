@@ -13,6 +13,7 @@
 pub mod eta;
 mod json;
 pub mod json_stream;
+mod lifetimes;
 mod normal;
 mod terse;
 pub mod units;

@@ -157,6 +157,9 @@ fn write_job(out: &mut String, job: &JobReport, time: &str, opts: &PrintOptions)
         "     latency   : target={}, window={}, percentile={:.2}%, depth={}",
         target.target, target.window, target.percentile, target.depth
     );
+    if let Some(b) = &job.block_lifetimes {
+        crate::lifetimes::write_lifetimes(out, b);
+    }
     if let Some(ss) = &job.steadystate {
         write_steadystate(out, ss, opts);
     }
@@ -420,6 +423,7 @@ mod tests {
             steadystate: None,
             errors: None,
             block_latency: None,
+            block_lifetimes: None,
         }
     }
 

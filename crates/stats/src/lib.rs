@@ -12,6 +12,7 @@ pub mod block;
 pub mod dist;
 pub mod hist;
 pub mod interval;
+pub mod lifetimes;
 pub mod log;
 pub mod moments;
 pub mod notes;

@@ -361,6 +361,7 @@ pub fn job_report(
         steadystate: meta.steadystate,
         errors: meta.errors,
         block_latency: None,
+        block_lifetimes: rec.lifetimes.as_ref().map(|b| b.report(pcts)),
     }
 }
 

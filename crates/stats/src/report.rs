@@ -197,6 +197,10 @@ pub struct JobReport {
     /// (`--block-latency`, `block_latency=1`); iomark's addition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_latency: Option<crate::block::BlockLatencyReport>,
+    /// fio's block lifetime percentiles and blocks per state, when the job set
+    /// `block_error_percentiles`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_lifetimes: Option<crate::lifetimes::BlockLifetimes>,
 }
 
 /// What a job counted over the measured part of its run (after `ramp_time`), summed over

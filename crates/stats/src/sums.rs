@@ -94,7 +94,32 @@ impl SumMoments {
         self.sum_sq = self.sum_sq.saturating_add((x * x).saturating_mul(c));
     }
 
+    /// The same values each increased by `c`, as recording `x + c` for each value `x`
+    /// recorded here would give: Σ(x + c) = Σx + n·c and Σ(x + c)² = Σx² + 2c·Σx + n·c²,
+    /// exact (saturating where the sums would). A batch's total latencies are its
+    /// submission latencies shifted by its one completion latency.
+    #[inline]
+    pub fn shifted(&self, c: u64) -> SumMoments {
+        if self.n == 0 {
+            return SumMoments::new();
+        }
+        let (n, c) = (u128::from(self.n), u128::from(c));
+        let sum = self.sum.saturating_add(n * c);
+        let sum_sq = self
+            .sum_sq
+            .saturating_add((2 * c).saturating_mul(self.sum))
+            .saturating_add((c * c).saturating_mul(n));
+        SumMoments {
+            n: self.n,
+            min: self.min.saturating_add(c as u64),
+            max: self.max.saturating_add(c as u64),
+            sum,
+            sum_sq,
+        }
+    }
+
     /// Adds another set, as if all its values had been recorded here.
+    #[inline]
     pub fn merge(&mut self, other: &SumMoments) {
         self.n += other.n;
         self.min = self.min.min(other.min);
@@ -198,6 +223,20 @@ mod tests {
             (m.min(), m.max(), m.count()),
             (xs.iter().min().copied(), xs.iter().max().copied(), 10_000)
         );
+    }
+
+    #[test]
+    fn shifted_equals_recording_shifted_values() {
+        for c in [0u64, 1, 7_000, 1 << 40] {
+            let (mut base, mut moved) = (SumMoments::new(), SumMoments::new());
+            assert_eq!(base.shifted(c), moved);
+            for v in 0..500u64 {
+                let x = v * v % 977 + 3;
+                base.record(x);
+                moved.record(x + c);
+            }
+            assert_eq!(base.shifted(c), moved, "shift {c}");
+        }
     }
 
     #[test]

@@ -141,3 +141,43 @@ fn rwbs_letters_give_the_operation() {
     assert_eq!(op_of(b"FF"), None);
     assert_eq!(op_of(b"N"), None);
 }
+
+#[test]
+fn seeking_from_any_hint_finds_the_partition_point() {
+    let q: VecDeque<u64> = (0..300u64).map(|i| i / 3 * 10).collect();
+    for t in [0, 5, 10, 11, 500, 990, 1000, 5000] {
+        let want = q.partition_point(|&x| x < t);
+        for hint in [0, 1, 2, 7, 64, 150, 299, 300, 1000] {
+            assert_eq!(seek(&q, hint, |&x| x < t), want, "t {t} hint {hint}");
+        }
+    }
+    assert_eq!(seek(&VecDeque::<u64>::new(), 5, |&x| x < 1), 0);
+}
+
+#[test]
+fn a_request_issued_late_still_gets_its_completion() {
+    let mut m = Matcher::default();
+    m.add(ev(Kind::Queue, 0, 8, 1_000));
+    m.add(ev(Kind::Queue, 8, 8, 1_100));
+    m.add(ev(Kind::Issue, 8, 8, 2_100));
+    // Handed over after a later one: it goes before it in the queue.
+    m.add(ev(Kind::Issue, 0, 8, 2_000));
+    m.add(ev(Kind::Complete, 8, 8, 8_000));
+    m.add(ev(Kind::Complete, 0, 8, 9_000));
+    m.io(&io(0, 8, 500, 9_500));
+    m.io(&io(8, 8, 600, 9_600));
+    assert_eq!(m.rec.counts.matched, 2);
+    assert_eq!(read_segments(&m)[2], (2, 6_450.0));
+}
+
+#[test]
+fn aligned_sectors_spread_over_the_low_bits_of_the_hash() {
+    use std::hash::BuildHasher;
+    // 4096 sectors of 4 KiB I/Os: their hashes' low 12 bits (a table's place) differ
+    // for most of them, not for an eighth.
+    let mut low = std::collections::HashSet::new();
+    for i in 0..4096u64 {
+        low.insert(SectorHash.hash_one((DEV, i * 8)) & 4095);
+    }
+    assert!(low.len() > 2048, "{} places of 4096", low.len());
+}

@@ -34,6 +34,7 @@ mod notes;
 mod pacing;
 mod pictures;
 mod processes;
+mod profiles;
 mod random;
 mod refusals;
 mod replay;

@@ -38,6 +38,8 @@ pub enum FlagId {
     TerseVersion,
     /// `--parse-only`.
     ParseOnly,
+    /// `--merge-blktrace-only`.
+    MergeBlktraceOnly,
     /// `--warnings-fatal`.
     WarningsFatal,
     /// `--showcmd`.

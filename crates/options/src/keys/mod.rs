@@ -296,7 +296,7 @@ fn type_of(kind: &Kind) -> &'static str {
         Kind::IntPerDir => "[Option<i64>; 3]",
         Kind::RangePerDir | Kind::SizeRange => "[Option<(u64, u64)>; 3]",
         Kind::BsSplit => "[Option<Vec<SplitEntry>>; 3]",
-        Kind::FloatList => "Vec<f64>",
+        Kind::FloatList | Kind::Floats => "Vec<f64>",
         Kind::CpuList => "Vec<u32>",
         Kind::Distribution(_) => "[Option<Distribution>; 3]",
         Kind::ChoiceSet(_) => "ChoiceSet",

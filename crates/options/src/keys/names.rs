@@ -277,6 +277,15 @@ pub const REPLAY_TIME_SCALE: Key<u64> = Key::new("replay_time_scale");
 /// `replay_skip`: Skip certain IO types (read,write,trim,flush)
 pub const REPLAY_SKIP: Key<String> = Key::new("replay_skip");
 
+/// `merge_blktrace_file`: Merged blktrace output filename
+pub const MERGE_BLKTRACE_FILE: Key<String> = Key::new("merge_blktrace_file");
+
+/// `merge_blktrace_scalars`: Percentage to scale each trace
+pub const MERGE_BLKTRACE_SCALARS: Key<Vec<f64>> = Key::new("merge_blktrace_scalars");
+
+/// `merge_blktrace_iters`: Number of iterations to run per trace
+pub const MERGE_BLKTRACE_ITERS: Key<Vec<f64>> = Key::new("merge_blktrace_iters");
+
 /// `exec_prerun`: Execute this file prior to running job
 pub const EXEC_PRERUN: Key<String> = Key::new("exec_prerun");
 
@@ -502,6 +511,9 @@ pub const LOG_ALTERNATE_EPOCH: Key<bool> = Key::new("log_alternate_epoch");
 /// `log_alternate_epoch_clock_id`: If log_alternate_epoch or log_unix_epoch is true, this option specifies the clock_id from clock_gettime whose epoch should be used. If neither of those is true, this option has no effect. Default value is 0, or CLOCK_REALTIME
 pub const LOG_ALTERNATE_EPOCH_CLOCK_ID: Key<u64> = Key::new("log_alternate_epoch_clock_id");
 
+/// `block_error_percentiles`: Record trim block errors and make a histogram
+pub const BLOCK_ERROR_PERCENTILES: Key<bool> = Key::new("block_error_percentiles");
+
 /// `group_reporting`: Do reporting on a per-group basis
 pub const GROUP_REPORTING: Key<bool> = Key::new("group_reporting");
 
@@ -585,6 +597,9 @@ pub const CONTINUE_ON_ERROR: Key<Choice> = Key::new("continue_on_error");
 
 /// `error_dump`: Dump info on each error
 pub const ERROR_DUMP: Key<bool> = Key::new("error_dump");
+
+/// `profile`: Select a specific builtin performance test
+pub const PROFILE: Key<Choice> = Key::new("profile");
 
 /// `cgroup`: Add job to cgroup of this name
 pub const CGROUP: Key<String> = Key::new("cgroup");

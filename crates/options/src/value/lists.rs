@@ -132,6 +132,19 @@ pub fn parse_float_list(raw: &str) -> Result<Vec<f64>, ValueError> {
         .collect()
 }
 
+/// Parses a `:`-separated list of positive numbers (fio's float lists without a bound).
+pub fn parse_floats(raw: &str) -> Result<Vec<f64>, ValueError> {
+    let list_err = |why: String| ValueError::List { value: raw.to_string(), why };
+    raw.trim()
+        .split(':')
+        .map(|item| match super::size::float_literal(item) {
+            Some(v) if v > 0.0 && v.is_finite() => Ok(v),
+            Some(_) => Err(list_err(format!("'{}' is not above 0", item.trim()))),
+            None => Err(list_err(format!("'{}' is not a number", item.trim()))),
+        })
+        .collect()
+}
+
 /// The number of CPUs fio can address (`your OS only supports up to 1024 CPUs`).
 pub const MAX_CPUS: u32 = 1024;
 

@@ -242,6 +242,7 @@ pub fn parse(kind: &Kind, raw: &str, ctx: &Ctx) -> Result<Value, ValueError> {
         }
         Kind::BsSplit => Value::BsSplit(bssplit::parse_bssplit(raw, ctx)?),
         Kind::FloatList => Value::Floats(lists::parse_float_list(raw)?),
+        Kind::Floats => Value::Floats(lists::parse_floats(raw)?),
         Kind::CpuList => Value::Cpus(lists::parse_cpu_list(raw)?),
         Kind::Distribution(_) => Value::Distribution(distribution::parse_distribution(raw, ctx)?),
         Kind::ChoiceSet(choices) => scalar::parse_choice_set(raw, choices)?,
@@ -274,6 +275,7 @@ mod tests {
             Kind::RangePerDir,
             Kind::BsSplit,
             Kind::FloatList,
+            Kind::Floats,
             Kind::CpuList,
         ]
     }

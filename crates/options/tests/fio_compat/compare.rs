@@ -149,7 +149,7 @@ pub(crate) fn compare(fio: &FioOption, setting: &Setting) -> Result<bool, String
                 _ => Err(format!("fio printed {:?}", fio.outs)),
             }
         }
-        (Kind::FloatList, Value::Floats(v)) => {
+        (Kind::FloatList | Kind::Floats, Value::Floats(v)) => {
             let want: Vec<String> = v.iter().map(|x| format!("{x:.6}")).collect();
             let got: Vec<&str> = outs.iter().map(|o| o.unwrap_or("-")).collect();
             expect(want.join(":"), &got.join(":"))
@@ -164,7 +164,8 @@ pub(crate) fn compare(fio: &FioOption, setting: &Setting) -> Result<bool, String
             | Kind::TimeRange { .. }
             | Kind::SizePerDir
             | Kind::IntPerDir
-            | Kind::FloatList,
+            | Kind::FloatList
+            | Kind::Floats,
             other,
         ) => Err(format!("iomark's value {other:?} does not fit the option's kind")),
         _ => Ok(false),

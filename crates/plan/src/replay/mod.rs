@@ -1,4 +1,5 @@
-//! `read_iolog`: replaying the I/Os of a log written by fio's or iomark's `write_iolog`.
+//! `read_iolog`: replaying the I/Os of a log written by fio's or iomark's `write_iolog`, or
+//! of a blktrace trace.
 //!
 //! Both trace formats of fio are read (see fio's HOWTO, "Trace file format"): version 2
 //! (`fio version 2 iolog`, then `FILE ACTION [OFFSET LENGTH]` lines) and version 3 (`fio
@@ -31,7 +32,11 @@
 //! (created and, for reads, filled) to the extent the log uses, like the files of any job,
 //! where fio creates it empty so that its reads fail; `write_iolog` still works during a
 //! replay (fio drops it with "read iolog overrides write_iolog"), so a replay can be logged
-//! and compared with its log; a blktrace file is refused.
+//! and compared with its log.
+//!
+//! A blktrace binary trace (`blkparse -d`), recognised by its magic, is read whole by
+//! [`blktrace`] (its own rules: which events are I/Os, devices, depth), and the traces that
+//! `merge_blktrace_file` names are merged first by [`merge`].
 //!
 //! `read_iolog_chunked` reads the log again during the job, a chunk at a time, instead of
 //! keeping its I/Os (see the runner's `replay/chunked.rs`); both readings go through one
@@ -44,6 +49,8 @@ use iomark_options::keys;
 use iomark_options::JobSpec;
 use std::path::PathBuf;
 
+pub mod blktrace;
+pub mod merge;
 pub mod parse;
 
 use parse::{Adjust, LineParser, Lines};
@@ -81,6 +88,10 @@ pub struct ReplayPlan {
     /// Whether the job sets `replay_skip`, which changes nothing for an iolog replay in fio
     /// 3.33 (only for blktrace ones): the plan notes it.
     pub skip_ignored: bool,
+    /// The depth a blktrace trace sets, for a job that does not set `iodepth`.
+    pub depth: Option<u32>,
+    /// The queues of 0 bytes a blktrace trace holds, left out (the plan notes them).
+    pub zero_bytes: u64,
     /// The log's own file names, in the order it adds them (what its lines refer to).
     log_files: Vec<PathBuf>,
     /// Issue each I/O at its time (unless `replay_no_stall`).
@@ -135,7 +146,11 @@ impl ReplayPlan {
             return Ok(None);
         };
         let logs = split_names(&value);
-        let log = PathBuf::from(&logs[(jobnum as usize) % logs.len()]);
+        let merge = merge::Merge::of(spec)?;
+        let log = match &merge {
+            Some(m) => m.output.clone(),
+            None => PathBuf::from(&logs[(jobnum as usize) % logs.len()]),
+        };
         if log.as_os_str() == "-" {
             return Err(OptionError::new(
                 keys::READ_IOLOG,
@@ -162,8 +177,16 @@ impl ReplayPlan {
             );
             return Err(OptionError::new(keys::READ_IOLOG_CHUNKED, why));
         }
-        let plan = Self::read(spec, log, adjust, redirect, chunked)
-            .map_err(|e| OptionError::about(keys::READ_IOLOG, e))?;
+        let plan = match merge {
+            Some(m) => {
+                let bytes =
+                    m.merged().map_err(|e| OptionError::new(keys::MERGE_BLKTRACE_FILE, e))?;
+                Self::trace(spec, log, &bytes[..], adjust, redirect)
+                    .map_err(|e| OptionError::new(keys::MERGE_BLKTRACE_FILE, e))?
+            }
+            None => Self::read(spec, log, adjust, redirect, chunked)
+                .map_err(|e| OptionError::about(keys::READ_IOLOG, e))?,
+        };
         Ok(Some(plan))
     }
 
@@ -178,10 +201,16 @@ impl ReplayPlan {
     ) -> Result<ReplayPlan, String> {
         let file = std::fs::File::open(&log)
             .map_err(|e| format!("option 'read_iolog': cannot read '{}': {e}", log.display()))?;
+        let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+        let head = std::io::BufRead::fill_buf(&mut input).unwrap_or_default();
+        if blktrace::is_trace(head) {
+            return Self::trace(spec, log.clone(), input, adjust, redirect)
+                .map_err(|e| format!("option 'read_iolog': '{}': {e}", log.display()));
+        }
         let mut ios = (!chunked).then(Vec::new);
         let mut summary = Summary::default();
         let mut log_files = Vec::new();
-        let mut lines = Lines::new(file, &log)?;
+        let mut lines = Lines::buffered(input, &log)?;
         let mut parser = LineParser::new(lines.first()?, adjust)
             .map_err(|e| format!("option 'read_iolog': '{}': {e}", log.display()))?;
         while let Some((no, line)) = lines.next_line()? {
@@ -202,12 +231,45 @@ impl ReplayPlan {
         summary.extents.resize(files.len(), 0);
         Ok(ReplayPlan {
             skip_ignored: spec.get(keys::REPLAY_SKIP).is_some_and(|s| !s.is_empty()),
+            depth: None,
+            zero_bytes: 0,
             log,
             files,
             ios,
             summary,
             adjust,
             log_files,
+            stall: !spec.flag(keys::REPLAY_NO_STALL),
+            time_scale: spec.get(keys::REPLAY_TIME_SCALE).unwrap_or(100).max(1),
+        })
+    }
+
+    /// The replay of the blktrace trace `input` (read from `log`, or merged for it), read
+    /// whole.
+    fn trace(
+        spec: &JobSpec,
+        log: PathBuf,
+        input: impl std::io::Read,
+        adjust: Adjust,
+        redirect: Option<String>,
+    ) -> Result<ReplayPlan, String> {
+        let skips = spec.get(keys::REPLAY_SKIP).unwrap_or_default();
+        let skip = ["read", "write", "trim", "sync"].map(|t| skips.split(',').any(|s| s == t));
+        let how = blktrace::Replay { adjust, skip, redirect: redirect.map(PathBuf::from) };
+        let trace = blktrace::load(input, &how, &mut blktrace::find_device)?;
+        let mut summary = Summary::default();
+        trace.ios.iter().for_each(|io| summary.add(io));
+        summary.extents.resize(trace.files.len(), 0);
+        Ok(ReplayPlan {
+            skip_ignored: false,
+            depth: Some(trace.depth),
+            zero_bytes: trace.zero_bytes,
+            log,
+            log_files: trace.files.clone(),
+            files: trace.files,
+            ios: Some(trace.ios),
+            summary,
+            adjust,
             stall: !spec.flag(keys::REPLAY_NO_STALL),
             time_scale: spec.get(keys::REPLAY_TIME_SCALE).unwrap_or(100).max(1),
         })
@@ -255,7 +317,7 @@ impl ReplayPlan {
 }
 
 /// A `:`-separated list of names, `\:` standing for a colon.
-fn split_names(value: &str) -> Vec<String> {
+pub(crate) fn split_names(value: &str) -> Vec<String> {
     let mut names = vec![String::new()];
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 /// The message for a log that is not a fio iolog.
 fn not_an_iolog(log: &std::path::Path) -> String {
     format!(
-        "option 'read_iolog': '{}' is not a fio iolog (version 2 or 3); blktrace replay is not \
-         supported",
+        "option 'read_iolog': '{}' is neither a fio iolog (version 2 or 3) nor a blktrace \
+         trace",
         log.display()
     )
 }
@@ -26,9 +26,26 @@ pub(crate) struct Adjust {
     pub(crate) redirect: bool,
 }
 
+impl Default for Adjust {
+    /// Offsets as the log has them.
+    fn default() -> Adjust {
+        Adjust { scale: 1, align: 0, redirect: false }
+    }
+}
+
 impl Adjust {
+    /// A blktrace I/O's length as the replay issues it: rounded up to `replay_align`, as
+    /// fio 3.33 does (an iolog's lengths are kept).
+    pub(crate) fn len(self, len: u64) -> u64 {
+        if self.align > 0 {
+            len.div_ceil(self.align).saturating_mul(self.align)
+        } else {
+            len
+        }
+    }
+
     /// A log's offset as the replay issues it.
-    fn offset(self, offset: u64) -> u64 {
+    pub(crate) fn offset(self, offset: u64) -> u64 {
         let scaled = offset / self.scale;
         if self.align > 0 {
             scaled & !(self.align - 1)
@@ -51,7 +68,14 @@ pub struct Lines {
 impl Lines {
     /// The lines of `file`, the log at `log`.
     pub(crate) fn new(file: std::fs::File, log: &std::path::Path) -> Result<Lines, String> {
-        let reader = std::io::BufReader::with_capacity(1 << 16, file);
+        Self::buffered(std::io::BufReader::with_capacity(1 << 16, file), log)
+    }
+
+    /// The lines of `reader`, the log at `log`, from what it has buffered on.
+    pub(crate) fn buffered(
+        reader: std::io::BufReader<std::fs::File>,
+        log: &std::path::Path,
+    ) -> Result<Lines, String> {
         Ok(Lines { reader, line: String::with_capacity(256), no: 0, log: log.to_path_buf() })
     }
 
@@ -99,11 +123,7 @@ impl LineParser {
         let version = match first {
             "fio version 2 iolog" => 2,
             "fio version 3 iolog" => 3,
-            _ => {
-                return Err(
-                    "not a fio iolog (version 2 or 3); blktrace replay is not supported".into()
-                )
-            }
+            _ => return Err("neither a fio iolog (version 2 or 3) nor a blktrace trace".into()),
         };
         Ok(LineParser { version, adjust, waited_us: 0 })
     }
@@ -241,7 +261,7 @@ mod tests {
     #[test]
     fn bad_logs_name_the_line() {
         let bad = |log: &str| parse(log, PLAIN).unwrap_err();
-        assert!(bad("garbage\n").contains("not a fio iolog"));
+        assert!(bad("garbage\n").contains("neither a fio iolog"));
         assert!(bad("fio version 3 iolog\n0 /d read 0 4096\n")
             .contains("line 2: file '/d' was not added"));
         assert!(bad("fio version 3 iolog\n0 /d add\nx /d read 0 1\n").contains("bad time 'x'"));

@@ -224,6 +224,7 @@ fn job_report(job: &Value, global: &[(String, String)], time: &Value) -> JobRepo
             }
         }),
         block_latency: None,
+        block_lifetimes: None,
     }
 }
 

@@ -9,8 +9,9 @@ use iomark_stats::recorder::SyncKind;
 
 impl Hot<'_, '_> {
     /// Unit `index`, stamped `(start, issue)`, completed by `now`. The completion latency
-    /// is recorded here when `clat` says so; a reaped batch records it per run of equal
-    /// values instead (see [`Hot::reap`]). A rich job's features take their turn
+    /// is recorded here when `clat` says so; a reaped batch (`slat` without `clat`)
+    /// records it, and the moments of slat and lat, per run of equal clat instead (see
+    /// [`Hot::reap`]). A rich job's features take their turn
     /// ([`Features::completed`]). Returns the direction of a data I/O that succeeded.
     #[inline(always)]
     pub(super) fn complete<const RICH: bool>(
@@ -41,7 +42,10 @@ impl Hot<'_, '_> {
             self.recorder.record_sync(now - start, kind);
             return None;
         };
-        self.ios_done += 1;
+        if RICH {
+            // Only `number_ios` (a rich job) reads it.
+            self.ios_done += 1;
+        }
         self.active[d] = true;
         let dir = unit.ddir;
         let bytes = unit.result as u64;
@@ -52,6 +56,10 @@ impl Hot<'_, '_> {
             if let Some(ns) = clat.filter(|_| unit.timed) {
                 self.recorder.record_clat_alone(dir, ns);
             }
+        } else if let (Some(slat), None) = (slat, clat) {
+            // Reaped: the moments of its slat and lat go with its run of equal clat
+            // (`Hot::reap`). (Metadata engines, above, complete in `queue`.)
+            self.recorder.record_reaped(dir, bytes, unit.len as u64, slat, now - start);
         } else {
             self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         }

@@ -242,7 +242,7 @@ impl Loop<'_, '_> {
             unit.holds_read_data |= ddir == Ddir::Read;
             start
         };
-        io.stamps[index as usize] = (start, issue);
+        unit.stamps = (start, issue);
         if let Some(logs) = feat.logs.as_mut().filter(|_| RICH) {
             if io.workload.has_closed_files() {
                 logs.closed_files(start, io.workload.closed_files());

@@ -4,6 +4,7 @@
 
 use super::features::Features;
 use super::hot::Hot;
+use iomark_core::Ddir;
 
 impl Hot<'_, '_> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
@@ -29,6 +30,9 @@ impl Hot<'_, '_> {
         if RICH {
             if let Some(v) = &mut feat.verify {
                 v.unbind(index);
+            }
+            if let Some(l) = feat.lifetimes.as_mut().filter(|_| unit.ddir == Ddir::Trim) {
+                l.trimmed(unit.file, unit.offset, unit.len as u64, false);
             }
             let full = errno == libc::ENOSPC || errno == libc::EDQUOT;
             if feat.plan.files.fill_device && full {

@@ -64,6 +64,8 @@ pub(super) struct Features<'a, 's> {
     pub(super) status: &'a mut JobSlot<'s>,
     /// The feed of I/Os to the block-layer split, if the job asks for it.
     pub(super) block: Option<Box<crate::features::block::BlockFeed>>,
+    /// The blocks' states and trims, if the job sets `block_error_percentiles`.
+    pub(super) lifetimes: Option<Box<crate::features::lifetimes::Lifetimes>>,
 }
 
 impl Features<'_, '_> {
@@ -81,6 +83,7 @@ impl Features<'_, '_> {
             || self.ios_limit.is_some()
             || self.plan.files.unlink_each_loop
             || self.block.is_some()
+            || self.lifetimes.is_some()
             || self.per_file
             || self.streams
     }
@@ -102,6 +105,9 @@ impl Features<'_, '_> {
         io.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         if dir == Ddir::Write {
             self.sync.written(unit.file as usize, unit.offset, unit.len);
+        }
+        if let Some(l) = self.lifetimes.as_mut().filter(|_| dir == Ddir::Trim) {
+            l.trimmed(unit.file, unit.offset, unit.len as u64, true);
         }
         if let Some(logs) = &mut self.logs {
             logs.done(unit.file as usize, unit.offset);

@@ -20,7 +20,7 @@ pub(super) struct Hot<'a, 's> {
     pub(super) engine: Box<dyn Engine>,
     /// Where the job's I/Os come from.
     pub(super) workload: Workload,
-    /// The job's `iodepth` units.
+    /// The job's `iodepth` units (with their start and submission stamps).
     pub(super) units: Vec<IoUnit>,
     /// The descriptor of each file (-1 on the null engine).
     pub(super) fds: Vec<i32>,
@@ -36,8 +36,6 @@ pub(super) struct Hot<'a, 's> {
     pub(super) in_flight: u32,
     /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
     pub(super) depth_limit: u32,
-    /// Start and submission stamps per unit.
-    pub(super) stamps: Vec<(u64, u64)>,
     /// Units queued since the last commit.
     pub(super) pending: Vec<u32>,
     /// How the job submits and reaps.

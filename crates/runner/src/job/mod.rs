@@ -109,7 +109,9 @@ fn end(
     } else {
         ThreadUsage::now().since(l.feat.usage_before).plus(engine_usage)
     };
-    let mut outcome = l.outcome(l.io.recorder.clone(), end, usage);
+    let mut recorder = l.io.recorder.clone();
+    recorder.lifetimes = l.feat.lifetimes.as_ref().map(|b| b.states());
+    let mut outcome = l.outcome(recorder, end, usage);
     if let Some(block) = l.feat.block.take() {
         let block = block.finish(l.io.clock.now_ns());
         outcome.notes.extend(block.notes.iter().cloned());

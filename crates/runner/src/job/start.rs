@@ -148,7 +148,6 @@ pub(super) fn start<'a, 's>(
         done: Vec::with_capacity(iodepth as usize),
         in_flight: 0,
         depth_limit: ctl.as_deref().and_then(Controls::depth).unwrap_or(iodepth),
-        stamps: vec![(0, 0); iodepth as usize],
         pending: Vec::with_capacity(iodepth as usize),
         batching: plan.engine.batching,
         published: Publisher::new(progress),
@@ -188,6 +187,7 @@ pub(super) fn start<'a, 's>(
         start_wall_ms,
         status,
         block,
+        lifetimes: crate::features::lifetimes::Lifetimes::of(plan),
     };
     Ok((Loop::new(io, feat), verify_host))
 }

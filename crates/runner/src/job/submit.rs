@@ -13,6 +13,7 @@ use iomark_core::Ddir;
 use iomark_engine::mem::MemError;
 use iomark_engine::{IoUnit, Queued};
 use iomark_plan::JobPlan;
+use iomark_stats::sums::SumMoments;
 use iomark_workload::Workload;
 
 /// The job's `iodepth` I/O units, with buffers of its largest block where `mem` says,
@@ -93,7 +94,7 @@ impl Hot<'_, '_> {
                     self.reap::<RICH>(feat, 1, self.in_flight as usize);
                     start = self.clock.now_ns();
                     issue = start;
-                    self.stamps[index as usize] = (start, issue);
+                    self.units[index as usize].stamps = (start, issue);
                 }
             }
         }
@@ -127,7 +128,7 @@ impl Hot<'_, '_> {
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
                 for &index in &self.pending[..n.min(self.pending.len())] {
-                    self.stamps[index as usize].1 = now;
+                    self.units[index as usize].stamps.1 = now;
                 }
                 self.pending.drain(..n.min(self.pending.len()));
             }
@@ -159,29 +160,32 @@ impl Hot<'_, '_> {
                 // by then (fio, too, stamps a batch of completions once).
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
                 // The units of one commit share their submission stamp, so a batch reaped
-                // at once has runs of equal clat: each run is recorded once.
-                let (mut run_dir, mut run_ns, mut run_n) = (Ddir::Read, 0, 0);
+                // at once has runs of equal clat: each run is recorded once, with the
+                // moments of its I/Os' slat gathered here (their lat is slat + clat, see
+                // `JobRecorder::record_run`).
+                let (mut run_dir, mut run_ns) = (Ddir::Read, 0);
+                let mut slats = SumMoments::new();
                 for &index in &done {
                     self.in_flight -= 1;
-                    let stamps @ (start, submitted) = self.stamps[index as usize];
-                    let slat = Some(submitted - start);
-                    let Some(dir) = self.complete::<RICH>(feat, index, stamps, slat, None, now)
+                    let stamps @ (start, submitted) = self.units[index as usize].stamps;
+                    let slat = submitted - start;
+                    let Some(dir) =
+                        self.complete::<RICH>(feat, index, stamps, Some(slat), None, now)
                     else {
                         continue;
                     };
                     let clat = now - submitted;
-                    // (An empty run, `run_n` 0, takes the first I/O either way.)
-                    if clat == run_ns && dir == run_dir {
-                        run_n += 1;
-                    } else {
-                        if run_n > 0 {
-                            self.recorder.record_clat_n(run_dir, run_ns, run_n);
+                    // (An empty run takes the first I/O either way.)
+                    if clat != run_ns || dir != run_dir {
+                        if slats.count() > 0 {
+                            self.recorder.record_run(run_dir, run_ns, &slats);
                         }
-                        (run_dir, run_ns, run_n) = (dir, clat, 1);
+                        (run_dir, run_ns, slats) = (dir, clat, SumMoments::new());
                     }
+                    slats.record(slat);
                 }
-                if run_n > 0 {
-                    self.recorder.record_clat_n(run_dir, run_ns, run_n);
+                if slats.count() > 0 {
+                    self.recorder.record_run(run_dir, run_ns, &slats);
                 }
             }
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "reap"),

@@ -125,3 +125,59 @@ impl DirRecorder {
         }
     }
 }
+
+impl DirRecorder {
+    /// Counts one completed I/O: `bytes` transferred of `requested_bytes`.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, bytes: u64, requested_bytes: u64) {
+        self.bytes += bytes;
+        self.ios += 1;
+        if bytes < requested_bytes {
+            self.short += 1;
+        }
+    }
+
+    /// The slat and lat histograms of a reaped I/O ([`Keep::REAPED_HISTS`]), out of the
+    /// way of the I/O path that has none (`slat_percentiles`, `lat_percentiles` off).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn reaped_hists(&mut self, keep: u8, slat_ns: u64, lat_ns: u64) {
+        if let Some(h) = self.slat.hist.as_mut().filter(|_| keep & Keep::SLAT != 0) {
+            h.record(slat_ns);
+        }
+        if let Some(h) = self.lat.hist.as_mut().filter(|_| keep & Keep::LAT != 0) {
+            h.record(lat_ns);
+        }
+    }
+}
+
+/// What the I/O path records for one direction, as the bits of one byte (the
+/// configuration's flags and which histograms exist, folded once).
+pub(crate) struct Keep;
+
+impl Keep {
+    /// Submission latency (`slat`, not `disable_slat`).
+    pub(crate) const SLAT: u8 = 1;
+    /// Completion latency (not `disable_clat`).
+    pub(crate) const CLAT: u8 = 2;
+    /// Total latency, recorded apart from clat (not `disable_lat`, and not
+    /// [`RecorderConfig::lat_is_clat`]).
+    pub(crate) const LAT: u8 = 4;
+    /// A slat or lat histogram that a reaped I/O records into.
+    pub(crate) const REAPED_HISTS: u8 = 8;
+
+    /// The bits of direction `d`, whose recorder is `dir`, under `cfg`.
+    pub(crate) fn of(cfg: &RecorderConfig, dir: &DirRecorder, d: usize) -> u8 {
+        let lat = cfg.lat && !cfg.lat_is_clat[d];
+        let hists = (cfg.slat && dir.slat.hist.is_some()) || (lat && dir.lat.hist.is_some());
+        [
+            (cfg.slat, Keep::SLAT),
+            (cfg.clat, Keep::CLAT),
+            (lat, Keep::LAT),
+            (hists, Keep::REAPED_HISTS),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |bits, (_, bit)| bits | bit)
+    }
+}

@@ -13,11 +13,13 @@ mod lat;
 mod prio;
 
 pub use config::{RecorderConfig, SyncKind};
+use lat::Keep;
 pub use lat::{DirRecorder, LatRecorder};
 pub use prio::PrioRecorder;
 
 use crate::dist::{self, Buckets, LAT_BUCKETS, MAP_BUCKETS};
 use crate::sampler::{RateSampler, RateUnit, SamplerError};
+use crate::sums::SumMoments;
 use iomark_core::Ddir;
 
 /// Failed I/Os: fio's `total_err` and `first_error`.
@@ -33,6 +35,11 @@ pub struct ErrorCounts {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JobRecorder {
     config: RecorderConfig,
+    /// Per direction, what the I/O path records ([`Keep`]): the configuration's flags
+    /// folded into one word, so a completion tests bits of one byte. Made by
+    /// [`JobRecorder::new`] and [`JobRecorder::settle`].
+    #[serde(default)]
+    keep: [u8; 3],
     /// Reads, writes, trims.
     pub dirs: [DirRecorder; 3],
     /// `fsync`/`fdatasync`/`sync_file_range` calls: their latency (fio's `sync` section).
@@ -61,6 +68,9 @@ pub struct JobRecorder {
     pub errors: ErrorCounts,
     /// Latency per I/O priority, when the job gives I/Os priorities of their own.
     pub prios: Option<PrioRecorder>,
+    /// The job's blocks by state and trims (`block_error_percentiles`), set when it ends.
+    #[serde(default)]
+    pub lifetimes: Option<crate::lifetimes::BlockStates>,
 }
 
 impl JobRecorder {
@@ -72,8 +82,10 @@ impl JobRecorder {
         }
         let dirs = [0, 1, 2].map(|d| DirRecorder::new(&config, config.dirs[d]));
         let sync_hist = config.syncs && (config.clat_percentiles || config.lat_percentiles);
+        let keep = [0, 1, 2].map(|d| Keep::of(&config, &dirs[d], d));
         Ok(JobRecorder {
             config,
+            keep,
             dirs,
             sync: LatRecorder::new(sync_hist),
             uncounted_syncs: 0,
@@ -86,6 +98,7 @@ impl JobRecorder {
             iops: RateSampler::new(RateUnit::PerSec, config.iops_avg_ms, start_ns)?,
             errors: ErrorCounts::default(),
             prios: None,
+            lifetimes: None,
         })
     }
 
@@ -139,23 +152,18 @@ impl JobRecorder {
         clat_ns: Option<u64>,
         lat_ns: Option<u64>,
     ) {
+        let keep = self.keep[dir.index()];
         let d = &mut self.dirs[dir.index()];
-        d.bytes += bytes;
-        d.ios += 1;
-        if bytes < requested_bytes {
-            d.short += 1;
-        }
-        if let Some(ns) = slat_ns.filter(|_| self.config.slat) {
+        d.count(bytes, requested_bytes);
+        if let Some(ns) = slat_ns.filter(|_| keep & Keep::SLAT != 0) {
             d.slat.record(ns);
         }
-        if let Some(ns) = clat_ns.filter(|_| self.config.clat) {
+        if let Some(ns) = clat_ns.filter(|_| keep & Keep::CLAT != 0) {
             d.clat.record(ns);
             self.latency.add(dist::latency_bucket(ns), 1);
         }
-        if let Some(ns) = lat_ns.filter(|_| self.config.lat) {
-            if !self.config.lat_is_clat[dir.index()] {
-                d.lat.record(ns);
-            }
+        if let Some(ns) = lat_ns.filter(|_| keep & Keep::LAT != 0) {
+            d.lat.record(ns);
         }
     }
 
@@ -168,6 +176,46 @@ impl JobRecorder {
         if self.config.clat {
             self.dirs[dir.index()].clat.record_n(ns, count);
             self.latency.add(dist::latency_bucket(ns), count);
+        }
+    }
+
+    /// Records one reaped data I/O of direction `dir`, as [`record_io`](Self::record_io)
+    /// with no clat would, but for the moments of its slat and lat: those go with its run
+    /// of equal clat, which [`record_run`](Self::record_run) records at once. Only the
+    /// histograms of slat and lat (`slat_percentiles`, `lat_percentiles`) take each value
+    /// here.
+    #[inline(always)]
+    pub fn record_reaped(
+        &mut self,
+        dir: Ddir,
+        bytes: u64,
+        requested_bytes: u64,
+        slat_ns: u64,
+        lat_ns: u64,
+    ) {
+        let keep = self.keep[dir.index()];
+        let d = &mut self.dirs[dir.index()];
+        d.count(bytes, requested_bytes);
+        if keep & Keep::REAPED_HISTS != 0 {
+            d.reaped_hists(keep, slat_ns, lat_ns);
+        }
+    }
+
+    /// Records a run of reaped I/Os of direction `dir` (each given to
+    /// [`record_reaped`](Self::record_reaped)) that share the completion latency `clat_ns`:
+    /// `slats` holds their submission latencies. Their total latencies are those shifted
+    /// by `clat_ns` (lat = slat + clat for every I/O), so the statistics are exactly what
+    /// [`record_io`](Self::record_io) for each would have given.
+    #[inline]
+    pub fn record_run(&mut self, dir: Ddir, clat_ns: u64, slats: &SumMoments) {
+        self.record_clat_n(dir, clat_ns, slats.count());
+        let keep = self.keep[dir.index()];
+        let d = &mut self.dirs[dir.index()];
+        if keep & Keep::SLAT != 0 {
+            d.slat.moments.merge(slats);
+        }
+        if keep & Keep::LAT != 0 {
+            d.lat.moments.merge(&slats.shifted(clat_ns));
         }
     }
 
@@ -195,6 +243,8 @@ impl JobRecorder {
                 }
             }
         }
+        let (config, dirs) = (&self.config, &self.dirs);
+        self.keep = [0, 1, 2].map(|d| Keep::of(config, &dirs[d], d));
         if let Some(p) = &mut self.prios {
             let shares = p.settle(&self.dirs);
             debug_assert!(shares.is_ok(), "priorities recorded apart from their direction");
@@ -322,6 +372,11 @@ impl JobRecorder {
             self.errors.first = other.errors.first;
         }
         self.errors.total += other.errors.total;
+        match (&mut self.lifetimes, &other.lifetimes) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (mine @ None, Some(theirs)) => *mine = Some(theirs.clone()),
+            _ => {}
+        }
         for d in 0..3 {
             self.config.dirs[d] |= other.config.dirs[d];
         }

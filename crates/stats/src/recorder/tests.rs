@@ -69,6 +69,36 @@ fn a_clat_run_records_as_its_ios_one_by_one() {
 }
 
 #[test]
+fn a_reaped_run_records_as_its_ios_one_by_one() {
+    // With and without slat/lat histograms, and with disable_slat/disable_lat.
+    for (pct, slat, lat) in
+        [(false, true, true), (true, true, true), (true, false, true), (true, true, false)]
+    {
+        let config = RecorderConfig {
+            slat,
+            lat,
+            slat_percentiles: pct,
+            lat_percentiles: pct,
+            ..rw_config()
+        };
+        let mut runs = JobRecorder::new(config, 0).unwrap();
+        let mut each = runs.clone();
+        for (clat, slats) in
+            [(4_500u64, &[10u64, 7, 900][..]), (900_000, &[3]), (4_500, &[0, 1 << 33])]
+        {
+            let mut moments = SumMoments::new();
+            for &s in slats {
+                runs.record_reaped(Ddir::Write, 4096, 4096, s, s + clat);
+                moments.record(s);
+                each.record_io(Ddir::Write, 4096, 4096, Some(s), Some(clat), Some(s + clat));
+            }
+            runs.record_run(Ddir::Write, clat, &moments);
+        }
+        assert_eq!(runs, each, "percentiles {pct}, slat {slat}, lat {lat}");
+    }
+}
+
+#[test]
 fn corrected_latency_is_kept_only_when_asked_for() {
     let mut plain = JobRecorder::new(RecorderConfig::default(), 0).unwrap();
     plain.record_corrected(Ddir::Read, 5);

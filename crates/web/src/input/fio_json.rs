@@ -145,6 +145,7 @@ fn job(job: &Value, global: &[(String, String)], time: &Value) -> JobReport {
         steadystate: None,
         errors: None,
         block_latency: job.get("block_latency").map(block_latency),
+        block_lifetimes: None,
     }
 }
 

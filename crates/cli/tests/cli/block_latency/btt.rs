@@ -2,53 +2,10 @@
 //! the loop device while iomark reads it, and btt's D2C and Q2C means agree with iomark's
 //! device and queue + device means within 5%.
 
-use super::{mean, n, run_traced, traced, TRACING};
-use crate::support::devices::LoopDevice;
-use crate::support::process::poll_until;
-use crate::support::run::{command, tempdir};
+use super::{mean, n, run_traced, traced};
+use crate::support::blktrace::{Recording, TRACING};
+use crate::support::run::command;
 use crate::support::tools::have;
-use std::path::Path;
-use std::process::{Child, Stdio};
-
-/// debugfs, which blktrace needs, mounted for the test when it is not (unmounted after).
-struct DebugFs {
-    mounted: bool,
-}
-
-impl DebugFs {
-    fn ensure() -> Option<DebugFs> {
-        let root = Path::new("/sys/kernel/debug");
-        if root.join("block").is_dir() {
-            return Some(DebugFs { mounted: false });
-        }
-        let ok = command("mount").args(["-t", "debugfs", "none"]).arg(root).status();
-        match ok {
-            Ok(s) if s.success() => Some(DebugFs { mounted: true }),
-            _ => {
-                eprintln!("skipped: debugfs is not mounted and cannot be (needs root)");
-                None
-            }
-        }
-    }
-}
-
-impl Drop for DebugFs {
-    fn drop(&mut self) {
-        if self.mounted {
-            let _ = command("umount").arg("/sys/kernel/debug").status();
-        }
-    }
-}
-
-/// blktrace on a device, stopped (and waited for) when dropped.
-struct Blktrace(Child);
-
-impl Drop for Blktrace {
-    fn drop(&mut self) {
-        let _ = command("kill").args(["-INT", &self.0.id().to_string()]).status();
-        let _ = self.0.wait();
-    }
-}
 
 /// btt's mean (in ns) on the line of `what` (`D2C`, `Q2C`) of its "All Devices" table.
 fn btt_mean(report: &str, what: &str) -> Option<f64> {
@@ -61,46 +18,17 @@ fn btt_mean(report: &str, what: &str) -> Option<f64> {
 #[test]
 fn btt_agrees_on_device_time_and_queue_to_completion() {
     let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("btt", &["--version"]) || !have("blkparse", &["--version"]) {
+    if !have("btt", &["--version"]) {
         return;
     }
-    let Some(disk) = LoopDevice::new(16 << 20) else { return };
-    let Some(_debugfs) = DebugFs::ensure() else { return };
-    let dir = tempdir();
-    let child = command("blktrace")
-        .args(["-d", &disk.dev, "-o", "trace", "-D"])
-        .arg(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(child) = child else {
-        eprintln!("skipped: blktrace did not start");
-        return;
-    };
-    let tracing = Blktrace(child);
-    // blktrace announces nothing: it is recording once its per-CPU files exist.
-    let started = poll_until(|| {
-        let entries = std::fs::read_dir(dir.path()).ok()?;
-        entries
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with("trace.blktrace."))
-            .then_some(())
-    });
-    if started.is_none() {
-        eprintln!("skipped: blktrace wrote nothing");
-        return;
-    }
-    let file = format!("--filename={}", disk.dev);
+    let Some(mut rec) = Recording::start(16 << 20) else { return };
+    let file = format!("--filename={}", rec.disk.dev);
     let args =
         [&file, "--direct=1", "--rw=randread", "--bs=4k", "--ioengine=psync", "--number_ios=2000"];
-    let report = run_traced(dir.path(), &args);
-    drop(tracing);
+    let report = run_traced(rec.dir.path(), &args);
+    rec.finish();
     let Some(b) = traced(&report) else { return };
-    let parsed = command("blkparse")
-        .args(["-i", "trace", "-d", "trace.bin", "-O"])
-        .current_dir(dir.path())
-        .status();
-    assert!(parsed.is_ok_and(|s| s.success()), "blkparse failed");
+    let dir = &rec.dir;
     let btt =
         command("btt").args(["-i", "trace.bin"]).current_dir(dir.path()).output().expect("btt");
     let text = String::from_utf8_lossy(&btt.stdout);

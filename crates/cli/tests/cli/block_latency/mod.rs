@@ -6,15 +6,12 @@
 
 mod btt;
 
+use crate::support::blktrace::TRACING;
 use crate::support::devices::LoopDevice;
 use crate::support::report::report_json;
 use crate::support::run::{iomark_in, iomark_ok, text, IOMARK};
 use serde_json::Value;
 use std::path::Path;
-use std::sync::Mutex;
-
-/// One tracing run at a time.
-static TRACING: Mutex<()> = Mutex::new(());
 
 /// The job's `block_latency` object, or `None` (with the skip message) where tracing is
 /// not available here.

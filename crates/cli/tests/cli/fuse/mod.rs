@@ -13,6 +13,7 @@ mod data;
 mod faults;
 mod fio;
 mod life;
+mod lifetimes;
 mod ops;
 
 use crate::support::process::Running;

@@ -1,9 +1,10 @@
 //! What the test modules share, each helper once: running iomark and fio
 //! ([`run`]), what is installed ([`tools`]), reading reports and logs ([`report`],
 //! [`iolog`]), golden files ([`golden`]), the job-file corpus ([`corpus`]), loop devices
-//! and small file systems ([`devices`]), processes watched while they run ([`process`]),
+//! and small file systems ([`devices`]), blktrace recordings ([`blktrace`]), processes watched while they run ([`process`]),
 //! and tables of command lines run under both programs ([`cases`]).
 
+pub mod blktrace;
 pub mod cases;
 pub mod corpus;
 pub mod devices;

@@ -215,7 +215,14 @@ pub(super) const ROWS: &[OptionDef] = &[
         Category::Reporting,
         "Record trim block errors and make a histogram",
     )
-    .default("0"),
+    .default("0")
+    .supported(
+        "Keep, for every trim-sized block of the job's files, its state and how many trims \
+         it took, and print fio's `block lifetime percentiles` (the trim counts at the \
+         percentile_list's points) and the blocks per state (unwritten, trimmed, written, \
+         trim failure, write failure) in the normal report. As in fio 3.33 only trims are \
+         recorded, and the JSON and terse reports leave it out (docs/running.md).",
+    ),
     opt("group_reporting", Kind::Flag, Category::Reporting, "Do reporting on a per-group basis")
         .supported(
             "Report each group's jobs together as one, instead of one report per \
@@ -495,6 +502,11 @@ pub(super) const ROWS: &[OptionDef] = &[
         ]),
         Category::JobDescription,
         "Select a specific builtin performance test",
+    )
+    .supported(
+        "On the command line, `--profile=tiobench` runs fio's tiobench jobs (docs/workloads.md); \
+         the profile's own options follow it (`--profile=tiobench --cmdhelp` lists them). In a \
+         job file fio 3.33 accepts it and runs the job as written, and so does iomark.",
     ),
     opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name").supported(
         "The job runs in a child process of iomark, placed in this group of the \

@@ -295,9 +295,10 @@ pub(super) const ROWS: &[OptionDef] = &[
     ),
     opt("read_iolog", Kind::Str, Category::IoReplay, "Playback IO pattern from file").supported(
         "Replay the I/Os of a fio iolog (version 2 or 3, as fio's and iomark's write_iolog \
-         write it) on its files, in its order and at its times; `a.log:b.log` deals the logs \
-         to the clones. rw, bs, size, loops and number_ios do not apply. blktrace files are \
-         refused. See docs/job-files.md.",
+         write it) on its files, or of a blktrace binary trace (`blkparse -d`) on the devices \
+         it names, in its order and at its times; `a.log:b.log` deals the logs to the clones. \
+         rw, bs, size, loops and number_ios do not apply; a trace also sets iodepth, unless \
+         the job does. See docs/job-files.md.",
     ),
     opt("read_iolog_chunked", Kind::Bool, Category::IoReplay, "Parse IO pattern in chunks")
         .default("0")
@@ -343,21 +344,34 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Skip certain IO types (read,write,trim,flush)",
     )
     .supported(
-        "Accepted; as in fio 3.33 it only applies to blktrace replays, so an iolog is \
-         replayed whole (iomark says so in a note).",
+        "Leave out these kinds of I/O (`read`, `write`, `trim`, `sync`) of a replayed \
+         blktrace trace; as in fio 3.33 an iolog is replayed whole (iomark says so in a note).",
     ),
-    opt("merge_blktrace_file", Kind::Str, Category::IoReplay, "Merged blktrace output filename"),
+    opt("merge_blktrace_file", Kind::Str, Category::IoReplay, "Merged blktrace output filename")
+        .supported(
+            "Merge the blktrace traces of read_iolog into this one trace, in time order, and \
+             replay it instead (every clone replays it). With --merge-blktrace-only, merge \
+             and run nothing. See docs/job-files.md.",
+        ),
     opt(
         "merge_blktrace_scalars",
-        Kind::FloatList,
+        Kind::Floats,
         Category::IoReplay,
         "Percentage to scale each trace",
+    )
+    .supported(
+        "One percentage per trace of read_iolog: its times are scaled by it in the merge \
+         (50: twice as fast). Default 100 each.",
     ),
     opt(
         "merge_blktrace_iters",
-        Kind::FloatList,
+        Kind::Floats,
         Category::IoReplay,
         "Number of iterations to run per trace",
+    )
+    .supported(
+        "One whole number per trace of read_iolog: the merge repeats it that many times, \
+         each pass after the last. Default 1 each.",
     ),
     opt("exec_prerun", Kind::Str, Category::Threads, "Execute this file prior to running job")
         .supported(

@@ -8,7 +8,9 @@
 //! replayed by both programs where fio is installed (else `skipped: fio not installed`).
 //!
 //! Every run happens in a temporary directory that the test creates and removes; the jobs
-//! name their files relative to it.
+//! name their files relative to it. blktrace traces: `blktrace.rs`.
+
+mod blktrace;
 
 use crate::support::iolog::without_times;
 use crate::support::report::report_json;
@@ -230,7 +232,7 @@ fn a_file_that_is_not_an_iolog_is_refused() {
     std::fs::write(dir.path().join("bad.log"), "hello\n").expect("write log");
     std::fs::write(dir.path().join("nofile.log"), "fio version 3 iolog\n0 x read 0 1\n")
         .expect("write log");
-    for (log, says) in [("bad.log", "not a fio iolog"), ("nofile.log", "line 2: file 'x'")] {
+    for (log, says) in [("bad.log", "neither a fio iolog"), ("nofile.log", "line 2: file 'x'")] {
         let out = run_in(dir.path(), IOMARK, &["--name=r", &format!("--read_iolog={log}")]);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
