@@ -78,7 +78,7 @@ impl RunLinks {
         groups: Vec<u32>,
         all_waves: &[std::ops::Range<usize>],
         joining: bool,
-    ) -> RunLinks {
+    ) -> Result<RunLinks, crate::RunError> {
         let mut waves = vec![0..0; plans.len()];
         for wave in all_waves {
             for w in &mut waves[wave.clone()] {
@@ -104,8 +104,9 @@ impl RunLinks {
         // Without memory to share (no memfd, no mapping), flows and locks cannot work.
         let words = match inherited {
             Some(words) => words,
-            None => SharedWords::create(wide, paths.len())
-                .unwrap_or_else(|e| panic!("cannot map {wide} words of memory: {e}")),
+            None => {
+                SharedWords::create(wide, paths.len()).map_err(crate::RunError::SharedMemory)?
+            }
         };
         let words = Arc::new(words);
         let links = RunLinks {
@@ -126,7 +127,7 @@ impl RunLinks {
         if io_left == 0 {
             links.io_done();
         }
-        links
+        Ok(links)
     }
 
     /// Lets the job process that `command` starts share this run's flows and file locks.

@@ -53,7 +53,8 @@ pub fn serve_in_process(
         return failed(plan, errno, text).map_err(|e| job_error(&e));
     }
     let groups = super::schedule::group_ids(plans);
-    let mut links = RunLinks::new(plans, groups, &super::schedule::waves(plans), true);
+    let mut links = RunLinks::new(plans, groups, &super::schedule::waves(plans), true)
+        .map_err(|e| (libc::ENOMEM, e.to_string()))?;
     links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let board = Arc::new(StatusBoard::new());
     let fake = options.fake_clock_step_ns.is_some();

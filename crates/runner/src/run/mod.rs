@@ -174,7 +174,7 @@ pub fn run_outcomes(
     );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans), false);
+    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans), false)?;
     links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let waves =
         run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
