@@ -24,6 +24,7 @@ pub mod mmap;
 pub mod nbd;
 pub mod net;
 pub mod null;
+mod options;
 pub mod posixaio;
 pub mod registry;
 pub mod shared;
@@ -35,7 +36,8 @@ pub mod threadpool;
 pub mod unit;
 pub mod uring;
 
-pub use interface::{Engine, EngineError, EngineOptions, Queued};
+pub use interface::{Engine, EngineError, Queued};
 pub use mem::AlignedBuf;
+pub use options::EngineOptions;
 pub use registry::create;
 pub use unit::IoUnit;
