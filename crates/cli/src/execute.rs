@@ -135,7 +135,9 @@ pub fn execute(
     let cpu_idleness = idle.map(|(spinners, percpu)| spinners.finish(percpu));
     let mut report = result.map_err(|e| match e {
         RunError::Plan(_) | RunError::Schedule(_) => Failure::Config(e.to_string()),
-        RunError::Layout { .. } | RunError::Job(_) => Failure::Run(e.to_string()),
+        RunError::Layout { .. } | RunError::Job(_) | RunError::SharedMemory(_) => {
+            Failure::Run(e.to_string())
+        }
     })?;
     report.cpu_idleness = cpu_idleness;
     if let Some(note) = trigger_note {

@@ -62,6 +62,8 @@ pub fn execute(
     let options = iomark_runner::RunOptions {
         block_tracing: crate::execute::block_tracing(program, &plans)?,
         block_latency_all: program.block_latency,
+        processes: Some(std::sync::Arc::new(crate::job_process::ReExec)),
+        fio_processes: program.job_processes,
         ..crate::execute::run_options()
     };
     let host = iomark_dist::hostname();

@@ -6,6 +6,7 @@
 //! it is, and puts `$rank` and `$hostname` into `filename_format`.
 
 pub mod clients;
+pub mod job_request;
 pub mod launch;
 #[cfg(feature = "mpi")]
 pub mod mpi;

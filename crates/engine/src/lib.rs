@@ -26,6 +26,7 @@ pub mod net;
 pub mod null;
 pub mod posixaio;
 pub mod registry;
+pub mod shared;
 pub mod splice;
 pub mod sync;
 pub mod system;

@@ -22,11 +22,13 @@
 //! sender having closed), ends its job cleanly: the I/O answers [`END_OF_STREAM`], which is
 //! not an I/O and not an error.
 
+mod bound;
+
 use crate::interface::{Engine, EngineError, Queued};
 use crate::splice::Pipe;
 use crate::unit::IoUnit;
 use iomark_core::Ddir;
-use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs, UdpSocket};
+use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs, UdpSocket};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
@@ -133,6 +135,18 @@ impl NetEngine {
         if spec.listen && spec.hostname.is_some() {
             return Err(opt("hostname", "a listening job takes no hostname"));
         }
+        // A UDP receiver binds every address, or joins the IPv4 multicast group it names;
+        // fio 3.33 refuses any other hostname there, an IPv6 group included.
+        let group = spec.hostname.as_deref().and_then(|h| h.parse::<IpAddr>().ok());
+        let v4_group = matches!(group, Some(IpAddr::V4(g)) if g.is_multicast());
+        if !tcp
+            && spec.protocol != Protocol::Unix
+            && !spec.sends
+            && spec.hostname.is_some()
+            && !v4_group
+        {
+            return Err(opt("hostname", "hostname not valid for non-multicast inbound network IO"));
+        }
         let connects = if tcp { !spec.listen } else { spec.sends };
         if connects && spec.hostname.is_none() && spec.protocol != Protocol::Unix {
             return Err(opt("hostname", "a job that connects or sends needs a hostname"));
@@ -194,7 +208,7 @@ impl NetEngine {
                 Ok(Conn::Stream(c.into()))
             }
             (Protocol::Tcp | Protocol::Tcp6, _, true) => {
-                let l = TcpListener::bind(self.local()).map_err(|e| e.to_string())?;
+                let l = bound::listener(self.local()).map_err(|e| e.to_string())?;
                 self.tune(l.as_raw_fd(), true);
                 waiting();
                 let (c, _) = l.accept().map_err(|e| e.to_string())?;
@@ -224,12 +238,12 @@ impl NetEngine {
                 if let Some(g) = group.filter(IpAddr::is_multicast) {
                     local.set_ip(g);
                 }
-                let u = UdpSocket::bind(local).map_err(|e| e.to_string())?;
+                let join = match group.filter(IpAddr::is_multicast) {
+                    Some(IpAddr::V4(g)) => Some((g, self.interface_v4().unwrap_or(0.into()))),
+                    _ => None,
+                };
+                let u = bound::udp(local, join).map_err(|e| e.to_string())?;
                 self.tune(u.as_raw_fd(), false);
-                if let Some(IpAddr::V4(g)) = group.filter(IpAddr::is_multicast) {
-                    let on = self.interface_v4().unwrap_or([0, 0, 0, 0].into());
-                    u.join_multicast_v4(&g, &on).map_err(|e| e.to_string())?;
-                }
                 let mut open = [0u8; 8];
                 loop {
                     let (n, from) = u.recv_from(&mut open).map_err(|e| e.to_string())?;

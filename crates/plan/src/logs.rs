@@ -10,7 +10,7 @@ use iomark_options::JobSpec;
 use std::path::PathBuf;
 
 /// What a job's log options ask for.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LogPlan {
     /// `write_lat_log`: the prefix of the slat, clat and lat logs.
     pub lat: Option<String>,

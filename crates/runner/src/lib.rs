@@ -45,8 +45,9 @@ pub use logs::{hist_text, inflate, records_text, InflateError};
 pub use outcome::JobOutcome;
 pub use run::schedule::group_ids;
 pub use run::{
-    check, ctime, header, interim_report, plans, reduce, run, run_in_process, run_outcomes, Checks,
-    JobProcesses, ProcessReply, RawJob, RunError, RunOptions, RunOutcomes, FIO_COMPAT,
+    check, ctime, header, interim_report, plans, process_reply, reduce, run, run_outcomes,
+    serve_in_process, Checks, JobProcesses, ProcessReply, RawJob, RunError, RunOptions,
+    RunOutcomes, FIO_COMPAT,
 };
 pub use system::idle::{IdleProfiler, Spinners};
 pub use system::safety::device_in_use;

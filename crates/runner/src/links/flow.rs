@@ -19,8 +19,12 @@
 //! when it starts. Jobs of different waves never run together and do not share counters.
 //!
 //! The plan holds each job's flow settings ([`FlowPlan`]); the counters are the run's, made
-//! when it starts ([`links`]) and handed to each job with its links.
+//! when it starts ([`links`]) in memory shared with the run's job processes
+//! ([`SharedWords`]), and handed to each job with its links. Each job also keeps there the
+//! weight it holds in its flow and the I/Os it counted, so that the parent can take out
+//! those of a job process that died without leaving ([`FlowLink::release`]).
 
+use iomark_engine::shared::SharedWords;
 use iomark_plan::pacing::FlowPlan;
 use iomark_plan::JobPlan;
 use std::collections::BTreeMap;
@@ -28,44 +32,89 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// What the jobs of one flow share.
-#[derive(Debug, Default)]
-pub struct FlowShared {
-    /// The weights of the jobs running in the flow, summed.
-    weight: AtomicU64,
-    /// The I/Os issued by the jobs running in the flow, summed.
-    ios: AtomicU64,
-}
-
 /// A job's link to its flow: its settings and the counters it shares with the other jobs
 /// of the flow.
 #[derive(Debug, Clone)]
 pub struct FlowLink {
     /// The job's flow settings.
     flow: FlowPlan,
-    /// The counters shared with the other jobs of the flow.
-    shared: Arc<FlowShared>,
+    /// The run's shared words.
+    words: Arc<SharedWords>,
+    /// Where the flow's counters are: the sum of the weights of its running jobs, then the
+    /// sum of their I/Os.
+    at: usize,
+    /// Where the job's own are: the weight it holds in the flow, then its I/Os counted.
+    own: usize,
     /// Whether the job's weight counts from the start of the run (it starts at once).
     counted: bool,
 }
 
-/// The links of each job of one run of `plans`, run in `waves`, to its flow (`None` for a
-/// job outside any): the jobs of each flow (the same `flow_id`, in the same wave) share
-/// their counters, and the weights of those that start at once count from now.
-pub fn links(plans: &[JobPlan], waves: &[Range<usize>]) -> Vec<Option<FlowLink>> {
-    let mut links = vec![None; plans.len()];
+impl FlowLink {
+    fn word(&self, i: usize) -> &AtomicU64 {
+        &self.words.wide()[i]
+    }
+
+    /// Takes the job out of its flow: its weight and its I/Os no longer count. What a
+    /// leaving job does; the parent does it again for a job process once it has ended
+    /// (nothing is left then, unless the process died first).
+    pub(crate) fn release(&self) {
+        let held = self.word(self.own).swap(0, Ordering::Relaxed);
+        self.word(self.at).fetch_sub(held, Ordering::Relaxed);
+        let mine = self.word(self.own + 1).swap(0, Ordering::Relaxed);
+        self.word(self.at + 1).fetch_sub(mine, Ordering::Relaxed);
+    }
+}
+
+/// Where a job's flow counters are among the shared words: the flow's, the job's own, and
+/// whether its weight counts from the start.
+type Place = (usize, usize, bool);
+
+/// Where each job's flow counters are among the shared words, and how many words the
+/// run's flows need: the jobs of each flow (the same `flow_id`, in the same wave) share
+/// theirs.
+pub fn layout(plans: &[JobPlan], waves: &[Range<usize>]) -> (Vec<Option<Place>>, usize) {
+    let mut places = vec![None; plans.len()];
+    let mut next = 0;
     for wave in waves {
-        let mut flows: BTreeMap<u64, Arc<FlowShared>> = BTreeMap::new();
+        let mut flows: BTreeMap<u64, usize> = BTreeMap::new();
         for i in wave.clone() {
             let plan = &plans[i];
             let Some(flow) = plan.pacing.flow else { continue };
+            let at = *flows.entry(flow.id).or_insert_with(|| {
+                next += 2;
+                next - 2
+            });
             let counted = plan.schedule.wait_for.is_none() && plan.limits.startdelay.is_zero();
-            let shared = Arc::clone(flows.entry(flow.id).or_default());
-            if counted {
-                shared.weight.fetch_add(flow.weight, Ordering::Relaxed);
-            }
-            links[i] = Some(FlowLink { flow, shared, counted });
+            places[i] = Some((at, next, counted));
+            next += 2;
         }
+    }
+    (places, next)
+}
+
+/// The links of each job of one run of `plans`, run in `waves`, to its flow (`None` for a
+/// job outside any), in `words` (which hold [`layout`]'s count at least). With `first`
+/// (the run's own process, not a job process joining it), the weights of the jobs that
+/// start at once count from now.
+pub fn links(
+    plans: &[JobPlan],
+    waves: &[Range<usize>],
+    words: &Arc<SharedWords>,
+    first: bool,
+) -> Vec<Option<FlowLink>> {
+    let (places, _) = layout(plans, waves);
+    let links: Vec<Option<FlowLink>> = places
+        .into_iter()
+        .zip(plans)
+        .map(|(place, plan)| {
+            let (at, own, counted) = place?;
+            let flow = plan.pacing.flow?;
+            Some(FlowLink { flow, words: Arc::clone(words), at, own, counted })
+        })
+        .collect();
+    for link in links.iter().flatten().filter(|l| first && l.counted) {
+        link.word(link.at).fetch_add(link.flow.weight, Ordering::Relaxed);
+        link.word(link.own).store(link.flow.weight, Ordering::Relaxed);
     }
     links
 }
@@ -82,7 +131,8 @@ impl FlowMember {
     /// Joins the flow of `link` (its weight counts from [`links`] or from now).
     pub(crate) fn join(link: FlowLink) -> FlowMember {
         if !link.counted {
-            link.shared.weight.fetch_add(link.flow.weight, Ordering::Relaxed);
+            link.word(link.at).fetch_add(link.flow.weight, Ordering::Relaxed);
+            link.word(link.own).fetch_add(link.flow.weight, Ordering::Relaxed);
         }
         FlowMember { link, mine: 0 }
     }
@@ -90,18 +140,20 @@ impl FlowMember {
     /// Whether the job may issue its next I/O now (it has not run ahead of its share).
     #[inline]
     pub(crate) fn may_issue(&self) -> bool {
-        let shared = &self.link.shared;
-        let total_weight = shared.weight.load(Ordering::Relaxed).max(1);
-        let total = shared.ios.load(Ordering::Relaxed);
+        let link = &self.link;
+        let total_weight = link.word(link.at).load(Ordering::Relaxed).max(1);
+        let total = link.word(link.at + 1).load(Ordering::Relaxed);
         u128::from(self.mine) * u128::from(total_weight)
-            <= u128::from(self.link.flow.weight) * u128::from(total) + u128::from(total_weight)
+            <= u128::from(link.flow.weight) * u128::from(total) + u128::from(total_weight)
     }
 
     /// Counts an I/O issued.
     #[inline]
     pub(crate) fn issued(&mut self) {
         self.mine += 1;
-        self.link.shared.ios.fetch_add(1, Ordering::Relaxed);
+        let link = &self.link;
+        link.word(link.at + 1).fetch_add(1, Ordering::Relaxed);
+        link.word(link.own + 1).store(self.mine, Ordering::Relaxed);
     }
 
     /// How long to wait when held back, in microseconds (0: yield the CPU).
@@ -113,9 +165,7 @@ impl FlowMember {
 impl Drop for FlowMember {
     /// Leaves the flow: the others go on without this job's weight and I/Os.
     fn drop(&mut self) {
-        let shared = &self.link.shared;
-        shared.weight.fetch_sub(self.link.flow.weight, Ordering::Relaxed);
-        shared.ios.fetch_sub(self.mine, Ordering::Relaxed);
+        self.link.release();
     }
 }
 
@@ -123,16 +173,20 @@ impl Drop for FlowMember {
 mod tests {
     use super::*;
 
-    fn flow(weight: u64, shared: &Arc<FlowShared>) -> FlowLink {
+    fn flow(weight: u64, words: &Arc<SharedWords>, own: usize) -> FlowLink {
         let flow = FlowPlan { id: 0, weight, sleep_us: 0 };
-        FlowLink { flow, shared: Arc::clone(shared), counted: false }
+        FlowLink { flow, words: Arc::clone(words), at: 0, own, counted: false }
+    }
+
+    fn words() -> Arc<SharedWords> {
+        Arc::new(SharedWords::create(6, 0).expect("shared words"))
     }
 
     #[test]
     fn shares_follow_the_weights() {
-        let shared = Arc::default();
-        let mut a = FlowMember::join(flow(2, &shared));
-        let mut b = FlowMember::join(flow(1, &shared));
+        let words = words();
+        let mut a = FlowMember::join(flow(2, &words, 2));
+        let mut b = FlowMember::join(flow(1, &words, 4));
         // Each turn, every job that may go issues one I/O.
         for _ in 0..3000 {
             if a.may_issue() {
@@ -148,9 +202,9 @@ mod tests {
 
     #[test]
     fn a_job_that_leaves_releases_the_others() {
-        let shared = Arc::default();
-        let mut a = FlowMember::join(flow(1, &shared));
-        let b = FlowMember::join(flow(1, &shared));
+        let words = words();
+        let mut a = FlowMember::join(flow(1, &words, 2));
+        let b = FlowMember::join(flow(1, &words, 4));
         while a.may_issue() {
             a.issued();
         }
@@ -158,7 +212,19 @@ mod tests {
         drop(b);
         assert!(a.may_issue());
         drop(a);
-        assert_eq!(shared.weight.load(Ordering::Relaxed), 0);
-        assert_eq!(shared.ios.load(Ordering::Relaxed), 0);
+        assert!(words.wide().iter().all(|w| w.load(Ordering::Relaxed) == 0));
+    }
+
+    #[test]
+    fn a_member_that_never_left_is_released_by_its_link() {
+        let words = words();
+        let link = flow(3, &words, 2);
+        let mut a = FlowMember::join(link.clone());
+        a.issued();
+        // A job process killed in its loop: its member is never dropped.
+        std::mem::forget(a);
+        assert_eq!(words.wide()[0].load(Ordering::Relaxed), 3);
+        link.release();
+        assert!(words.wide().iter().all(|w| w.load(Ordering::Relaxed) == 0));
     }
 }

@@ -12,91 +12,129 @@
 //! waits. So two jobs cannot wait for each other.
 //!
 //! The lock is taken before the I/O's start is stamped: the wait is not in its latency.
-//! Taking and giving back a lock is a lock and a condition variable, the one exception to
-//! the lock-free I/O loop, made only when the job asks for it.
+//! Each file's lock is one 32-bit word in the memory the run shares with its job processes
+//! ([`SharedWords`]), taken and given back with atomic operations; a job waits for it on a
+//! futex, and a job that gives a lock back wakes the waiters (a system call) only when
+//! some job waits. Taking and giving back a lock is the one exception to the lock-free
+//! I/O loop, made only when the job asks for it.
 
+use iomark_engine::shared::{self, SharedWords};
 use iomark_plan::files::{FilesPlan, LockMode};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
-/// One file's lock, shared by the jobs that lock it.
-#[derive(Debug, Default)]
+/// The lock word: a writer holds it.
+const WRITER: u32 = 1 << 31;
+/// The lock word: some job waits for it.
+const WAITING: u32 = 1 << 30;
+/// The lock word: the readers holding it.
+const READERS: u32 = WAITING - 1;
+
+/// One file's lock, shared by the jobs that lock it: a word of the shared memory.
+#[derive(Debug, Clone)]
 pub struct FileLock {
-    state: Mutex<Holders>,
-    changed: Condvar,
-}
-
-#[derive(Debug, Default)]
-struct Holders {
-    readers: u32,
-    writer: bool,
+    words: Arc<SharedWords>,
+    at: usize,
 }
 
 impl FileLock {
-    fn holders(&self) -> MutexGuard<'_, Holders> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    fn word(&self) -> &AtomicU32 {
+        &self.words.narrow()[self.at]
     }
 
-    fn free_for(h: &Holders, shared: bool) -> bool {
-        !h.writer && (shared || h.readers == 0)
+    fn free_for(word: u32, shared: bool) -> bool {
+        word & WRITER == 0 && (shared || word & READERS == 0)
+    }
+
+    fn with(word: u32, shared: bool) -> u32 {
+        if shared {
+            word + 1
+        } else {
+            word | WRITER
+        }
     }
 
     /// Takes the lock (`shared`: as a reader) if it is free for that; false otherwise.
     pub fn try_take(&self, shared: bool) -> bool {
-        let mut h = self.holders();
-        if !Self::free_for(&h, shared) {
-            return false;
+        let word = self.word();
+        let mut now = word.load(Ordering::Relaxed);
+        while Self::free_for(now, shared) {
+            match word.compare_exchange_weak(
+                now,
+                Self::with(now, shared),
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return true,
+                Err(seen) => now = seen,
+            }
         }
-        Self::add(&mut h, shared);
-        true
+        false
     }
 
     /// Takes the lock, waiting until it is free.
     pub fn take(&self, shared: bool) {
-        let mut h = self.holders();
-        while !Self::free_for(&h, shared) {
-            h = self.changed.wait(h).unwrap_or_else(|e| e.into_inner());
+        let word = self.word();
+        while !self.try_take(shared) {
+            let now = word.load(Ordering::Relaxed);
+            if Self::free_for(now, shared) {
+                continue;
+            }
+            // Say that someone waits, then sleep unless the word changed meanwhile.
+            let waiting = now | WAITING;
+            if now == waiting
+                || word.compare_exchange(now, waiting, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+            {
+                shared::wait(word, waiting);
+            }
         }
-        Self::add(&mut h, shared);
     }
 
-    fn add(h: &mut Holders, shared: bool) {
-        if shared {
-            h.readers += 1;
-        } else {
-            h.writer = true;
-        }
-    }
-
-    /// Gives the lock back.
+    /// Gives the lock back, waking the jobs that wait for it.
     pub fn give(&self, shared: bool) {
-        let mut h = self.holders();
-        if shared {
-            h.readers = h.readers.saturating_sub(1);
-        } else {
-            h.writer = false;
+        let word = self.word();
+        let before = word
+            .fetch_update(Ordering::Release, Ordering::Relaxed, |now| {
+                let held = if shared { now - (now & READERS).min(1) } else { now & !WRITER };
+                Some(held & !WAITING)
+            })
+            .unwrap_or(0);
+        if before & WAITING != 0 {
+            shared::wake(word);
         }
-        drop(h);
-        self.changed.notify_all();
     }
+}
+
+/// The files that jobs with `lockfile` use, each once, in the order of the jobs: the
+/// places of their locks.
+pub fn paths<'a>(jobs: impl IntoIterator<Item = &'a FilesPlan>) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for files in jobs.into_iter().filter(|f| f.lockfile != LockMode::None) {
+        for f in &files.list {
+            if !paths.contains(&f.path) {
+                paths.push(f.path.clone());
+            }
+        }
+    }
+    paths
 }
 
 /// The locks of every file that a job with `lockfile` uses, one per path.
 #[derive(Debug, Default)]
 pub struct FileLocks {
-    by_path: HashMap<PathBuf, Arc<FileLock>>,
+    by_path: HashMap<PathBuf, FileLock>,
 }
 
 impl FileLocks {
-    /// The locks the jobs with these files need.
-    pub fn new<'a>(jobs: impl IntoIterator<Item = &'a FilesPlan>) -> FileLocks {
-        let mut by_path = HashMap::new();
-        for files in jobs.into_iter().filter(|f| f.lockfile != LockMode::None) {
-            for f in &files.list {
-                by_path.entry(f.path.clone()).or_insert_with(|| Arc::new(FileLock::default()));
-            }
-        }
+    /// The locks of `paths` (see [`paths`]), in that order among `words`' 32-bit words.
+    pub fn new(paths: Vec<PathBuf>, words: &Arc<SharedWords>) -> FileLocks {
+        let by_path = paths
+            .into_iter()
+            .enumerate()
+            .map(|(at, path)| (path, FileLock { words: Arc::clone(words), at }))
+            .collect();
         FileLocks { by_path }
     }
 
@@ -113,7 +151,7 @@ impl FileLocks {
 /// The locks of one job and its I/Os in flight on each file.
 #[derive(Debug)]
 pub struct JobLocks {
-    locks: Vec<Option<Arc<FileLock>>>,
+    locks: Vec<Option<FileLock>>,
     in_flight: Vec<u32>,
     /// The job takes its locks as a reader.
     shared: bool,
@@ -176,8 +214,12 @@ mod tests {
     use std::sync::atomic::{AtomicI32, Ordering};
 
     /// Threads that each take the lock many times, checking who else is inside.
+    fn lock() -> FileLock {
+        FileLock { words: Arc::new(SharedWords::create(0, 1).expect("shared words")), at: 0 }
+    }
+
     fn contend(shared: [bool; 4]) -> (i32, i32) {
-        let lock = FileLock::default();
+        let lock = lock();
         let (readers, writers) = (AtomicI32::new(0), AtomicI32::new(0));
         let (max_readers, max_writers) = (AtomicI32::new(0), AtomicI32::new(0));
         std::thread::scope(|s| {
@@ -218,7 +260,7 @@ mod tests {
 
     #[test]
     fn a_job_takes_a_file_once_for_its_ios_in_flight() {
-        let lock = Arc::new(FileLock::default());
+        let lock = lock();
         let mut a = JobLocks { locks: vec![Some(lock.clone())], in_flight: vec![0], shared: false };
         let mut b = JobLocks { locks: vec![Some(lock.clone())], in_flight: vec![0], shared: false };
         assert!(a.try_take(0) && a.try_take(0), "a job does not wait for itself");

@@ -24,10 +24,12 @@ pub(crate) mod progress;
 pub(crate) mod status;
 
 use flow::FlowLink;
+use iomark_engine::shared::SharedWords;
 use iomark_plan::schedule::{ExitWhat, SchedulePlan};
 use iomark_plan::JobPlan;
 use iomark_stats::block::BlockTracing;
 use lockfile::{FileLocks, JobLocks};
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -56,16 +58,27 @@ pub(crate) struct RunLinks {
     pub(crate) block: Option<(Arc<dyn BlockTracing>, bool)>,
     /// The control groups of the run's job processes.
     pub(crate) cgroups: crate::system::cgroup::Cgroups,
+    /// The memory the flows and file locks live in, shared with the run's job processes.
+    words: Arc<SharedWords>,
 }
+
+/// The environment variable that tells a job process which of its descriptors is the
+/// memory its run shares ([`RunLinks::pass_to`]).
+const SHARED_FD: &str = "IOMARK_SHARED_FD";
 
 impl RunLinks {
     /// The links of a run of `plans`, in reporting `groups`, run in `all_waves` (ranges of
     /// jobs that run at once, one after the other).
+    ///
+    /// In a job process (`joining`), the flows and file locks are those of the run that
+    /// started it, in the memory it passed on ([`RunLinks::pass_to`]); the process's
+    /// own when there is none.
     pub(crate) fn new(
         plans: &[JobPlan],
         groups: Vec<u32>,
         all_waves: &[std::ops::Range<usize>],
-    ) -> RunLinks {
+        joining: bool,
+    ) -> Result<RunLinks, crate::RunError> {
         let mut waves = vec![0..0; plans.len()];
         for wave in all_waves {
             for w in &mut waves[wave.clone()] {
@@ -81,9 +94,24 @@ impl RunLinks {
             .map(|(_, &g)| g)
             .collect();
         let io_left = cpu.iter().filter(|&&c| !c).count();
+        let paths = lockfile::paths(plans.iter().map(|p| &p.files));
+        let (_, wide) = flow::layout(plans, all_waves);
+        let inherited = std::env::var(SHARED_FD).ok().and_then(|fd| fd.parse::<RawFd>().ok());
+        let inherited = inherited
+            .filter(|_| joining)
+            .and_then(|fd| SharedWords::inherited(fd, wide, paths.len()).ok());
+        let first = inherited.is_none();
+        // Without memory to share (no memfd, no mapping), flows and locks cannot work.
+        let words = match inherited {
+            Some(words) => words,
+            None => {
+                SharedWords::create(wide, paths.len()).map_err(crate::RunError::SharedMemory)?
+            }
+        };
+        let words = Arc::new(words);
         let links = RunLinks {
-            locks: FileLocks::new(plans.iter().map(|p| &p.files)),
-            flows: flow::links(plans, all_waves),
+            locks: FileLocks::new(paths, &words),
+            flows: flow::links(plans, all_waves, &words, first),
             exitall: plans.iter().any(|p| p.schedule.exitall),
             groups,
             waves,
@@ -94,11 +122,27 @@ impl RunLinks {
             io_done_groups,
             block: None,
             cgroups: crate::system::cgroup::Cgroups::default(),
+            words,
         };
         if io_left == 0 {
             links.io_done();
         }
-        links
+        Ok(links)
+    }
+
+    /// Lets the job process that `command` starts share this run's flows and file locks.
+    pub(crate) fn pass_to(&self, command: &mut std::process::Command) {
+        if let Some(fd) = self.words.pass_to(command) {
+            command.env(SHARED_FD, fd.to_string());
+        }
+    }
+
+    /// Job `i`, which ran in a process of its own, has ended: what it held in its flow
+    /// (all of it, if the process died in its loop) no longer counts.
+    pub(crate) fn process_ended(&self, i: usize) {
+        if let Some(link) = &self.flows[i] {
+            link.release();
+        }
     }
 
     /// Every job that is not cpuio has ended: the cpuio jobs with `exit_on_io_done` stop.

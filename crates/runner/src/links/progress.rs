@@ -70,7 +70,7 @@ impl JobProgress {
         }
     }
 
-    fn read(&self) -> JobSample {
+    pub(crate) fn read(&self) -> JobSample {
         JobSample {
             state: JobState::from_u8(self.state.load(Ordering::Relaxed)),
             files: self.files.load(Ordering::Relaxed),

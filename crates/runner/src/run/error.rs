@@ -28,6 +28,9 @@ pub enum RunError {
     /// A job could not start (exit code 1).
     #[error(transparent)]
     Job(#[from] JobError),
+    /// The memory the run's flows and file locks share could not be made (exit code 1).
+    #[error("cannot map the memory that flows and file locks share: {0}")]
+    SharedMemory(std::io::Error),
 }
 
 /// A job that the run's schedule cannot start.

@@ -6,15 +6,18 @@
 //! never started with nothing.
 
 mod checks;
+mod child;
 mod error;
 pub(crate) mod process;
 pub(crate) mod report;
 pub(crate) mod schedule;
 mod thread;
+mod wire;
 
 pub use checks::{check, Checks};
+pub use child::{reply as process_reply, serve_in_process};
 pub use error::{RunError, ScheduleError};
-pub use process::{run_in_process, JobProcesses, ProcessReply};
+pub use process::{JobProcesses, ProcessReply};
 
 use crate::clock::{self, JobClock};
 use crate::links::progress::Progress;
@@ -171,7 +174,7 @@ pub fn run_outcomes(
     );
     let run_start_ms = clock::wall_ms(options.fake_clock_step_ns.is_some());
     board.begin(plans.len(), disks, run_start_ms);
-    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans));
+    let mut links = RunLinks::new(plans, groups.clone(), &schedule::waves(plans), false)?;
     links.block = options.block_tracing.clone().map(|t| (t, options.block_latency_all));
     let waves =
         run_waves(plans, (options, &mut fillers), stop, &links, progress, board, &mut starting);
@@ -201,6 +204,21 @@ pub fn interim_report(plans: &[JobPlan], board: &StatusBoard, fake: bool) -> Opt
     let (mut report, _) = report(plans, &groups, outcomes, (collected.start_ms, 1), fake);
     report.disks = if fake { Vec::new() } else { collected.disks };
     Some(report)
+}
+
+/// The clock of job `plan` in a run with `options`, and a note on it if there is one.
+fn job_clock(plan: &JobPlan, options: &RunOptions) -> (JobClock, Option<String>) {
+    let traced =
+        options.block_tracing.is_some() && (options.block_latency_all || plan.report.block_latency);
+    match options.fake_clock_step_ns {
+        Some(step) => (JobClock::fake(step), None),
+        // The block tracer stamps on CLOCK_MONOTONIC: so does a traced job, unless it asks
+        // for another clock.
+        None if traced && plan.timing.clock == ClockSource::Default => {
+            (JobClock::monotonic(), None)
+        }
+        None => JobClock::of(&plan.timing),
+    }
 }
 
 /// The waves of job threads, one after the other; none starts after a stop. Each job leaves
@@ -236,17 +254,7 @@ fn run_waves(
                 let done = Arc::clone(&done);
                 let slot = board.slot(i);
                 let filler = fillers[i].take();
-                let traced = options.block_tracing.is_some()
-                    && (options.block_latency_all || plan.report.block_latency);
-                let (clock, clock_note) = match options.fake_clock_step_ns {
-                    Some(step) => (JobClock::fake(step), None),
-                    // The block tracer stamps on CLOCK_MONOTONIC: so does a traced job,
-                    // unless it asks for another clock.
-                    None if traced && plan.timing.clock == ClockSource::Default => {
-                        (JobClock::monotonic(), None)
-                    }
-                    None => JobClock::of(&plan.timing),
-                };
+                let (clock, clock_note) = job_clock(plan, options);
                 handles.push_back(scope.spawn(move || {
                     for w in waits {
                         let (lock, cv) = &done[w];
@@ -257,7 +265,8 @@ fn run_waves(
                     }
                     let result = if process::in_process(plan, options.fio_processes) {
                         let processes = options.processes.as_deref();
-                        process::process_job((plan, i), processes, stop, links, slot)
+                        let shared = (links, job_progress);
+                        process::process_job((plan, i), processes, stop, shared, slot)
                     } else {
                         job_thread(
                             plan,

@@ -6,31 +6,35 @@
 //! re-executes its own program in a hidden mode). The parent's job thread starts it with
 //! its standard input and output on pipes, places it in its control group
 //! (`crate::system::cgroup`), then writes the front end's request (which job, with which
-//! seeds) and closes the pipe; the child plans the same run, takes its ids (`gid`, `uid`),
-//! runs that one job as a job thread would ([`run_in_process`]) and writes its outcome as
-//! JSON ([`ProcessReply`]) on its standard output. The parent reads it, waits for the
-//! child, removes the group, and the outcome joins the others: reports, groups, `stonewall`
-//! and `wait_for` treat it as any job's. A child that dies without an outcome (a signal, an
-//! exit) is reported as that job's failure with `EINTR` and the reason, and the run goes on.
+//! seeds) as the first line; the child plans the same run, takes its ids (`gid`, `uid`),
+//! and runs that one job as a job thread would ([`super::child`]). While it runs, the two
+//! talk in lines ([`super::wire`]): the child sends its progress counters, which the
+//! parent shows as the job's (the ETA line, the live page, the server's progress), and the
+//! parent passes on the run's interim report requests (`--status-interval`, SIGUSR1), which
+//! the child answers with its outcome so far; at its end the child sends its outcome. The
+//! parent waits for the child, removes the group, and the outcome joins the others:
+//! reports, groups, `stonewall` and `wait_for` treat it as any job's. A child that dies
+//! without an outcome (a signal, an exit) is reported as that job's failure with `EINTR`
+//! and the reason, and the run goes on.
 //!
 //! The parent lays out the job's files before, as fio does; the child's write buffers then
-//! start their stream anew instead of going on from the layout's. What a child job does not
-//! share with the rest of the run: the live progress and interim reports (they show the job
-//! as not started until it ends), the block-latency split, and file locks and flows with
-//! other jobs. A stop of the run (a signal, a trigger) or of the job (another job's
-//! `exitall`) reaches the child as SIGTERM, which stops its job as it stops a run; its own
-//! end stops the others as any job's does.
+//! start their stream anew instead of going on from the layout's. A stop of the run (a
+//! signal, a trigger) or of the job (another job's `exitall`) reaches the child as
+//! SIGTERM, which stops its job as it stops a run; its own end stops the others as any
+//! job's does.
 
 use super::thread::not_started;
-use crate::clock::JobClock;
+use super::wire::{self, FromChild, ToChild};
 use crate::job::{JobError, JobOutcome};
+use crate::links::progress::{JobProgress, JobState};
 use crate::links::status::JobSlot;
 use crate::links::RunLinks;
 use iomark_plan::JobPlan;
-use std::io::{Read, Write};
+use std::io::{BufRead, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 
 /// How a run starts a job process: the front end knows how to start iomark again and what
 /// the child needs to plan the same run.
@@ -49,7 +53,7 @@ pub type ProcessReply = Result<JobOutcome, (i32, String)>;
 
 /// The errno and message of a job that could not run at all: the first system error among
 /// its causes (`EINVAL` when none is one).
-fn job_error(e: &JobError) -> (i32, String) {
+pub(super) fn job_error(e: &JobError) -> (i32, String) {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e.source);
     let mut errno = libc::EINVAL;
     while let Some(c) = cause {
@@ -69,44 +73,49 @@ pub(crate) fn in_process(plan: &JobPlan, fio_model: bool) -> bool {
 }
 
 /// The job thread of job `i` that runs it in a child process started by `processes`: its
-/// outcome goes to `slot`, as a job thread's does.
+/// outcome goes to `slot`, as a job thread's does, and its progress to `progress`.
 pub(super) fn process_job(
     (plan, i): (&JobPlan, usize),
     processes: Option<&dyn JobProcesses>,
     stop: &AtomicBool,
-    links: &RunLinks,
-    slot: JobSlot<'_>,
+    (links, progress): (&RunLinks, &JobProgress),
+    mut slot: JobSlot<'_>,
 ) -> Result<(), JobError> {
     if stop.load(Ordering::Relaxed) || plan.files.create_only || links.stopped(i) {
         return Ok(());
     }
     let outcome = match processes {
-        Some(p) => run_child(plan, i, p, (stop, links))?,
+        Some(p) => run_child(plan, i, p, (stop, links), (progress, &mut slot))?,
         None => failed(plan, libc::ENOSYS, "cannot start a job process here".into())?,
     };
     links.job_ended(i, &plan.schedule, outcome.error != 0);
+    progress.set_state(JobState::Done);
     slot.done(outcome);
     Ok(())
 }
 
 /// The outcome of job `plan`, which failed with `errno` and `text` before any I/O; the
 /// line is also written on standard error, as fio writes its own.
-fn failed(plan: &JobPlan, errno: i32, text: String) -> Result<JobOutcome, JobError> {
+pub(super) fn failed(plan: &JobPlan, errno: i32, text: String) -> Result<JobOutcome, JobError> {
     eprintln!("iomark: job '{}': {text}", plan.job.name);
     let mut outcome = not_started(plan)?;
     (outcome.error, outcome.error_text) = (errno, text);
     Ok(outcome)
 }
 
-/// Starts, places, instructs and waits for the child of job `i`, and reads its outcome.
+/// Starts, places, instructs and waits for the child of job `i`, and reads its outcome;
+/// meanwhile its progress goes to `progress` and interim report requests on `slot` go to
+/// it and its answers back.
 fn run_child(
     plan: &JobPlan,
     i: usize,
     processes: &dyn JobProcesses,
     (stop, links): (&AtomicBool, &RunLinks),
+    (progress, slot): (&JobProgress, &mut JobSlot<'_>),
 ) -> Result<JobOutcome, JobError> {
     let mut command = processes.command();
     command.stdin(Stdio::piped()).stdout(Stdio::piped());
+    links.pass_to(&mut command);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -128,25 +137,41 @@ fn run_child(
         },
         None => None,
     };
-    if let Some(mut stdin) = child.stdin.take() {
+    let mut input = child.stdin.take();
+    if let Some(stdin) = &mut input {
         // A child that died at once is reported below, from its status.
-        let _ = stdin.write_all(&processes.request(i, plan));
+        let mut request = processes.request(i, plan);
+        request.push(b'\n');
+        let _ = stdin.write_all(&request);
     }
-    let mut reply = Vec::new();
-    let ended = AtomicBool::new(false);
-    let (status, stopped) = std::thread::scope(|scope| {
-        let watch = scope.spawn(|| forward_stop(pid, (stop, &ended), || links.stopped(i)));
-        if let Some(mut stdout) = child.stdout.take() {
-            let _ = stdout.read_to_end(&mut reply);
-        }
-        let status = child.wait();
-        ended.store(true, Ordering::Relaxed);
-        (status, watch.join().unwrap_or(false))
+    slot.start();
+    let (reply, stopped, status) = std::thread::scope(|scope| {
+        let (sent, messages) = mpsc::channel();
+        let stdout = child.stdout.take();
+        scope.spawn(move || stdout.map(|out| read_messages(out, &sent)));
+        let mut talk = Talk { input, progress, slot, forwarded: 0 };
+        let mut stopped = false;
+        let reply = loop {
+            match messages.recv_timeout(STOP_CHECK) {
+                Ok(FromChild::Done(reply)) => break Some(*reply),
+                Ok(message) => talk.take(message),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break None,
+            }
+            // A stop of the run (a signal, a trigger) or of the job (another job's
+            // `exitall`) reaches the child as SIGTERM, once.
+            if !stopped && (stop.load(Ordering::Relaxed) || links.stopped(i)) {
+                stopped = iomark_engine::thread::signal(pid, libc::SIGTERM).is_ok();
+            }
+            talk.forward_request();
+        };
+        drop(talk.input.take());
+        (reply, stopped, child.wait())
     });
+    links.process_ended(i);
     if let Some(dir) = &group {
         links.cgroups.leave(dir);
     }
-    let reply: Option<ProcessReply> = serde_json::from_slice(&reply).ok();
     match (reply, status) {
         (Some(Ok(outcome)), _) => Ok(outcome),
         (Some(Err((errno, why))), _) => failed(plan, errno, why),
@@ -165,67 +190,73 @@ fn run_child(
     }
 }
 
-/// How often the parent looks whether a running job process is to stop.
+/// How often the parent looks whether a running job process is to stop or asked for an
+/// interim report, when the child says nothing.
 const STOP_CHECK: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// Until `ended`, looks every [`STOP_CHECK`] whether the run stops (`stop`: a signal, a
-/// trigger) or the job is stopped (`stopped`: another job's `exitall`), and then sends the
-/// job's process SIGTERM once: it stops its job as a stopped run does, and reports it.
-/// Whether it sent it.
-fn forward_stop(
-    pid: u32,
-    (stop, ended): (&AtomicBool, &AtomicBool),
-    stopped: impl Fn() -> bool,
-) -> bool {
-    while !ended.load(Ordering::Relaxed) {
-        if stop.load(Ordering::Relaxed) || stopped() {
-            return iomark_engine::thread::signal(pid, libc::SIGTERM).is_ok();
+/// Reads the child's output `stdout` line by line: its messages go to `sent`, any other
+/// line to this process's standard output, where a job thread would have written it.
+fn read_messages(stdout: std::process::ChildStdout, sent: &mpsc::Sender<FromChild>) {
+    let mut lines = std::io::BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match lines.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
         }
-        std::thread::sleep(STOP_CHECK);
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        match wire::message(text) {
+            Some(message) => {
+                if sent.send(message).is_err() {
+                    return;
+                }
+            }
+            None => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&line).and_then(|()| out.flush());
+            }
+        }
     }
-    false
 }
 
-/// In the child: runs job `index` of `plans` as its job thread would, after taking its ids
-/// (`gid`, then `uid`); the files are the parent's, laid out already. A job that cannot
-/// take its ids fails before any I/O with the system's error, as fio's does.
-pub fn run_in_process(
-    plans: &[JobPlan],
-    index: usize,
-    options: &super::RunOptions,
-    stop: &AtomicBool,
-) -> ProcessReply {
-    let plan =
-        plans.get(index).ok_or_else(|| (libc::EINVAL, format!("the run has no job {index}")))?;
-    let process = &plan.placement.process;
-    if let Err(e) = iomark_engine::thread::set_ids(process.uid, process.gid) {
-        let errno = e.raw_os_error().unwrap_or(libc::EPERM);
-        let what = if process.uid.is_some() { "setuid" } else { "setgid" };
-        let text = format!("{what}: {}", crate::job::errno_text(errno));
-        return failed(plan, errno, text).map_err(|e| job_error(&e));
+/// The parent's side of a running job process: what it passes between the child and the
+/// rest of the run.
+struct Talk<'a, 'b> {
+    /// The child's standard input, for requests.
+    input: Option<std::process::ChildStdin>,
+    /// The job's progress counters in the parent.
+    progress: &'a JobProgress,
+    /// The job's slot on the run's status board.
+    slot: &'a mut JobSlot<'b>,
+    /// The last interim report request passed on.
+    forwarded: u64,
+}
+
+impl Talk<'_, '_> {
+    /// Takes a message of the child's (other than its end).
+    fn take(&mut self, message: FromChild) {
+        match message {
+            FromChild::Progress(now) => now.apply(self.progress),
+            FromChild::Status(n, outcome) => {
+                self.slot.answer(n, *outcome);
+            }
+            FromChild::Done(_) => {}
+        }
     }
-    let groups = super::schedule::group_ids(plans);
-    let links = RunLinks::new(plans, groups, &super::schedule::waves(plans));
-    let board = crate::links::status::StatusBoard::new();
-    let fake = options.fake_clock_step_ns.is_some();
-    let disks = crate::system::disk::DiskWatch::start(std::iter::empty());
-    board.begin(plans.len(), disks, crate::clock::wall_ms(fake));
-    let progress = crate::links::progress::Progress::new(plans);
-    let clock = match options.fake_clock_step_ns {
-        Some(step) => (JobClock::fake(step), None),
-        None => JobClock::of(&plan.timing),
-    };
-    let slot = board.slot(index);
-    super::thread::job_thread(
-        plan,
-        (options.readonly, None),
-        clock,
-        stop,
-        (&links, index),
-        progress.job(index),
-        slot,
-    )
-    .map_err(|e| job_error(&e))?;
-    let outcome = board.end().0.into_iter().nth(index).flatten();
-    outcome.map_or_else(|| not_started(plan), Ok).map_err(|e| job_error(&e))
+
+    /// Passes an interim report request of the run on to the child, once.
+    fn forward_request(&mut self) {
+        let Some(n) = self.slot.requests().pending() else { return };
+        if n == self.forwarded {
+            return;
+        }
+        self.forwarded = n;
+        let mut line = Vec::new();
+        let ok = serde_json::to_writer(&mut line, &ToChild::Status(n)).is_ok();
+        line.push(b'\n');
+        if let Some(input) = self.input.as_mut().filter(|_| ok) {
+            let _ = input.write_all(&line).and_then(|()| input.flush());
+        }
+    }
 }

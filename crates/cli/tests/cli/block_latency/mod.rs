@@ -78,6 +78,28 @@ fn direct_reads_on_a_loop_device_split_into_segments_that_add_up_to_clat() {
     assert_eq!((n(&b, "merged"), n(&b, "split")), (0, 0), "{b}");
 }
 
+/// A job in a process of its own (`--job-processes`) traces its I/O as a job thread does:
+/// its process makes its own tracer.
+#[test]
+fn a_job_process_splits_its_reads_as_a_job_thread_does() {
+    let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(disk) = LoopDevice::new(16 << 20) else { return };
+    let dir = crate::support::run::tempdir();
+    let file = format!("--filename={}", disk.dev);
+    let args = [
+        "--job-processes",
+        &file,
+        "--direct=1",
+        "--rw=randread",
+        "--bs=4k",
+        "--ioengine=psync",
+        "--number_ios=2000",
+    ];
+    let report = run_traced(dir.path(), &args);
+    let Some(b) = traced(&report) else { return };
+    check_direct_reads(&report, &b, 2000);
+}
+
 #[test]
 fn direct_reads_of_a_file_on_the_build_disk_are_placed_through_its_extents() {
     let _one = TRACING.lock().unwrap_or_else(|e| e.into_inner());

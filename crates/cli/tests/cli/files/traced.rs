@@ -90,7 +90,7 @@ fn pre_read_reads_the_region_before_the_job_as_fio() {
 
 #[test]
 fn locked_jobs_never_do_io_to_a_shared_file_at_once() {
-    // strace shows a system call that another thread's call interrupts as `<unfinished
+    // As threads and as job processes. strace shows a system call that another thread's call interrupts as `<unfinished
     // ...>`: with the lock, no two jobs' I/Os to the shared file overlap. (Without it,
     // about a third of them do here; that is not asserted, as it depends on the machine.)
     let dir = tempdir();
@@ -101,9 +101,13 @@ fn locked_jobs_never_do_io_to_a_shared_file_at_once() {
          [writer]\nrw=randwrite\n[reader]\nrw=randread\n[reader-too]\nrw=read\n",
     )
     .expect("write the job file");
-    for mode in ["exclusive", "readwrite"] {
+    // Job threads, then job processes (the locks in memory the processes share).
+    let modes = ["exclusive", "readwrite"].map(|m| (m, "--thread"));
+    let process_modes = ["exclusive", "readwrite"].map(|m| (m, "--job-processes"));
+    for (mode, model) in modes.into_iter().chain(process_modes) {
         let flag = format!("--lockfile={mode}");
-        let args = [flag.as_str(), job.to_str().unwrap(), "--output-format=terse"];
+        let args = [model, flag.as_str(), job.to_str().unwrap(), "--output-format=terse"];
+        let mode = format!("{mode} {model}");
         let Some(lines) = traced(IOMARK, &args, "pread64,pwrite64") else {
             eprintln!("skipped: strace missing or not allowed to trace");
             return;
@@ -111,17 +115,41 @@ fn locked_jobs_never_do_io_to_a_shared_file_at_once() {
         let on_file: Vec<&String> = lines.iter().filter(|l| l.contains("shared.dat>")).collect();
         assert!(on_file.len() >= 3 * 512, "{mode}: {} calls", on_file.len());
         // readwrite lets the readers overlap with each other, never with the writer.
-        let mut inside: Vec<&str> = Vec::new();
-        for l in on_file.iter().filter(|l| l.contains("unfinished") || l.contains("resumed")) {
-            let call = if l.contains("pwrite64") { "write" } else { "read" };
-            inside.push(call);
-        }
-        if mode == "exclusive" {
-            assert!(inside.is_empty(), "{mode}: {} overlapping calls", inside.len());
+        let overlaps = overlapping(&lines);
+        if mode.starts_with("exclusive") {
+            assert!(overlaps.is_empty(), "{mode}: overlapping calls {overlaps:?}");
         } else {
-            assert!(!inside.contains(&"write"), "{mode}: a write overlapped another call");
+            let write = overlaps.iter().any(|(a, b)| a.contains("pwrite") || b.contains("pwrite"));
+            assert!(!write, "{mode}: a write overlapped another call: {overlaps:?}");
         }
     }
+}
+
+/// The calls to `shared.dat` in strace's `lines` that began while another thread's or
+/// process's call to it had not returned (strace splits such a call into `<unfinished
+/// ...>` and `<... resumed>`; a call split only by another program's event is no overlap):
+/// pairs of (the call under way, the one that began).
+fn overlapping(lines: &[String]) -> Vec<(String, String)> {
+    let mut under_way: Vec<(&str, &str)> = Vec::new();
+    let mut overlaps = Vec::new();
+    for line in lines {
+        let (pid, call) = line.split_once(' ').unwrap_or(("", line));
+        let call = call.trim_start();
+        if call.starts_with("<...") {
+            under_way.retain(|(p, _)| *p != pid);
+            continue;
+        }
+        if !call.contains("shared.dat>") {
+            continue;
+        }
+        if let Some((_, other)) = under_way.iter().find(|(p, _)| *p != pid) {
+            overlaps.push((other.to_string(), call.to_string()));
+        }
+        if call.contains("<unfinished") {
+            under_way.push((pid, call));
+        }
+    }
+    overlaps
 }
 
 #[test]

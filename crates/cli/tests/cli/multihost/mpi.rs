@@ -105,6 +105,39 @@ fn rank_and_hostname_name_the_files_of_a_single_run() {
     assert!(dir.path().join(format!("f.0.{}.0", host.trim())).exists());
 }
 
+/// Under `mpirun`, jobs in processes of their own (`--job-processes`) run on every rank and
+/// rank 0's report is the one of the same jobs as threads, every rank's and the merge.
+#[test]
+fn job_processes_under_mpi_report_as_threads_do() {
+    if !mpi_ready() {
+        return;
+    }
+    let dir = tempdir();
+    let job = write_job(
+        dir.path(),
+        "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nrandrepeat=1\n\
+         filename_format=f.$rank.$jobnum\n[a]\n[b]\nstonewall\nnumjobs=2\n",
+    );
+    let run = |extra: &[&str]| -> Value {
+        let out = command("mpirun")
+            .current_dir(dir.path())
+            .env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS)
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "2", IOMARK])
+            .args(extra)
+            .arg(&job)
+            .arg("--output-format=json+")
+            .output()
+            .expect("run mpirun");
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("one JSON document")
+    };
+    let threads = run(&[]);
+    let processes = run(&["--job-processes"]);
+    assert_eq!(processes["jobs"], threads["jobs"]);
+    assert_eq!(processes["ranks"], threads["ranks"]);
+    assert_eq!(threads["jobs"][1]["read"]["total_ios"].as_u64().map(|n| n > 0), Some(true));
+}
+
 /// The bins of `lat` (json+'s `bins`, value to count), none when it has none.
 fn bins_of(lat: &Value) -> BTreeMap<u64, u64> {
     let mut out = BTreeMap::new();

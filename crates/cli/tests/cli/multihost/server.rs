@@ -147,3 +147,49 @@ fn a_bad_peer_is_refused_and_the_server_goes_on() {
     assert!(logged.contains("version 96") && logged.contains("version 97"), "{logged}");
     assert!(logged.contains("larger than"), "{logged}");
 }
+
+/// A job that runs in a process of its own on the server (`uid`, here the server's own, so
+/// that no privilege is needed) reports to fio's client as a job thread does, its logs
+/// included: the same statistics and log files, under the fake clock.
+#[test]
+fn a_job_process_on_an_iomark_server_reports_as_a_job_thread() {
+    if !fio_3_33_installed() {
+        return;
+    }
+    let uid = command("id").arg("-u").output().expect("id -u");
+    let uid = text(&uid.stdout).trim().to_string();
+    let dir = tempdir();
+    let server = Server::start(&dir.path().join("server.log"));
+    let job = "[j]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nrandrepeat=1\n\
+               write_lat_log=lat\n";
+    let run = |name: &str, extra: &str| -> (Value, Vec<(String, Vec<u8>)>) {
+        let here = dir.path().join(name);
+        std::fs::create_dir(&here).expect("a directory");
+        let file = write_job(&here, &format!("{job}{extra}"));
+        let out = command("fio")
+            .current_dir(&here)
+            .args(["--output-format=json", &server.client_arg()])
+            .arg(&file)
+            .output()
+            .expect("run fio");
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let mut stats = json_of(&out.stdout)["client_stats"][0].clone();
+        stats.as_object_mut().expect("a job").remove("job options");
+        let mut logs: Vec<(String, Vec<u8>)> = std::fs::read_dir(&here)
+            .expect("the client's directory")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.to_string_lossy().contains(".log"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into(), std::fs::read(&p).unwrap()))
+            .collect();
+        logs.sort();
+        (stats, logs)
+    };
+    let (threads, thread_logs) = run("thread", "");
+    let (processes, process_logs) = run("process", &format!("uid={uid}\n"));
+    assert_eq!(threads["read"]["total_ios"].as_u64().map(|n| n > 0), Some(true));
+    assert_eq!(processes, threads);
+    assert!(!thread_logs.is_empty(), "the client wrote no log");
+    assert_eq!(process_logs, thread_logs);
+    let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
+    assert_eq!(log, "", "the server's standard error");
+}

@@ -39,20 +39,35 @@ pub(super) fn free_port(udp: bool) -> u16 {
     }
 }
 
-/// Whether a UDP socket is bound to `port` (the local addresses of `/proc/net/udp`).
-fn udp_bound(port: u16) -> bool {
-    let needle = format!(":{port:04X} ");
-    let table = std::fs::read_to_string("/proc/net/udp").unwrap_or_default();
-    let needle = needle.trim_end();
-    table.lines().skip(1).any(|l| l.split_whitespace().nth(1).is_some_and(|a| a.ends_with(needle)))
+/// How many UDP sockets are bound to `port` (the local addresses of `/proc/net/udp` and
+/// `/proc/net/udp6`).
+fn udp_bound(port: u16) -> usize {
+    let needle = format!(":{port:04X}");
+    let bound = |l: &&str| l.split_whitespace().nth(1).is_some_and(|a| a.ends_with(&needle));
+    ["/proc/net/udp", "/proc/net/udp6"]
+        .iter()
+        .map(|t| std::fs::read_to_string(t).unwrap_or_default())
+        .map(|table| table.lines().skip(1).filter(bound).count())
+        .sum()
 }
 
-/// Starts `program` receiving with `args` in `dir`, and returns once it is ready.
+/// Whether loopback has IPv6 (`::1`); prints why not.
+fn ipv6_loopback() -> bool {
+    let ok = std::net::UdpSocket::bind("[::1]:0").is_ok();
+    if !ok {
+        eprintln!("skipped: no IPv6 on loopback (::1)");
+    }
+    ok
+}
+
+/// Starts `program` receiving with `args` in `dir`, and returns once it is ready: a
+/// stream listener has said so, a UDP reader's port `udp_port` has that many sockets bound
+/// (the second of a port shared by two readers: 2).
 pub(super) fn receive(
     dir: &Path,
     program: &'static str,
     args: &[&str],
-    udp_port: Option<u16>,
+    udp_port: Option<(u16, usize)>,
 ) -> Receiver {
     let mut child = command(program)
         .current_dir(dir)
@@ -63,10 +78,10 @@ pub(super) fn receive(
         .spawn()
         .unwrap_or_else(|e| panic!("start {program}: {e}"));
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    if let Some(port) = udp_port {
+    if let Some((port, sockets)) = udp_port {
         // Bounded: ten seconds at most for the reader to bind.
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !udp_bound(port) {
+        while udp_bound(port) < sockets {
             assert!(Instant::now() < deadline, "{program} never bound UDP port {port}");
             std::thread::yield_now();
         }
@@ -148,7 +163,7 @@ pub(super) fn transfer(
         r.push("--listen");
     }
     r.extend(extra);
-    let rx = receive(dir.path(), receiver, &r, udp.then_some(port));
+    let rx = receive(dir.path(), receiver, &r, udp.then_some((port, 1)));
     let host = if proto.ends_with("v6") { "--hostname=::1" } else { "--hostname=127.0.0.1" };
     let mut w = vec!["--name=w", &ioengine, "--rw=write", "--bs=4k", &size];
     w.extend([protocol.as_str(), place.as_str()]);
@@ -233,6 +248,110 @@ fn fio_and_iomark_exchange_over_a_unix_socket_with_net_and_netsplice() {
                 if sender == "fio" { ("write", "read") } else { ("read", "write") };
             assert_eq!(counts(fio, fio_dir), (256, 1 << 20, 106), "{engine}: fio {fio_dir}s");
             assert_eq!(counts(iomark, iomark_dir), (256, 1 << 20, 0), "{engine}: iomark");
+        }
+    }
+}
+
+#[test]
+fn iomark_and_fio_exchange_over_ipv6() {
+    if !ipv6_loopback() {
+        return;
+    }
+    for (proto, size, ios) in [("tcpv6", "1m", 256), ("udpv6", "64k", 16)] {
+        let (r, w) = transfer(IOMARK, IOMARK, "net", proto, size, &[]);
+        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: sender");
+        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: receiver");
+        if !fio_installed() {
+            continue;
+        }
+        let (r, w) = transfer(IOMARK, "fio", "net", proto, size, &[]);
+        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: fio sender");
+        assert_eq!(counts(&r, "read"), (ios, ios * 4096, 0), "{proto}: iomark receiver");
+        let (r, w) = transfer("fio", IOMARK, "net", proto, size, &[]);
+        assert_eq!(counts(&w, "write"), (ios, ios * 4096, 0), "{proto}: iomark sender");
+        assert_eq!(r["error"].as_u64(), Some(0), "{proto}: fio receiver");
+    }
+}
+
+/// The multicast group of the tests (administratively scoped, never routed).
+const GROUP: &str = "239.255.77.1";
+
+/// Whether the kernel delivers a multicast datagram sent on loopback to a member that
+/// joined on loopback; prints why not.
+fn multicast_on_loopback() -> bool {
+    let probe = || -> std::io::Result<bool> {
+        let group: std::net::Ipv4Addr = GROUP.parse().unwrap();
+        let lo = std::net::Ipv4Addr::LOCALHOST;
+        let member = std::net::UdpSocket::bind((group, 0))?;
+        member.join_multicast_v4(&group, &lo)?;
+        member.set_read_timeout(Some(Duration::from_secs(2)))?;
+        let port = member.local_addr()?.port();
+        let sender = std::net::UdpSocket::bind("127.0.0.1:0")?;
+        sender.set_multicast_loop_v4(true)?;
+        sender.send_to(b"probe", (group, port))?;
+        let mut buf = [0u8; 8];
+        Ok(member.recv(&mut buf)? == 5)
+    };
+    let ok = probe().unwrap_or(false);
+    if !ok {
+        eprintln!("skipped: the kernel does not deliver multicast on loopback here");
+    }
+    ok
+}
+
+#[test]
+fn a_multicast_sender_reaches_every_member_of_its_group() {
+    if !multicast_on_loopback() {
+        return;
+    }
+    let group = format!("--hostname={GROUP}");
+    let common = ["--ioengine=net", "--protocol=udp", "--bs=4k", "--interface=127.0.0.1"];
+    let programs: Vec<&'static str> =
+        if fio_installed() { vec![IOMARK, "fio"] } else { vec![IOMARK] };
+    for &sender in &programs {
+        let dir = tempdir();
+        let port = free_port(true);
+        let port_arg = format!("--port={port}");
+        // Two members wait on the same group and port at once (fio's receivers, and
+        // iomark's, share the port): iomark and, when installed, fio.
+        let r = [&common[..], &["--name=r", "--rw=read", "--size=8m", &group, &port_arg]].concat();
+        let mut members = Vec::new();
+        for (k, &program) in [IOMARK, programs[programs.len() - 1]].iter().enumerate() {
+            members.push(receive(dir.path(), program, &r, Some((port, k + 1))));
+        }
+        let w =
+            [&common[..], &["--name=w", "--rw=write", "--size=64k", "--ttl=1", &group, &port_arg]]
+                .concat();
+        let wrote = send(dir.path(), sender, &w);
+        assert_eq!(counts(&wrote, "write"), (16, 65536, 0), "{sender}: sender");
+        for rx in members {
+            let program = rx.program;
+            assert_eq!(counts(&rx.report(), "read"), (16, 65536, 0), "{sender} to {program}");
+        }
+    }
+}
+
+#[test]
+fn a_udp_receiver_refuses_a_hostname_that_is_no_ipv4_group_as_fio_does() {
+    for (proto, host) in [("udp", "127.0.0.1"), ("udpv6", "ff01::1:3")] {
+        let dir = tempdir();
+        let args = [
+            "--name=r",
+            "--ioengine=net",
+            "--rw=read",
+            "--size=1m",
+            &format!("--protocol={proto}"),
+            "--port=9",
+            &format!("--hostname={host}"),
+        ];
+        let args: Vec<&str> = args.iter().map(|a| a.as_ref()).collect();
+        let out = run_in(dir.path(), IOMARK, &args);
+        assert_eq!(out.status.code(), Some(1), "{proto}: {}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert!(err.contains("hostname not valid for non-multicast inbound network IO"), "{err}");
+        if fio_installed() {
+            let out = run_in(dir.path(), "fio", &args);
+            assert!(text(&out.stderr).contains("hostname not valid for non-multicast"), "fio");
         }
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! How close two jobs that run side by side keep to their weights depends on how the
 //! machine schedules their threads; `bench/run --checks` prints that ratio for iomark and
-//! fio. The rule behind it is checked exactly by the runner's unit tests.
+//! fio. The rule behind it is checked exactly by the runner's unit tests. Each run is made
+//! twice, with the jobs as threads and as job processes, for the same counts.
 
 use crate::support::process::fifo;
 use crate::support::report::{count, report_json};
@@ -19,14 +20,22 @@ fn flow_job(name: &str, extra: &[&str]) -> Vec<String> {
     job.iter().chain(["--flow_id=1"].iter()).chain(extra).map(|s| s.to_string()).collect()
 }
 
-/// The reads of each job of the run of `args` in `dir`, under the fake clock.
+/// The reads of each job of the run of `args` in `dir`, under the fake clock, the same
+/// with the jobs as threads and in processes of their own (their flow counters in memory
+/// the processes share).
 fn reads(dir: &Path, args: &[String]) -> Vec<u64> {
-    let mut all = vec!["--output-format=json"];
-    all.extend(args.iter().map(String::as_str));
-    let out = iomark_in(dir, &all, true);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    doc["jobs"].as_array().expect("jobs").iter().map(|j| count(j, "read", "total_ios")).collect()
+    let run = |model: &str| -> Vec<u64> {
+        let mut all = vec!["--output-format=json", model];
+        all.extend(args.iter().map(String::as_str));
+        let out = iomark_in(dir, &all, true);
+        assert_eq!(out.status.code(), Some(0), "{model} {args:?}: {}", text(&out.stderr));
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let jobs = doc["jobs"].as_array().expect("jobs");
+        jobs.iter().map(|j| count(j, "read", "total_ios")).collect()
+    };
+    let threads = run("--thread");
+    assert_eq!(run("--job-processes"), threads, "job processes, {args:?}");
+    threads
 }
 
 #[test]

@@ -13,6 +13,8 @@
 mod logs;
 mod session;
 
+pub use session::plans_of;
+
 use super::DEFAULT_PORT;
 use iomark_options::jobfile::Loader;
 use session::Conn;

@@ -5,6 +5,8 @@
 use super::super::frame::{read_message, write_message, Message};
 use super::super::{messages as msg, stats, trigger, Op, ProtoError};
 use super::logs;
+use crate::job_request::{ClientJobs, ClientProcesses};
+use iomark_options::cmdline::ProgramOptions;
 use iomark_options::jobfile::Loader;
 use iomark_options::value::subst::Keywords;
 use iomark_plan::JobPlan;
@@ -113,6 +115,8 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
     // Whether the client's output has fio's normal format (else the start lines are
     // not sent, as fio's server does not print them).
     let mut text = true;
+    // Whether the client asked for fio's process model (`--job-processes`).
+    let mut fio_processes = false;
     let mut last_eta = (0u64, [0u64; 3], [0u64; 3]);
     // Every way out of the conversation, an error included, comes back here.
     let mut converse = || -> Result<bool, ProtoError> {
@@ -166,8 +170,9 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
                     }
                     // As fio: the jobs are read at once, their options and start lines sent.
                     match prepare(&sent, &prefix) {
-                        Ok((all, normal)) => {
-                            text = normal;
+                        Ok((all, program)) => {
+                            text = program.formats.normal;
+                            fio_processes = program.job_processes;
                             announce(&out, &all, plans.len(), text)?;
                             plans = all;
                         }
@@ -176,6 +181,13 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
                 }
                 Op::Run if running.is_none() => {
                     let mut plans = std::mem::take(&mut plans);
+                    // What a job process of the run plans it again from.
+                    let client = ClientJobs {
+                        args: sent.args.clone(),
+                        files: sent.files.clone(),
+                        prefix: prefix.clone(),
+                    };
+                    let processes = (Arc::new(ClientProcesses(client)), fio_processes);
                     sent.files.clear();
                     sent.args.clear();
                     if plans.is_empty() {
@@ -202,7 +214,8 @@ pub(super) fn session<C: Conn>(conn: C, local: &dyn Loader) -> Result<bool, Prot
                     let (o, p) = (Arc::clone(&out), Arc::clone(&progress));
                     let (s, t) = (Arc::clone(&stop), Arc::clone(&triggered));
                     let handle = std::thread::spawn(move || {
-                        let _ = run(&o, &plans, (&s, &t), p, (logs.map(|l| (l, zlib)), text));
+                        let logs = logs.map(|l| (l, zlib));
+                        let _ = run(&o, &plans, (&s, &t), (p, processes), (logs, text));
                     });
                     running = Some(Running { handle, progress, started: Instant::now(), jobs });
                 }
@@ -270,20 +283,33 @@ fn fire<C: Conn>(
 }
 
 /// The plans of the command-line options and job files a client sent (none before it
-/// sent any job), its files under `directory` named with `prefix` before them, and whether
-/// its output format is fio's normal one.
-fn prepare(sent: &Sent, prefix: &str) -> Result<(Vec<JobPlan>, bool), String> {
-    let mut args: Vec<std::ffi::OsString> = sent.args.iter().map(Into::into).collect();
-    args.extend(sent.files.iter().map(|f| f.0.clone().into_os_string()));
-    let cmd = iomark_options::cmdline::parse(args).map_err(|e| e.to_string())?;
-    let normal = cmd.program.formats.normal;
+/// sent any job), its files under `directory` named with `prefix` before them, and the
+/// program options of its command line.
+fn prepare(sent: &Sent, prefix: &str) -> Result<(Vec<JobPlan>, ProgramOptions), String> {
+    plans_of(&sent.args, &sent.files, prefix, sent.local).map(|(program, plans)| (plans, program))
+}
+
+/// The program options and plans of a client's command-line options `args` and job
+/// `files` (none before it sent any job), its files under `directory` named with `prefix`
+/// before them; what the job files include is read through `local`. A job process of the
+/// client's run plans it again with this (see [`crate::job_request`]).
+pub fn plans_of(
+    args: &[String],
+    files: &[(PathBuf, Vec<u8>)],
+    prefix: &str,
+    local: &dyn Loader,
+) -> Result<(ProgramOptions, Vec<JobPlan>), String> {
+    let sent = Sent { args: args.to_vec(), files: files.to_vec(), local };
+    let mut all: Vec<std::ffi::OsString> = sent.args.iter().map(Into::into).collect();
+    all.extend(sent.files.iter().map(|f| f.0.clone().into_os_string()));
+    let cmd = iomark_options::cmdline::parse(all).map_err(|e| e.to_string())?;
     if cmd.jobs.is_empty() && cmd.files.is_empty() {
-        return Ok((Vec::new(), normal));
+        return Ok((cmd.program, Vec::new()));
     }
-    let mut jobs = iomark_options::parse_jobs(&cmd, sent).map_err(|e| e.to_string())?;
+    let mut jobs = iomark_options::parse_jobs(&cmd, &sent).map_err(|e| e.to_string())?;
     crate::launch::localize(&mut jobs, 0, &crate::launch::hostname());
     jobs.iter_mut().for_each(|j| j.client_prefix = prefix.to_string());
-    Ok((iomark_runner::plans(&jobs).map_err(|e| e.to_string())?, normal))
+    Ok((cmd.program, iomark_runner::plans(&jobs).map_err(|e| e.to_string())?))
 }
 
 /// The progress figures since the last ones asked for.
@@ -342,14 +368,16 @@ fn announce<C: Conn>(
     send(out, Op::Start, 0, &msg::start(plans.len() as u32))
 }
 
-/// Runs `plans` for the client at `out` (told of them by [`announce`]): the run, then
+/// Runs `plans` for the client at `out` (told of them by [`announce`]), its jobs that
+/// need a process of their own started by `processes` (every job without `thread` with
+/// `fio_processes`): the run, then
 /// the jobs' logs (`logs`, compressed if the client takes zlib), every job's and group's
 /// statistics and the end of the run. A stop not `triggered` ends the run as SIGINT.
 fn run<C: Conn>(
     out: &Out<C>,
     plans: &[JobPlan],
     (stop, triggered): (&AtomicBool, &AtomicBool),
-    progress: Arc<Progress>,
+    (progress, (processes, fio_processes)): (Arc<Progress>, (Arc<ClientProcesses>, bool)),
     (logs, text): (Option<(logs::Redirected, bool)>, bool),
 ) -> std::io::Result<()> {
     let n = plans.len();
@@ -359,8 +387,13 @@ fn run<C: Conn>(
     }
     send(out, Op::ServerStart, 0, &[])?;
     let step = std::env::var("IOMARK_FAKE_CLOCK_NS").ok().and_then(|v| v.parse().ok());
-    let options =
-        RunOptions { fake_clock_step_ns: step, progress: Some(progress), ..RunOptions::default() };
+    let options = RunOptions {
+        fake_clock_step_ns: step,
+        progress: Some(progress),
+        processes: Some(processes),
+        fio_processes,
+        ..RunOptions::default()
+    };
     let outcomes = iomark_runner::run_outcomes(plans, &options, stop, |_| {});
     let logs = logs.map(|(l, zlib)| l.take(zlib)).unwrap_or_default();
     let outcomes = match outcomes {

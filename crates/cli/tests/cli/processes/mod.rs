@@ -7,6 +7,8 @@
 //! with the io controller, or v1 with `blkio.weight`) and a loop device. Each skips with
 //! what is missing, and removes every group it leaves (a guard, on failure too).
 
+mod shared;
+
 use crate::support::devices::LoopDevice;
 use crate::support::process::{fifo, Gate, Running, TIMEOUT};
 use crate::support::report::{json_doc, report_json};
@@ -97,28 +99,7 @@ fn a_killed_job_process_fails_its_job_alone() {
 fn exitall_reaches_a_job_process() {
     let dir = tempdir();
     let Some(mut gate) = Gate::new(dir.path()) else { return };
-    let Some(started) = fifo(dir.path(), "started.fifo") else { return };
-    // The long job announces (once its process is up) by writing to a fifo the test reads.
-    let announce = format!("--exec_prerun=echo up > {}", started.display());
-    let mut args: Vec<String> = [
-        "--output-format=json",
-        "--job-processes",
-        "--name=long",
-        "--ioengine=null",
-        "--size=1m",
-        "--time_based",
-        "--runtime=600",
-        &announce,
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(gate.job());
-    args.push("--thread".into());
-    let mut run = Running::start(dir.path(), &args);
-    let (sent, read) = std::sync::mpsc::channel();
-    std::thread::spawn(move || sent.send(std::fs::read_to_string(started)));
-    let up = read.recv_timeout(TIMEOUT).expect("the long job never started");
-    assert_eq!(up.expect("read the fifo"), "up\n");
+    let Some(mut run) = start_long_job(dir.path(), &gate, &[]) else { return };
     gate.open();
     let status = run.wait();
     assert_eq!(status.code(), Some(0), "stderr: {}", run.stderr.text());
@@ -129,6 +110,36 @@ fn exitall_reaches_a_job_process() {
     assert_eq!(long["error"], 0);
     let gate_job = jobs.iter().find(|j| j["jobname"] == "gate").expect("the gate job");
     assert_eq!(gate_job["read"]["io_bytes"], 4096);
+}
+
+/// Starts a run (JSON output, `extra` options first) of a job process `long` (null reads
+/// for an hour) beside `gate`'s job (a thread), and returns once the job's process is up:
+/// its prerun writes to a fifo the test reads. `None` (skipped) without `mkfifo`.
+pub(crate) fn start_long_job(dir: &Path, gate: &Gate, extra: &[&str]) -> Option<Running> {
+    let started = fifo(dir, "started.fifo")?;
+    let announce = format!("--exec_prerun=echo up > {}", started.display());
+    let mut args: Vec<String> =
+        ["--output-format=json"].iter().chain(extra).map(|a| a.to_string()).collect();
+    args.extend(
+        [
+            "--job-processes",
+            "--name=long",
+            "--ioengine=null",
+            "--size=1g",
+            "--time_based",
+            "--runtime=1h",
+            &announce,
+        ]
+        .map(String::from),
+    );
+    args.extend(gate.job());
+    args.push("--thread".into());
+    let run = Running::start(dir, &args);
+    let (sent, read) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sent.send(std::fs::read_to_string(started)));
+    let up = read.recv_timeout(TIMEOUT).expect("the long job never started");
+    assert_eq!(up.expect("read the fifo"), "up\n");
+    Some(run)
 }
 
 /// Root, and the cgroup hierarchy fio 3.33 uses: its mount point and whether it is v2.
