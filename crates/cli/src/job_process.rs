@@ -64,7 +64,7 @@ pub fn main(
                 plan.logs = logs;
             }
             // Its own block tracer, for a job that asks for the split.
-            let block_tracing = crate::execute::block_tracing(&program, &plans)
+            let block_tracing = crate::run_setup::block_tracing(&program, &plans)
                 .map_err(|_| (libc::EINVAL, "block latency is not available".to_string()))?;
             let options = iomark_runner::RunOptions {
                 readonly: program.readonly,

@@ -16,6 +16,7 @@ mod loader;
 mod pictures;
 mod ranks;
 mod report_cmd;
+mod run_setup;
 mod selftest;
 mod serve;
 mod signals;

@@ -6,7 +6,7 @@
 //! The HTML report's per-I/O timeline comes from the per-I/O latency logs the jobs wrote
 //! (`write_lat_log` with `log_avg_msec=0`), read back when the run is over.
 
-use crate::execute::Failure;
+use crate::run_setup::Failure;
 use iomark_options::cmdline::ProgramOptions;
 use iomark_plan::JobPlan;
 use iomark_report::json_stream;

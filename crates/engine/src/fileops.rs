@@ -15,8 +15,8 @@
 //! - `filedelete`: `unlink(2)` of the laid-out file; a second loop fails with `ENOENT`,
 //!   as in fio.
 
-pub use crate::interface::StatCall;
 use crate::interface::{Engine, EngineError, Queued};
+pub use crate::options::StatCall;
 use crate::unit::IoUnit;
 use std::ffi::CString;
 use std::os::fd::{FromRawFd, OwnedFd};

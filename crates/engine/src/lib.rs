@@ -24,6 +24,7 @@ pub mod mmap;
 pub mod nbd;
 pub mod net;
 pub mod null;
+mod options;
 pub mod posixaio;
 pub mod registry;
 pub mod shared;
@@ -36,8 +37,9 @@ pub mod threadpool;
 pub mod unit;
 pub mod uring;
 
-pub use interface::{Engine, EngineError, EngineOptions, Queued};
+pub use interface::{Engine, EngineError, Queued};
 pub use mem::AlignedBuf;
+pub use options::EngineOptions;
 pub use registry::create;
 pub use table::{Brand, Slot, UnitTable};
 pub use unit::IoUnit;

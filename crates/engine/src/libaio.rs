@@ -18,7 +18,8 @@
 pub mod abi;
 mod ring;
 
-use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, Queued};
+use crate::options::EngineOptions;
 use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::IoUnit;
 use abi::{AioContext, IoEvent, Iocb};

@@ -26,7 +26,8 @@
 //! `SIGBUS`, which kills the process (fio has the same hazard). The files are mapped whole
 //! at `setup`, so their size must not change during the job.
 
-use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, Queued};
+use crate::options::EngineOptions;
 use crate::unit::IoUnit;
 use iomark_core::Ddir;
 use std::io;

@@ -8,7 +8,8 @@
 
 use crate::falloc::{SizeCall, SizeEngine};
 use crate::fileops::{FileOp, FileOpEngine};
-use crate::interface::{Engine, EngineError, EngineOptions};
+use crate::interface::{Engine, EngineError};
+use crate::options::EngineOptions;
 use crate::sync::{SyncEngine, SyncFlavor};
 
 /// One engine iomark runs.

@@ -31,7 +31,8 @@ mod pool;
 pub use pool::BeforeIo;
 
 use crate::file::ThreadUsage;
-use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, Queued};
+use crate::options::EngineOptions;
 use crate::unit::IoUnit;
 use iomark_core::Ddir;
 use pool::{BufPtr, Request, Shared};

@@ -21,7 +21,8 @@
 mod prep;
 mod setup;
 
-use crate::interface::{Engine, EngineError, EngineOptions, Queued};
+use crate::interface::{Engine, EngineError, Queued};
+use crate::options::EngineOptions;
 use crate::sync::{sync_file, sync_range, trim};
 use crate::unit::IoUnit;
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};

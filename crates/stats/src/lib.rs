@@ -16,6 +16,7 @@ pub mod lifetimes;
 pub mod log;
 pub mod moments;
 pub mod notes;
+pub mod percentile_list;
 pub mod progress;
 pub mod recorder;
 pub mod reduce;

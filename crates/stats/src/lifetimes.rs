@@ -8,7 +8,7 @@
 //! written, then failed), then by trims, then by state; the percentile P is the trims of
 //! the block at position `P × (blocks − unwritten) / 100 + unwritten` of that order.
 
-use crate::reduce::PercentileList;
+use crate::percentile_list::PercentileList;
 use serde::{Deserialize, Serialize};
 
 /// The state a block ends in, in fio's order (which is also its report's).

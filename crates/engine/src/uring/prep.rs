@@ -2,7 +2,7 @@
 //! registered), with which buffer (plain, registered, or behind the unit's own iovec) and
 //! which per-I/O flags.
 
-use crate::interface::EngineOptions;
+use crate::options::EngineOptions;
 use crate::unit::IoUnit;
 use io_uring::{opcode, squeue, types};
 use iomark_core::Ddir;

@@ -4,7 +4,8 @@
 //! Everything here runs before the job's first I/O, so it may allocate and make system
 //! calls freely.
 
-use crate::interface::{EngineError, EngineOptions};
+use crate::interface::EngineError;
+use crate::options::EngineOptions;
 use crate::unit::IoUnit;
 use io_uring::{opcode, IoUring, Probe};
 use std::io;

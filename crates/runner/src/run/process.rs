@@ -47,9 +47,7 @@ pub trait JobProcesses: Send + Sync + std::fmt::Debug {
     fn request(&self, index: usize, plan: &JobPlan) -> Vec<u8>;
 }
 
-/// What a job process writes back: the job's outcome, or why it could not run at all (an
-/// errno and the message), which the parent reports as the job's failure.
-pub type ProcessReply = Result<JobOutcome, (i32, String)>;
+pub use super::wire::ProcessReply;
 
 /// The errno and message of a job that could not run at all: the first system error among
 /// its causes (`EINVAL` when none is one).

@@ -8,10 +8,13 @@
 //! listener line) is not a message: the parent passes it on to its own standard output,
 //! where a job thread would have written it.
 
-use super::process::ProcessReply;
 use crate::links::progress::{JobProgress, JobState};
 use crate::outcome::JobOutcome;
 use std::io::Write;
+
+/// What a job process writes back: the job's outcome, or why it could not run at all (an
+/// errno and the message), which the parent reports as the job's failure.
+pub type ProcessReply = Result<JobOutcome, (i32, String)>;
 
 /// What begins each message line of the child.
 pub(crate) const TAG: &[u8] = b"\x1eiomark-job-process ";

@@ -8,6 +8,7 @@
 //! that the browser shows the final report even though iomark then exits.
 
 mod page;
+mod response;
 mod server;
 mod state;
 

@@ -7,6 +7,7 @@
 //! size limit, so a silent or flooding client holds the thread for two seconds at most.
 //! Anything but `GET`/`HEAD` gets `405`: the server is read-only.
 
+use super::response::Response;
 use super::state::Shared;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -72,29 +73,4 @@ fn handle(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     }
     stream.write_all(&out)?;
     stream.flush()
-}
-
-/// What the server sends back.
-pub(super) struct Response {
-    pub(super) status: u16,
-    pub(super) content_type: &'static str,
-    pub(super) body: Vec<u8>,
-}
-
-impl Response {
-    pub(super) fn html(body: String) -> Self {
-        Response { status: 200, content_type: "text/html; charset=utf-8", body: body.into_bytes() }
-    }
-
-    pub(super) fn json(body: String) -> Self {
-        Response { status: 200, content_type: "application/json", body: body.into_bytes() }
-    }
-
-    pub(super) fn text(status: u16, body: &str) -> Self {
-        Response {
-            status,
-            content_type: "text/plain; charset=utf-8",
-            body: body.as_bytes().to_vec(),
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! What the live page shows, shared between the run (which updates it every interval) and
 //! the server (which answers from it).
 
-use super::server::Response;
+use super::response::Response;
 use crate::charts::section_charts;
 use crate::charts::total_charts;
 use crate::input::empty_report;

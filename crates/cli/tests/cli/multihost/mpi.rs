@@ -18,6 +18,31 @@ fn mpi_ready() -> bool {
     have("mpirun", &["--version"])
 }
 
+/// Runs `mpirun -np NP iomark EXTRA JOB --output-format=json+` in `dir` (under the fake
+/// clock when `fake`), asserts it succeeds, and returns the one JSON document it prints.
+fn mpirun_json(
+    dir: &std::path::Path,
+    np: &str,
+    extra: &[&str],
+    job: &std::path::Path,
+    fake: bool,
+) -> Value {
+    let mut cmd = command("mpirun");
+    cmd.current_dir(dir);
+    if fake {
+        cmd.env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS);
+    }
+    let out = cmd
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", np, IOMARK])
+        .args(extra)
+        .arg(job)
+        .arg("--output-format=json+")
+        .output()
+        .expect("run mpirun");
+    assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
 /// Adds the bins of `lat` (json+'s `bins`, value to count) into `sum`.
 fn add_bins(sum: &mut BTreeMap<u64, u64>, lat: &Value) {
     for (v, c) in lat["bins"].as_object().expect("bins") {
@@ -36,17 +61,8 @@ fn four_ranks_report_once_with_every_rank_merged_exactly() {
         "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\ngroup_reporting\n\
          filename_format=f.$rank.$jobnum.$filenum\n[j]\nnumjobs=2\n",
     );
-    let out = command("mpirun")
-        .current_dir(dir.path())
-        .env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS)
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "4", IOMARK])
-        .arg(&job)
-        .arg("--output-format=json+")
-        .output()
-        .expect("run mpirun");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // One document: rank 0's.
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let doc = mpirun_json(dir.path(), "4", &[], &job, true);
     let job = &doc["jobs"][0];
     let ranks = doc["ranks"].as_array().expect("ranks");
     assert_eq!(ranks.len(), 4);
@@ -118,19 +134,7 @@ fn job_processes_under_mpi_report_as_threads_do() {
         "[global]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nrandrepeat=1\n\
          filename_format=f.$rank.$jobnum\n[a]\n[b]\nstonewall\nnumjobs=2\n",
     );
-    let run = |extra: &[&str]| -> Value {
-        let out = command("mpirun")
-            .current_dir(dir.path())
-            .env("IOMARK_FAKE_CLOCK_NS", FAKE_STEP_NS)
-            .args(["--allow-run-as-root", "--oversubscribe", "-np", "2", IOMARK])
-            .args(extra)
-            .arg(&job)
-            .arg("--output-format=json+")
-            .output()
-            .expect("run mpirun");
-        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", text(&out.stderr));
-        serde_json::from_slice(&out.stdout).expect("one JSON document")
-    };
+    let run = |extra: &[&str]| mpirun_json(dir.path(), "2", extra, &job, true);
     let threads = run(&[]);
     let processes = run(&["--job-processes"]);
     assert_eq!(processes["jobs"], threads["jobs"]);
@@ -168,15 +172,7 @@ fn two_ranks_merge_the_priorities_exactly() {
          number_ios=300\nfilename_format=p.$rank.$jobnum\ngroup_reporting\n\
          [classes]\ncmdprio_percentage=30,60\ncmdprio_class=1,2\nnumjobs=2\n",
     );
-    let out = command("mpirun")
-        .current_dir(dir.path())
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2", IOMARK])
-        .arg(&job)
-        .arg("--output-format=json+")
-        .output()
-        .expect("run mpirun");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let doc = mpirun_json(dir.path(), "2", &[], &job, false);
     let job = &doc["jobs"][0];
     let ranks = doc["ranks"].as_array().expect("ranks");
     assert_eq!(ranks.len(), 2);

@@ -42,7 +42,14 @@ fn trigger(client: &str, server: &Server, dir: &Path) {
         let bytes = std::fs::read(&state).unwrap_or_else(|e| panic!("{client}: {state:?}: {e}"));
         // fio's state file: version 3, the list's size, its checksum, the list.
         assert_eq!(&bytes[..8], &3u64.to_le_bytes());
-        assert_eq!(bytes.len(), 24 + 168, "{client}: depth 1, one file");
+        // The list's size, then its 152 bytes of the job's state and 16 bytes per slot:
+        // depth × files, at depth 1 with one file one slot, or none when the trigger came
+        // before the job had opened its file.
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let slots = word(32) as usize * word(36) as usize;
+        assert!(slots <= 1, "{client}: {job}: {slots} slots at depth 1, one file");
+        assert_eq!(bytes.len(), 24 + 152 + 16 * slots, "{client}: {job}");
+        assert_eq!(&bytes[8..16], &((bytes.len() - 24) as u64).to_le_bytes(), "{client}: {job}");
         assert_eq!(bytes[24 + 88..24 + 88 + job.len()], *job.as_bytes());
     }
     assert!(run.stdout.text().contains("long: (groupid=0"), "{}", run.stdout.text());
