@@ -5,9 +5,10 @@
 use super::features::Features;
 use super::hot::Hot;
 use iomark_core::Ddir;
+use iomark_engine::Slot;
 use iomark_stats::recorder::SyncKind;
 
-impl Hot<'_, '_> {
+impl<'id> Hot<'_, '_, 'id> {
     /// Unit `index`, stamped `(start, issue)`, completed by `now`. The completion latency
     /// is recorded here when `clat` says so; a reaped batch (`slat` without `clat`)
     /// records it, and the moments of slat and lat, per run of equal clat instead (see
@@ -17,20 +18,20 @@ impl Hot<'_, '_> {
     pub(super) fn complete<const RICH: bool>(
         &mut self,
         feat: &mut Features<'_, '_>,
-        index: u32,
+        slot: Slot<'id>,
         (start, issue): (u64, u64),
         slat: Option<u64>,
         clat: Option<u64>,
         now: u64,
     ) -> Option<Ddir> {
         self.last_now = now;
-        let unit = &self.units[index as usize];
-        self.free.push(index);
+        self.units.push(slot);
+        let unit = self.units.get(slot);
         if let Some(locks) = feat.locks.as_mut().filter(|_| RICH) {
             locks.give(unit.file as usize);
         }
         if unit.result < 0 {
-            self.failed::<RICH>(feat, index, (-unit.result) as i32);
+            self.failed::<RICH>(feat, slot, (-unit.result) as i32);
             return None;
         }
         let Some(d) = unit.ddir.data_index() else {
@@ -68,7 +69,7 @@ impl Hot<'_, '_> {
             self.tick(now);
         }
         if RICH {
-            feat.completed(self, index, dir, (start, issue), slat, now);
+            feat.completed(self, slot, dir, (start, issue), slat, now);
         }
         Some(dir)
     }

@@ -166,7 +166,7 @@ impl<'a> Controls<'a> {
 
     /// Before a request is drawn: in a mixed job with rate limits, the rates correct the
     /// mix's choice (on the clock of `io`; see `features::pace`).
-    pub(super) fn steer(&self, io: &mut Hot<'_, '_>) {
+    pub(super) fn steer(&self, io: &mut Hot<'_, '_, '_>) {
         let (Some(pacer), Some(_)) = (&self.pacer, self.steer) else { return };
         let Some((mixed, other_share)) = io.workload.mix_choice() else { return };
         let now = io.clock.now_ns();
@@ -183,7 +183,7 @@ impl<'a> Controls<'a> {
     /// the job is to end (steady state reached, the target found).
     pub(super) fn completed(
         &mut self,
-        io: &mut Hot<'_, '_>,
+        io: &mut Hot<'_, '_, '_>,
         index: u32,
         dir: Ddir,
         start: u64,
@@ -225,7 +225,7 @@ impl<'a> Controls<'a> {
 
     /// Applies a step of the latency-target search; returns whether the search is done.
     #[cold]
-    fn search_step(&mut self, io: &mut Hot<'_, '_>, step: Step, index: u32, lat: u64) -> bool {
+    fn search_step(&mut self, io: &mut Hot<'_, '_, '_>, step: Step, index: u32, lat: u64) -> bool {
         match step {
             Step::Depth(depth) => io.depth_limit = depth,
             Step::FinalRun(depth) => {
@@ -253,8 +253,8 @@ impl<'a> Controls<'a> {
     /// The I/O on unit `index` of `io` took `lat` ns, more than the `max` allowed: fio's
     /// message, and the job ends with `ETIMEDOUT`.
     #[cold]
-    fn latency_exceeded(&self, io: &mut Hot<'_, '_>, index: u32, lat: u64, max: u64) {
-        let unit = &io.units[index as usize];
+    fn latency_exceeded(&self, io: &mut Hot<'_, '_, '_>, index: u32, lat: u64, max: u64) {
+        let unit = &io.units.units()[index as usize];
         let file = self.files.list.get(unit.file as usize).map(|f| f.path.display().to_string());
         eprintln!(
             "iomark: latency of {lat} nsec exceeds specified max ({max} nsec): {} {} {} {}",

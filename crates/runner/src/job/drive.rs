@@ -32,28 +32,29 @@ use crate::links::progress::JobState;
 use crate::request::Request;
 use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
+use iomark_engine::Slot;
 use iomark_verify::JobVerify;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The loop: its hot state and its features' state.
-pub(super) struct Loop<'a, 's> {
+pub(super) struct Loop<'a, 's, 'id> {
     /// What the plain loop touches.
-    pub(super) io: Hot<'a, 's>,
+    pub(super) io: Hot<'a, 's, 'id>,
     /// What only the rich loop and the job's start and end touch.
     pub(super) feat: Features<'a, 's>,
     /// Whether the job uses any of the features the plain loop leaves out.
     rich: bool,
 }
 
-impl<'a, 's> Loop<'a, 's> {
+impl<'a, 's, 'id> Loop<'a, 's, 'id> {
     /// The loop of a job with the state `io` and the features `feat`.
-    pub(super) fn new(io: Hot<'a, 's>, feat: Features<'a, 's>) -> Self {
+    pub(super) fn new(io: Hot<'a, 's, 'id>, feat: Features<'a, 's>) -> Self {
         let rich = feat.any();
         Loop { io, feat, rich }
     }
 }
 
-impl Loop<'_, '_> {
+impl<'id> Loop<'_, '_, 'id> {
     /// Runs the loop until the job (or its verify phase) is over.
     pub(super) fn run(&mut self, stop: &AtomicBool) {
         if self.rich {
@@ -76,7 +77,7 @@ impl Loop<'_, '_> {
         // for one first (below): one comparison a turn.
         let poll_from = if batching.complete_min == 0 { 1 } else { u32::MAX };
         // When the ramp or the runtime ends: one comparison a turn until then.
-        let ends_at = |io: &Hot<'_, '_>, ramping: bool| {
+        let ends_at = |io: &Hot<'_, '_, '_>, ramping: bool| {
             let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
             phase.map_or(u64::MAX, |p| io.measure_from.saturating_add(p))
         };
@@ -132,23 +133,23 @@ impl Loop<'_, '_> {
                 continue;
             }
             let io = &mut self.io;
-            let index = if io.in_flight < io.depth_limit { io.free.pop() } else { None };
-            let Some(index) = index else {
+            let slot = if io.in_flight < io.depth_limit { io.units.pop() } else { None };
+            let Some(slot) = slot else {
                 self.io.reap_full::<RICH>(&mut self.feat);
                 continue;
             };
             let Some(req) = self.next_request::<RICH>() else {
-                self.io.free.push(index);
+                self.io.units.push(slot);
                 let pauses = self.feat.plan.files.unlink_each_loop || self.feat.per_file;
                 if RICH && pauses && self.next_loop() {
                     continue;
                 }
                 break;
             };
-            if RICH && !self.before_issue(index, req, stop) {
+            if RICH && !self.before_issue(slot, req, stop) {
                 continue;
             }
-            self.issue::<RICH>(index, req);
+            self.issue::<RICH>(slot, req);
         }
         self.io.commit();
         while self.io.in_flight > 0 && self.io.error == 0 {
@@ -179,17 +180,17 @@ impl Loop<'_, '_> {
     /// In a rich job, between drawing a request and issuing it: a sync that `fsync=N` puts
     /// before it, or the pause the rate controls ask for. Returns false when the request
     /// waits for the next turn of the loop (unit `index` is then used or given back).
-    fn before_issue(&mut self, index: u32, req: Request, stop: &AtomicBool) -> bool {
+    fn before_issue(&mut self, slot: Slot<'id>, req: Request, stop: &AtomicBool) -> bool {
         if let Some(sync) = self.feat.sync.due() {
             self.feat.sync.held = Some(req);
             let sync = self.feat.sync.issue(sync);
-            self.issue::<true>(index, sync);
+            self.issue::<true>(slot, sync);
             return false;
         }
-        if self.feat.ctl.is_some() && !self.pace(index, req, stop) {
+        if self.feat.ctl.is_some() && !self.pace(slot.index(), req, stop) {
             // Not due before the phase ends or the job stops: the loop decides.
             self.feat.sync.held = Some(req);
-            self.io.free.push(index);
+            self.io.units.push(slot);
             return false;
         }
         self.feat.sync.last_was_sync = false;
@@ -198,15 +199,15 @@ impl Loop<'_, '_> {
 
     /// Fills unit `index` with the I/O `req` and hands it to the engine.
     #[inline(always)]
-    fn issue<const RICH: bool>(&mut self, index: u32, req: Request) {
+    fn issue<const RICH: bool>(&mut self, slot: Slot<'id>, req: Request) {
         let Request { ddir, file, offset, len } = req;
         if RICH {
-            if !self.feat.verify_issue(index, req) {
-                self.io.free.push(index);
+            if !self.feat.verify_issue(slot.index(), req) {
+                self.io.units.push(slot);
                 return;
             }
             if self.feat.serialize && self.io.in_flight > 0 && ddir.is_data() {
-                self.wait_for_overlaps(index, req);
+                self.wait_for_overlaps(slot.index(), req);
             }
             if self.feat.locks.is_some() {
                 self.take_lock(file);
@@ -214,7 +215,7 @@ impl Loop<'_, '_> {
         }
         let (io, feat) = (&mut self.io, &mut self.feat);
         let start = io.clock.now_ns();
-        let unit = &mut io.units[index as usize];
+        let unit = io.units.get_mut(slot);
         unit.ddir = ddir;
         unit.file = file as u32;
         unit.fd = io.fds[file];
@@ -235,7 +236,7 @@ impl Loop<'_, '_> {
             }
             io.workload.prepare_write(&mut unit.buf.as_mut_slice()[..len], offset);
             if let Some(v) = feat.verify.as_mut().filter(|_| RICH) {
-                v.stamp(index, &mut unit.buf.as_mut_slice()[..len], file, offset);
+                v.stamp(slot.index(), &mut unit.buf.as_mut_slice()[..len], file, offset);
             }
             io.clock.now_ns()
         } else {
@@ -249,7 +250,7 @@ impl Loop<'_, '_> {
             }
             logs.issue(start, req);
         }
-        io.queue::<RICH>(feat, index, file, (start, issue));
+        io.queue::<RICH>(feat, slot, file, (start, issue));
         if RICH && ddir == Ddir::Write {
             feat.sync.writes += 1;
             feat.sync.last_write_file = file;

@@ -5,8 +5,9 @@
 use super::features::Features;
 use super::hot::Hot;
 use iomark_core::Ddir;
+use iomark_engine::Slot;
 
-impl Hot<'_, '_> {
+impl<'id> Hot<'_, '_, 'id> {
     /// Unit `index` completed with `errno`: `fill_device` ends the job on a full file
     /// system; anything else is the job's error unless `continue_on_error` lets it go (see
     /// [`super::describe::failed_io`]).
@@ -15,10 +16,10 @@ impl Hot<'_, '_> {
     pub(super) fn failed<const RICH: bool>(
         &mut self,
         feat: &mut Features<'_, '_>,
-        index: u32,
+        slot: Slot<'id>,
         errno: i32,
     ) {
-        let unit = &self.units[index as usize];
+        let (unit, index) = (self.units.get(slot), slot.index());
         if RICH && feat.streams && -i64::from(errno) == iomark_engine::net::END_OF_STREAM {
             // The other side closed or said it was done: the job ends cleanly, and this
             // read, which brought nothing, is not an I/O (its issue depth is taken back).

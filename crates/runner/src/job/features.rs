@@ -12,6 +12,7 @@ use crate::logs::JobLogs;
 use iomark_core::Ddir;
 use iomark_engine::file::ThreadUsage;
 use iomark_engine::thread::ioprio_value;
+use iomark_engine::Slot;
 use iomark_plan::JobPlan;
 use iomark_verify::JobVerify;
 use std::fs::File;
@@ -92,16 +93,16 @@ impl Features<'_, '_> {
     /// started at `start`, issued at `issue`, submitted `slat` after its start) completed
     /// at `now`.
     #[inline(always)]
-    pub(super) fn completed(
+    pub(super) fn completed<'id>(
         &mut self,
-        io: &mut Hot<'_, '_>,
-        index: u32,
+        io: &mut Hot<'_, '_, 'id>,
+        slot: Slot<'id>,
         dir: Ddir,
         (start, issue): (u64, u64),
         slat: Option<u64>,
         now: u64,
     ) {
-        let unit = &io.units[index as usize];
+        let (unit, index) = (io.units.get(slot), slot.index());
         io.recorder.record_prio(dir, unit.ioprio, now - issue, now - start);
         if dir == Ddir::Write {
             self.sync.written(unit.file as usize, unit.offset, unit.len);

@@ -44,9 +44,9 @@ impl Features<'_, '_> {
 
     /// Unit `index` of `io` completed: a write is logged for verification, a verify read is
     /// checked.
-    pub(super) fn verify_completed(&mut self, io: &mut Hot<'_, '_>, index: u32) {
+    pub(super) fn verify_completed(&mut self, io: &mut Hot<'_, '_, '_>, index: u32) {
         let Some(v) = &mut self.verify else { return };
-        let unit = &mut io.units[index as usize];
+        let unit = &mut io.units.units_mut()[index as usize];
         let checked = match unit.ddir {
             Ddir::Write => v.written(index, true),
             Ddir::Trim => {
@@ -72,7 +72,7 @@ impl Features<'_, '_> {
     }
 }
 
-impl Loop<'_, '_> {
+impl Loop<'_, '_, '_> {
     /// `lockfile`: takes the lock of `file` for one I/O. When another job holds it, the
     /// job first completes its I/Os in flight (giving back its own locks), then waits; see
     /// [`crate::links::lockfile`].
@@ -96,10 +96,10 @@ impl Loop<'_, '_> {
     pub(super) fn wait_for_overlaps(&mut self, index: u32, req: Request) {
         let Request { ddir, file, offset, len } = req;
         let end = offset + len as u64;
-        let races = |io: &Hot<'_, '_>| {
-            io.units.iter().enumerate().any(|(i, u)| {
+        let races = |io: &Hot<'_, '_, '_>| {
+            io.units.units().iter().enumerate().any(|(i, u)| {
                 i != index as usize
-                    && !io.free.contains(&(i as u32))
+                    && !io.units.is_free(i as u32)
                     && u.ddir.is_data()
                     && (changes_data(ddir) || changes_data(u.ddir))
                     && u.file as usize == file

@@ -6,7 +6,7 @@
 use crate::clock::JobClock;
 use crate::links::progress::Publisher;
 use crate::links::status::Requests;
-use iomark_engine::{Engine, IoUnit};
+use iomark_engine::{Engine, Slot, UnitTable};
 use iomark_plan::engine::Batching;
 use iomark_plan::errors::ErrorPolicy;
 use iomark_plan::files::FilesPlan;
@@ -15,21 +15,20 @@ use iomark_workload::Workload;
 use std::sync::atomic::AtomicBool;
 
 /// The state of the plain submit/reap loop.
-pub(super) struct Hot<'a, 's> {
+pub(super) struct Hot<'a, 's, 'id> {
     /// The job's engine.
     pub(super) engine: Box<dyn Engine>,
     /// Where the job's I/Os come from.
     pub(super) workload: Workload,
-    /// The job's `iodepth` units (with their start and submission stamps).
-    pub(super) units: Vec<IoUnit>,
+    /// The job's `iodepth` units (with their start and submission stamps) and the free
+    /// list of those not in flight.
+    pub(super) units: UnitTable<'id>,
     /// The descriptor of each file (-1 on the null engine).
     pub(super) fds: Vec<i32>,
     /// Every time stamp of the job.
     pub(super) clock: JobClock,
     /// The job's statistics.
     pub(super) recorder: JobRecorder,
-    /// Indexes of units not in flight.
-    pub(super) free: Vec<u32>,
     /// Room for the indexes `reap` returns.
     pub(super) done: Vec<u32>,
     /// Units handed to the engine and not completed yet.
@@ -37,7 +36,7 @@ pub(super) struct Hot<'a, 's> {
     /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
     pub(super) depth_limit: u32,
     /// Units queued since the last commit.
-    pub(super) pending: Vec<u32>,
+    pub(super) pending: Vec<Slot<'id>>,
     /// How the job submits and reaps.
     pub(super) batching: Batching,
     /// Whether the engine's I/Os count in the submit and complete distributions.

@@ -12,7 +12,7 @@
 use super::drive::Loop;
 use crate::files::FileAction;
 
-impl Loop<'_, '_> {
+impl Loop<'_, '_, '_> {
     /// The workload paused at the end of a pass (it does with `unlink_each_loop`, and in a
     /// job that verifies each pass, see [`iomark_verify::VerifyJob::each_pass`]): waits for the I/Os in
     /// flight, removes and reopens the files if a loop ends here (`unlink_each_loop`), and

@@ -46,6 +46,7 @@ pub(crate) use crate::outcome::JobOutcome;
 pub(crate) use describe::errno_text;
 use drive::Loop;
 pub use error::{JobError, JobFailure};
+use iomark_engine::UnitTable;
 pub(crate) use outcome::recorder_config;
 
 /// Runs one job to its end; `stop` asks it to finish early, `links` is what it shares with
@@ -58,12 +59,16 @@ pub fn run(
     progress: &JobProgress,
     status: &mut JobSlot<'_>,
 ) -> Result<JobOutcome, JobError> {
-    let (mut l, verify_host) = start::start(plan, (clock, filler), stop, links, progress, status)?;
-    l.run(stop);
-    while l.verify_phase(stop) {
+    // The job's units are indexed by slots of its own table's brand (see UnitTable).
+    UnitTable::scope(|brand| {
+        let job = (clock, filler);
+        let (mut l, verify_host) = start::start(plan, job, stop, links, progress, status, brand)?;
         l.run(stop);
-    }
-    end(l, progress, &verify_host)
+        while l.verify_phase(stop) {
+            l.run(stop);
+        }
+        end(l, progress, &verify_host)
+    })
 }
 
 /// The end of the job that loop `l` ran: its logs and verify state written, its files
@@ -71,7 +76,7 @@ pub fn run(
 /// outcome, with the CPU time of its thread, its engine's threads and its `verify_async`
 /// helpers (`verify_host`).
 fn end(
-    mut l: Loop<'_, '_>,
+    mut l: Loop<'_, '_, '_>,
     progress: &JobProgress,
     verify_host: &Host,
 ) -> Result<JobOutcome, JobError> {

@@ -42,7 +42,7 @@ pub(crate) fn recorder_config(plan: &JobPlan, sync_engine: bool) -> RecorderConf
     }
 }
 
-impl Loop<'_, '_> {
+impl Loop<'_, '_, '_> {
     /// The job's times, with its I/O ending at `end` and `usage` its CPU usage.
     pub(super) fn times(&self, end: u64, usage: ThreadUsage) -> JobTimes {
         let run_ms = end.saturating_sub(self.io.measure_from) / 1_000_000;

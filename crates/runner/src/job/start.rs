@@ -18,7 +18,7 @@ use crate::links::status::JobSlot;
 use crate::links::JobLinks;
 use crate::logs::JobLogs;
 use iomark_engine::file::ThreadUsage;
-use iomark_engine::{Engine, IoUnit};
+use iomark_engine::{Brand, Engine, IoUnit, UnitTable};
 use iomark_plan::JobPlan;
 use iomark_stats::recorder::JobRecorder;
 use iomark_verify::JobVerify;
@@ -77,14 +77,15 @@ fn open_io(plan: &JobPlan, filler: Option<BufferFiller>) -> Result<Io, JobError>
 /// Starts job `plan` on `clock` (after its `startdelay`, unless `stop` comes first), with
 /// its `links` to the other jobs, publishing into `progress` and answering on `status`:
 /// the loop, ready to run, and the host of its `verify_async` helpers.
-pub(super) fn start<'a, 's>(
+pub(super) fn start<'a, 's, 'id>(
     plan: &'a JobPlan,
     (mut clock, filler): (JobClock, Option<BufferFiller>),
     stop: &'a AtomicBool,
     links: JobLinks<'a>,
     progress: &'a JobProgress,
     status: &'a mut JobSlot<'s>,
-) -> Result<(Loop<'a, 's>, Arc<Host>), JobError> {
+    brand: Brand<'id>,
+) -> Result<(Loop<'a, 's, 'id>, Arc<Host>), JobError> {
     let name = plan.job.name.as_str();
     let iodepth = plan.engine.iodepth;
     let Io { files, fds, engine, workload, units } = open_io(plan, filler)?;
@@ -136,6 +137,7 @@ pub(super) fn start<'a, 's>(
         .map(|t| Box::new(BlockFeed::open(t, (name, &files), (monotonic, log), || clock.now_ns())));
     // From here on the job answers requests for interim reports.
     status.start();
+    let units = UnitTable::new(units, brand);
     let io = Hot {
         counts_batches: engine.counts_batches(),
         engine,
@@ -144,7 +146,6 @@ pub(super) fn start<'a, 's>(
         fds,
         clock,
         recorder,
-        free: (0..iodepth).rev().collect(),
         done: Vec::with_capacity(iodepth as usize),
         in_flight: 0,
         depth_limit: ctl.as_deref().and_then(Controls::depth).unwrap_or(iodepth),

@@ -11,7 +11,7 @@ use super::features::Features;
 use super::hot::Hot;
 use iomark_core::Ddir;
 use iomark_engine::mem::MemError;
-use iomark_engine::{IoUnit, Queued};
+use iomark_engine::{IoUnit, Queued, Slot};
 use iomark_plan::JobPlan;
 use iomark_stats::sums::SumMoments;
 use iomark_workload::Workload;
@@ -42,7 +42,7 @@ pub(super) fn units(plan: &JobPlan, workload: &mut Workload) -> Result<Vec<IoUni
     Ok(units)
 }
 
-impl Hot<'_, '_> {
+impl<'id> Hot<'_, '_, 'id> {
     /// Hands the filled unit `index` (of `file`, stamped `(start, issue)`) to the engine:
     /// it completes at once, or is queued (and committed once a batch waits or the queue is
     /// full), or waits for completions when the engine is busy.
@@ -50,13 +50,13 @@ impl Hot<'_, '_> {
     pub(super) fn queue<const RICH: bool>(
         &mut self,
         feat: &mut Features<'_, '_>,
-        index: u32,
+        slot: Slot<'id>,
         file: usize,
         (start, issue): (u64, u64),
     ) {
         let (mut start, mut issue) = (start, issue);
         loop {
-            match self.engine.queue(&mut self.units[index as usize]) {
+            match self.engine.queue(self.units.get_mut(slot)) {
                 Queued::Completed => {
                     // fio counts an I/O completed inside queue as one submit and one reap
                     // (its null engine as neither).
@@ -67,13 +67,13 @@ impl Hot<'_, '_> {
                     }
                     let now = self.clock.now_ns();
                     let clat = Some(now - issue);
-                    self.complete::<RICH>(feat, index, (start, issue), None, clat, now);
+                    self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
                     return;
                 }
                 Queued::Queued => {
-                    self.pending.push(index);
+                    self.pending.push(slot);
                     self.in_flight += 1;
-                    let full = self.free.is_empty() || self.in_flight >= self.depth_limit;
+                    let full = self.units.none_free() || self.in_flight >= self.depth_limit;
                     if full || self.pending.len() >= self.batching.submit as usize {
                         self.commit();
                     }
@@ -84,7 +84,7 @@ impl Hot<'_, '_> {
                     // the wait does not count as the I/O's own time.
                     self.commit();
                     if self.in_flight == 0 || self.error != 0 {
-                        self.free.push(index);
+                        self.units.push(slot);
                         if let Some(locks) = &mut feat.locks {
                             locks.give(file);
                         }
@@ -94,7 +94,7 @@ impl Hot<'_, '_> {
                     self.reap::<RICH>(feat, 1, self.in_flight as usize);
                     start = self.clock.now_ns();
                     issue = start;
-                    self.units[index as usize].stamps = (start, issue);
+                    self.units.get_mut(slot).stamps = (start, issue);
                 }
             }
         }
@@ -127,8 +127,8 @@ impl Hot<'_, '_> {
                 self.recorder.record_depth(in_flight_before + n as u32, n as u32);
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
-                for &index in &self.pending[..n.min(self.pending.len())] {
-                    self.units[index as usize].stamps.1 = now;
+                for &slot in &self.pending[..n.min(self.pending.len())] {
+                    self.units.get_mut(slot).stamps.1 = now;
                 }
                 self.pending.drain(..n.min(self.pending.len()));
             }
@@ -151,7 +151,7 @@ impl Hot<'_, '_> {
         let mut done = std::mem::take(&mut self.done);
         done.clear();
         let max = max.min(self.in_flight as usize);
-        match self.engine.reap(&mut self.units, min.min(max), max, &mut done) {
+        match self.engine.reap(self.units.units_mut(), min.min(max), max, &mut done) {
             Ok(n) => {
                 if n > 0 {
                     self.recorder.record_complete(n as u32);
@@ -167,10 +167,14 @@ impl Hot<'_, '_> {
                 let mut slats = SumMoments::new();
                 for &index in &done {
                     self.in_flight -= 1;
-                    let stamps @ (start, submitted) = self.units[index as usize].stamps;
+                    let Some(slot) = self.units.slot(index) else {
+                        self.set_error(libc::EIO, "reap");
+                        continue;
+                    };
+                    let stamps @ (start, submitted) = self.units.get(slot).stamps;
                     let slat = submitted - start;
                     let Some(dir) =
-                        self.complete::<RICH>(feat, index, stamps, Some(slat), None, now)
+                        self.complete::<RICH>(feat, slot, stamps, Some(slat), None, now)
                     else {
                         continue;
                     };

@@ -8,7 +8,7 @@ use super::drive::Loop;
 use crate::request::Request;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-impl Loop<'_, '_> {
+impl Loop<'_, '_, '_> {
     /// At the top of the loop: starts the final run of a latency target, and pauses for
     /// think time. Returns whether anything happened (the loop then looks at the clock
     /// again).
