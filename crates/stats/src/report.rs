@@ -53,6 +53,9 @@ pub struct RunReport {
     /// `--idle-prof`: how idle the CPUs were while the jobs ran, if asked.
     #[serde(default)]
     pub cpu_idleness: Option<IdleReport>,
+    /// `--profile=act`: the latency table per slice and the verdict.
+    #[serde(default)]
+    pub act: Option<crate::act::ActReport>,
 }
 
 /// What `--idle-prof` measured: the CPUs' idleness during the run (the share of the
