@@ -171,7 +171,7 @@ impl ActSlices {
     fn tick(&mut self, report: &RunReport) {
         let ended = (self.start.elapsed().as_secs() / ACT_SLICE.as_secs()) as usize;
         if ended > self.marks.len() {
-            self.marks.push(ActCounts::of(report));
+            self.marks.push(report.act_counts());
         }
     }
 
@@ -180,7 +180,7 @@ impl ActSlices {
     fn judge(self, report: &RunReport, prep: bool) -> ActReport {
         let mut before = ActCounts::default();
         let mut slices = Vec::new();
-        for mark in self.marks.into_iter().chain([ActCounts::of(report)]) {
+        for mark in self.marks.into_iter().chain([report.act_counts()]) {
             slices.push(if prep { ActCounts::default() } else { mark.since(before) });
             before = mark;
         }

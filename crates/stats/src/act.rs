@@ -20,7 +20,6 @@
 //! its other side (docs/workloads.md). fio prints the same figures under `trans` and
 //! `device`; so does iomark.
 
-use crate::report::{LatStats, RunReport};
 use serde::{Deserialize, Serialize};
 
 /// The lower bounds of the table's bands, in milliseconds.
@@ -46,17 +45,13 @@ pub fn band_of(ns: u64) -> Option<usize> {
 }
 
 impl ActCounts {
-    /// The I/Os of every job of `report` (reads, writes and trims) as their completion
-    /// latency histograms hold them.
-    pub fn of(report: &RunReport) -> ActCounts {
-        Self::of_clats(report.jobs.iter().flat_map(|j| &j.dirs).map(|d| &d.clat))
-    }
-
-    fn of_clats<'a>(clats: impl Iterator<Item = &'a LatStats>) -> ActCounts {
+    /// The I/Os of completion latency histograms, each given as its count and its bins
+    /// (`(value, count)`: [`LatStats`](crate::report::LatStats)' `n` and `bins`).
+    pub fn of_clats<'a>(clats: impl Iterator<Item = (u64, &'a [(u64, u64)])>) -> ActCounts {
         let mut counts = ActCounts::default();
-        for clat in clats {
-            counts.ios += clat.n;
-            for &(value, count) in clat.bins.iter().flatten() {
+        for (n, bins) in clats {
+            counts.ios += n;
+            for &(value, count) in bins {
                 if let Some(band) = band_of(value) {
                     counts.bands[band] += count;
                 }
@@ -162,11 +157,9 @@ mod tests {
 
     #[test]
     fn counts_come_from_the_completion_histograms() {
-        let lat =
-            |n, bins: Vec<(u64, u64)>| LatStats { n, bins: Some(bins), ..LatStats::default() };
-        let reads = lat(6, vec![(500, 3), (2_000_000, 2), (70_000_000, 1)]);
-        let writes = lat(2, vec![(9_000_000, 2)]);
-        let all = ActCounts::of_clats([&reads, &writes, &reads, &writes].into_iter());
+        let reads: (u64, &[(u64, u64)]) = (6, &[(500, 3), (2_000_000, 2), (70_000_000, 1)]);
+        let writes: (u64, &[(u64, u64)]) = (2, &[(9_000_000, 2)]);
+        let all = ActCounts::of_clats([reads, writes, reads, writes].into_iter());
         assert_eq!(all, counts(16, [4, 4, 2]));
         assert_eq!(all.since(counts(10, [1, 4, 0])), counts(6, [3, 0, 2]));
     }

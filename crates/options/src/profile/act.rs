@@ -150,6 +150,13 @@ impl ProfileRun {
     }
 }
 
+/// A job section: `name`, then `lines`, in fio's order.
+fn job(name: &str, lines: &[(&str, Option<&str>)], place: &Place) -> RawSection {
+    let mut all = vec![("name", Some(name))];
+    all.extend_from_slice(lines);
+    section(name, false, &all, place)
+}
+
 /// A device's reads and large-block writes.
 fn load_jobs(act: &Act, device: &str, place: &Place) -> [RawSection; 2] {
     let read_rate = (act.load * 2000 / act.threads_per_queue).to_string();
@@ -157,15 +164,12 @@ fn load_jobs(act: &Act, device: &str, place: &Place) -> [RawSection; 2] {
     let write_rate = (act.load * 1000).div_ceil(per_large_block).to_string();
     let (numjobs, read_bs) = (act.threads_per_queue.to_string(), act.read_bytes.to_string());
     let large_bs = act.large_bytes.to_string();
-    let read = format!("act-read-{device}");
-    let write = format!("act-write-{device}");
+    let (file, dev) = (("filename", Some(device)), device);
     [
-        section(
-            &read,
-            false,
+        job(
+            &format!("act-read-{dev}"),
             &[
-                ("name", Some(&read)),
-                ("filename", Some(device)),
+                file,
                 ("rw", Some("randread")),
                 ("numjobs", Some(&numjobs)),
                 ("rate_iops", Some(&read_rate)),
@@ -173,12 +177,10 @@ fn load_jobs(act: &Act, device: &str, place: &Place) -> [RawSection; 2] {
             ],
             place,
         ),
-        section(
-            &write,
-            false,
+        job(
+            &format!("act-write-{dev}"),
             &[
-                ("name", Some(&write)),
-                ("filename", Some(device)),
+                file,
                 ("rw", Some("randwrite")),
                 ("rate_iops", Some(&write_rate)),
                 ("bs", Some(&large_bs)),
@@ -190,59 +192,33 @@ fn load_jobs(act: &Act, device: &str, place: &Place) -> [RawSection; 2] {
 
 /// A device's preparation: zeroes over all of it, then salt.
 fn prep_jobs(device: &str, place: &Place) -> [RawSection; 2] {
-    let zeroes = format!("act-prep-zeroes-{device}");
-    let salt = format!("act-prep-salt-{device}");
+    let file = ("filename", Some(device));
+    let zeroes = [file, ("bs", Some("1048576")), ("zero_buffers", None), ("rw", Some("write"))];
+    let salt = [
+        ("stonewall", None),
+        file,
+        ("bs", Some("4096")),
+        ("ioengine", Some("libaio")),
+        ("iodepth", Some("64")),
+        ("rw", Some("randwrite")),
+    ];
     [
-        section(
-            &zeroes,
-            false,
-            &[
-                ("name", Some(&zeroes)),
-                ("filename", Some(device)),
-                ("bs", Some("1048576")),
-                ("zero_buffers", None),
-                ("rw", Some("write")),
-            ],
-            place,
-        ),
-        section(
-            &salt,
-            false,
-            &[
-                ("name", Some(&salt)),
-                ("stonewall", None),
-                ("filename", Some(device)),
-                ("bs", Some("4096")),
-                ("ioengine", Some("libaio")),
-                ("iodepth", Some("64")),
-                ("rw", Some("randwrite")),
-            ],
-            place,
-        ),
+        job(&format!("act-prep-zeroes-{device}"), &zeroes, place),
+        job(&format!("act-prep-salt-{device}"), &salt, place),
     ]
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{GivenOption, Profile};
+    use super::super::tests::given;
+    use super::super::Profile;
     use super::*;
 
     /// Profile options as given: name and value.
     type Given<'a> = [(&'a str, Option<&'a str>)];
 
     fn act(options: &Given) -> ProfileRun {
-        ProfileRun {
-            profile: Profile::Act,
-            arg: 1,
-            options: options
-                .iter()
-                .map(|(n, v)| GivenOption {
-                    name: n.to_string(),
-                    value: v.map(str::to_string),
-                    arg: 2,
-                })
-                .collect(),
-        }
+        given(Profile::Act, options)
     }
 
     /// Each section as `name: key=value …`, as fio's `--debug=parse` lists them.

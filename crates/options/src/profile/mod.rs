@@ -258,12 +258,13 @@ fn section(name: &str, global: bool, lines: &[(&str, Option<&str>)], place: &Pla
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn run(options: &[(&str, Option<&str>)]) -> ProfileRun {
+    /// `profile` run with `options` (name and value) given in argument 2.
+    pub(super) fn given(profile: Profile, options: &[(&str, Option<&str>)]) -> ProfileRun {
         ProfileRun {
-            profile: Profile::Tiobench,
+            profile,
             arg: 1,
             options: options
                 .iter()
@@ -274,6 +275,10 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    fn run(options: &[(&str, Option<&str>)]) -> ProfileRun {
+        given(Profile::Tiobench, options)
     }
 
     #[test]
