@@ -152,7 +152,9 @@ pub fn execute(
     Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 
-/// The length of a slice of `--profile=act`'s table: an hour, as ACT's.
+/// The length of a slice of `--profile=act`'s table: an hour, as ACT's and fio 3.33's (whose
+/// run of 3700 s printed two rows). fio also ends a job over the first limit at the end of
+/// its hour; iomark runs on and judges every hour in the table (docs/workloads.md).
 const ACT_SLICE: Duration = Duration::from_secs(3600);
 
 /// The recordings of an act run at the end of each of its slices.
