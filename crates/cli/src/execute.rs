@@ -6,6 +6,7 @@ use crate::signals::Control;
 use crate::status::Tick;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
+use iomark_options::profile::ACT_SLICE;
 use iomark_options::{keys, JobSpec};
 use iomark_plan::JobPlan;
 use iomark_report::eta::{EtaLine, NumberFormat};
@@ -62,7 +63,7 @@ pub fn execute(
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
     // --profile=act: the recording so far at the end of each slice, for its table.
-    let mut act = program.act.as_ref().map(|_| ActSlices::new());
+    let mut act = program.act.as_ref().map(|setup| ActSlices::new(setup.slices));
     let interval = match (&pictures, &act) {
         (Some(_), _) => Some(status_interval.unwrap_or(DEFAULT_INTERVAL)),
         (None, act) => act.as_ref().map(|_| ACT_SLICE),
@@ -152,33 +153,33 @@ pub fn execute(
     Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
 }
 
-/// The length of a slice of `--profile=act`'s table: an hour, as ACT's and fio 3.33's (whose
-/// run of 3700 s printed two rows). fio also ends a job over the first limit at the end of
-/// its hour; iomark runs on and judges every hour in the table (docs/workloads.md).
-const ACT_SLICE: Duration = Duration::from_secs(3600);
-
-/// The recordings of an act run at the end of each of its slices.
+/// The recordings of an act run at the end of each of its slices (an hour, as in ACT and
+/// fio 3.33, whose run of 3700 s printed two rows). fio also ends a job over the first
+/// limit at the end of its hour; iomark runs on and judges every hour in the table
+/// (docs/workloads.md).
 struct ActSlices {
     start: Instant,
+    slices: usize,
     marks: Vec<ActCounts>,
 }
 
 impl ActSlices {
-    fn new() -> Self {
-        ActSlices { start: Instant::now(), marks: Vec::new() }
+    fn new(slices: usize) -> Self {
+        ActSlices { start: Instant::now(), slices, marks: Vec::new() }
     }
 
     /// Takes the recording `report` as the end of a slice if a slice has ended since the
-    /// last one taken.
+    /// last one taken (the last slice ends with the run).
     fn tick(&mut self, report: &RunReport) {
         let ended = (self.start.elapsed().as_secs() / ACT_SLICE.as_secs()) as usize;
-        if ended > self.marks.len() {
+        if ended > self.marks.len() && self.marks.len() + 1 < self.slices {
             self.marks.push(report.act_counts());
         }
     }
 
-    /// The table and verdict, the last slice ending with the `report` of the whole run;
-    /// a preparation's (`prep`) I/Os are not counted.
+    /// The table and verdict, the last slice reached ending with the `report` of the whole
+    /// run, one row per slice of `test-duration` (zeros where the run did not reach); a
+    /// preparation's (`prep`) I/Os are not counted.
     fn judge(self, report: &RunReport, prep: bool) -> ActReport {
         let mut before = ActCounts::default();
         let mut slices = Vec::new();
@@ -186,6 +187,7 @@ impl ActSlices {
             slices.push(if prep { ActCounts::default() } else { mark.since(before) });
             before = mark;
         }
+        slices.resize(self.slices, ActCounts::default());
         ActReport::judge(&slices)
     }
 }

@@ -174,6 +174,44 @@ fn act_prep_zeroes_then_salts_each_device_as_fio_does() {
     }
 }
 
+/// The lines from the table's head to the verdict.
+fn table(stdout: &str) -> String {
+    let start = stdout.find("        trans").expect("table");
+    let end = stdout.find("act: test complete").expect("verdict");
+    stdout[start..stdout[end..].find('\n').map_or(stdout.len(), |i| end + i + 1)].to_string()
+}
+
+#[test]
+fn act_tables_have_a_row_per_hour_of_test_duration_reached_or_not() {
+    let aio = iomark_engine::EngineOptions::default();
+    if !direct_io_works() || !engine_available("libaio", &aio) {
+        eprintln!("skipped: O_DIRECT or libaio does not work in a temporary directory here");
+        return;
+    }
+    let dir = tempdir();
+    let dev = device(dir.path());
+    // The preparation runs for seconds whatever test-duration says: its rows are all zeros.
+    for (duration, rows) in [("0", 0), ("3601", 2), ("7201", 3)] {
+        let duration = format!("--test-duration={duration}");
+        let ours = table(&text(&act(dir.path(), "1000", &["--prep", &duration]).stdout));
+        let zeros = "\t0.00".repeat(6);
+        let want: String = (1..=rows).map(|r| format!("{r:>5}{zeros}\n")).collect();
+        assert!(
+            ours.contains(&format!("------\n{want}\nact: test complete, device(s): PASSED")),
+            "{ours}"
+        );
+        if fio_3_33_installed() {
+            let fio = run_in(
+                dir.path(),
+                "fio",
+                &["--profile=act", "--prep", &format!("--device-names={dev}"), &duration],
+            );
+            assert_eq!(fio.status.code(), Some(0), "fio: {}", text(&fio.stderr));
+            assert_eq!(ours, table(&text(&fio.stdout)), "{duration}");
+        }
+    }
+}
+
 #[test]
 fn act_refuses_what_fio_dies_of_naming_the_option() {
     let dir = tempdir();

@@ -27,6 +27,7 @@ use super::{leading_int, section, ProfileRun};
 use crate::error::{ErrorKind, ParseError, Place};
 use crate::jobfile::RawSection;
 use crate::value::{self, TimeUnit};
+use std::time::Duration;
 
 /// What the run of an `act` profile needs besides its jobs: the table and the verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +37,14 @@ pub struct ActSetup {
     /// The profile's options as given, with their values, in order: fio 3.33 echoes them
     /// first among the JSON document's `global options` (a bare `prep` is left out).
     pub echo: Vec<(String, String)>,
+    /// The table's rows: one per [`SLICE`] of `test-duration`, begun ones included, whether
+    /// the run reaches them or not (fio 3.33: 1 for 3600 s, 2 for 3601 s, none for 0; with
+    /// `prep` too).
+    pub slices: usize,
 }
+
+/// A slice of the table: an hour, as ACT's.
+pub const SLICE: Duration = Duration::from_secs(3600);
 
 /// The act profile's settings, read from the given options over fio's defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +75,17 @@ impl ProfileRun {
         }
         let echo =
             self.options.iter().filter_map(|o| Some((o.name.clone(), o.value.clone()?))).collect();
-        Some(ActSetup { prep: self.options.iter().any(|o| o.name == "prep"), echo })
+        let duration = self.duration().unwrap_or_default();
+        Some(ActSetup {
+            prep: self.options.iter().any(|o| o.name == "prep"),
+            echo,
+            slices: duration.as_nanos().div_ceil(SLICE.as_nanos()) as usize,
+        })
+    }
+
+    /// `test-duration`: a bare number is seconds.
+    fn duration(&self) -> Result<Duration, value::ValueError> {
+        value::time::parse_time(self.given("test-duration").unwrap_or("24h"), TimeUnit::Seconds)
     }
 
     fn act(&self, place: &Place) -> Result<Act, ParseError> {
@@ -109,8 +127,7 @@ impl ProfileRun {
                 ),
             );
         }
-        let duration = self.given("test-duration").unwrap_or("24h");
-        let runtime = match value::time::parse_time(duration, TimeUnit::Seconds) {
+        let runtime = match self.duration() {
             Ok(d) if d.subsec_nanos() == 0 => format!("{}s", d.as_secs()),
             Ok(d) => format!("{}us", d.as_micros()),
             Err(e) => return fail("test-duration", format!("act: --test-duration: {e}")),
@@ -350,6 +367,11 @@ mod tests {
         let run = act(&[("load", Some("2")), ("prep", None), ("device-names", Some("a"))]);
         let setup = run.act_setup().expect("act");
         assert!(setup.prep);
+        assert_eq!(setup.slices, 24);
+        for (duration, slices) in [("0", 0), ("1", 1), ("3600", 1), ("3601", 2), ("2h", 2)] {
+            let run = act(&[("device-names", Some("a")), ("test-duration", Some(duration))]);
+            assert_eq!(run.act_setup().expect("act").slices, slices, "{duration}");
+        }
         assert_eq!(setup.echo, [("load".into(), "2".into()), ("device-names".into(), "a".into())]);
     }
 }

@@ -14,7 +14,7 @@ use crate::value::subst::Keywords;
 
 mod act;
 
-pub use act::ActSetup;
+pub use act::{ActSetup, SLICE as ACT_SLICE};
 
 /// One of fio 3.33's profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
