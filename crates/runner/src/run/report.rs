@@ -43,9 +43,8 @@ pub(super) fn report(
         .collect();
     let mut jobs: Vec<(JobReport, RawJob)> = Vec::new();
     // Under group_reporting, the group's first job stands for the group: its outcome
-    // absorbs the others' recordings and times. fio 3.33 echoes the options of the
-    // group's last job, whose index is kept beside.
-    let mut merged: Vec<(u32, usize, JobOutcome, u32, usize)> = Vec::new();
+    // absorbs the others' recordings and times.
+    let mut merged: Vec<(u32, usize, JobOutcome, u32)> = Vec::new();
     for (i, mut outcome) in outcomes.into_iter().enumerate() {
         let plan = &plans[i];
         if !plan.report.report_stats {
@@ -72,10 +71,9 @@ pub(super) fn report(
                     }
                 }
                 m.3 += 1;
-                m.4 = i;
                 continue;
             }
-            merged.push((groups[i], i, outcome, 1, i));
+            merged.push((groups[i], i, outcome, 1));
             continue;
         }
         let pcts = percentiles(plan);
@@ -84,12 +82,11 @@ pub(super) fn report(
         job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
         jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
-    for (group, first, outcome, count, last) in merged {
+    for (group, first, outcome, count) in merged {
         let plan = &plans[first];
         let pcts = percentiles(plan);
         let meta = meta(plan, group, count * copies, &outcome, run_start_ms, fake);
         let mut job = reduce::job_report(&outcome.recorder, meta, &outcome.times, &pcts);
-        job.options.clone_from(&plans[last].report.options_echo);
         job.block_latency = outcome.block.as_ref().map(|b| b.report(&pcts));
         jobs.push((job, RawJob { recorder: outcome.recorder, times: outcome.times }));
     }
