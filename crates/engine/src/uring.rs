@@ -151,24 +151,6 @@ impl UringEngine {
         flags
     }
 
-    /// The flags a commit's enter needs: `SQ_WAKEUP` when the submission thread sleeps,
-    /// `GETEVENTS` only for an overflowed completion queue. Completions that wait to be
-    /// posted (deferred task work, polling) are left to `reap`, which asks for them when
-    /// the ring has none to hand: the kernel then posts all that finished in one go
-    /// instead of a few at every submission.
-    /// Also returns how many entries wait in the submission queue (one look at the ring).
-    fn submit_flags(&mut self) -> (u32, u32) {
-        let sq = self.ring.submission();
-        let mut flags = 0;
-        if self.sqpoll && sq.need_wakeup() {
-            flags |= EnterFlags::SQ_WAKEUP.bits();
-        }
-        if sq.cq_overflow() {
-            flags |= EnterFlags::GETEVENTS.bits();
-        }
-        (flags, sq.len() as u32)
-    }
-
     /// Moves up to `room` completions from the ring to their units.
     fn drain(&mut self, units: &mut [IoUnit], room: usize, done: &mut Vec<u32>) -> usize {
         let mut got = 0;
@@ -288,7 +270,7 @@ impl Engine for UringEngine {
         if self.disabled {
             self.enable()?;
         }
-        let (flags, pending) = self.submit_flags();
+        let flags = self.ring_flags();
         if self.sqpoll {
             // The kernel thread takes the entries by itself unless it fell asleep.
             if flags != 0 {
@@ -297,6 +279,7 @@ impl Engine for UringEngine {
             self.unsubmitted = 0;
             return Ok(queued);
         }
+        let pending = self.ring.submission().len() as u32;
         match self.enter(pending, 0, flags) {
             Ok(n) => {
                 self.unsubmitted = pending.saturating_sub(n as u32);
