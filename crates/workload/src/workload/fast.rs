@@ -10,9 +10,30 @@ impl Workload {
     #[cold]
     #[inline(never)]
     pub(super) fn next_slow(&mut self) -> Option<IoRequest> {
+        self.settle_fast();
         let req = self.next_general();
         (self.fast_left, self.fast_dir) = self.fast_room();
+        self.fast_granted = self.fast_left;
         req
+    }
+
+    /// The shortcut's I/Os not yet counted in the budgets and the mix.
+    #[inline]
+    pub(super) fn fast_taken(&self) -> u64 {
+        self.fast_granted - self.fast_left
+    }
+
+    /// Counts the shortcut's I/Os since the long way last ran, as `account` would have
+    /// one by one (each is one map block of the direction `fast_dir`), and ends the
+    /// shortcut's room until the long way measures it again.
+    pub(super) fn settle_fast(&mut self) {
+        let taken = self.fast_taken();
+        let bytes = taken * self.map_unit;
+        self.total_bytes += bytes;
+        self.counted_bytes += bytes;
+        self.counted_ios += taken;
+        self.mix.issued_n(self.fast_dir, taken);
+        (self.fast_left, self.fast_granted) = (0, 0);
     }
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done: every case.

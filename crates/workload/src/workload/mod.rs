@@ -99,6 +99,10 @@ pub struct Workload {
     /// How many more calls of `next` may take the one-block shortcut without looking at
     /// the rest of the state (see [`Workload::fast_room`]); 0 sends `next` the long way.
     fast_left: u64,
+    /// What `fast_left` was when the long way last measured it: the shortcut's I/Os since
+    /// then (`fast_granted - fast_left`) are counted in the budgets and the mix when the
+    /// long way next runs ([`Workload::settle_fast`]), not one by one.
+    fast_granted: u64,
     /// The direction of the shortcut's I/Os while `fast_left` is above 0.
     fast_dir: Ddir,
 }
@@ -191,6 +195,7 @@ impl Workload {
             pause_between_passes: false,
             buffers: BufferFiller::for_job(cfg),
             fast_left: 0,
+            fast_granted: 0,
             fast_dir: Ddir::Read,
         })
     }
@@ -228,7 +233,7 @@ impl Workload {
 
     /// Bytes issued so far, all directions.
     pub fn bytes_issued(&self) -> u64 {
-        self.total_bytes
+        self.total_bytes + self.fast_taken() * self.map_unit
     }
 
     /// Makes `next` answer `None` at the end of each pass (every file's pass over), so that
@@ -242,6 +247,7 @@ impl Workload {
     /// the crate note); false when the job's I/O is over (and always when `next` ended for
     /// another reason).
     pub fn next_pass(&mut self) -> bool {
+        self.settle_fast();
         if self.finished || self.files_done < self.files.len() {
             return false;
         }
@@ -507,9 +513,9 @@ impl Workload {
         // A full map is found after the draw, as fio finds it (other files share the
         // stream).
         let b = map.take_one(self.offsets_rng.below_small(map.blocks()))?;
-        let offset = b * unit;
-        cursor.advance(dir.index(), (offset, unit));
-        Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
+        // The cursor's previous offsets (`pos`, `last`) are left as they are: only
+        // follow-ups and sequential I/O read them, which a one-block job never makes.
+        Some(IoRequest { dir, file, offset: cursor.region.offset + b * unit, len: unit })
     }
 }
 
@@ -524,17 +530,12 @@ impl Iterator for Workload {
     #[inline(always)]
     fn next(&mut self) -> Option<IoRequest> {
         if self.fast_left > 0 {
-            self.fast_left -= 1;
-            match self.generate_one_block(0, self.fast_dir) {
-                Some(req) => {
-                    self.account(&req, true);
-                    return Some(req);
-                }
-                None => {
-                    self.fast_left = 0;
-                    self.file_done(0);
-                }
+            // Counted in the budgets and the mix when the long way next runs.
+            if let Some(req) = self.generate_one_block(0, self.fast_dir) {
+                self.fast_left -= 1;
+                return Some(req);
             }
+            self.file_done(0);
         }
         self.next_slow()
     }
