@@ -8,7 +8,7 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::features::Features;
-use super::hot::Hot;
+use super::hot::{now, Hot};
 use iomark_core::Ddir;
 use iomark_engine::mem::MemError;
 use iomark_engine::{IoUnit, Queued, Slot};
@@ -47,7 +47,7 @@ impl<'id> Hot<'_, '_, 'id> {
     /// it completes at once, or is queued (and committed once a batch waits or the queue is
     /// full), or waits for completions when the engine is busy.
     #[inline(always)]
-    pub(super) fn queue<const RICH: bool>(
+    pub(super) fn queue<const RICH: bool, const TSC: bool>(
         &mut self,
         feat: &mut Features<'_, '_>,
         slot: Slot<'id>,
@@ -65,7 +65,7 @@ impl<'id> Hot<'_, '_, 'id> {
                         self.recorder.record_submit(1);
                         self.recorder.record_complete(1);
                     }
-                    let now = self.clock.now_ns();
+                    let now = now::<TSC>(&self.tsc, &mut self.clock);
                     let clat = Some(now - issue);
                     self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
                     return;
