@@ -135,11 +135,12 @@ impl Workload {
             &cfg.fio_seeds,
         );
         let files = setup::cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
-        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
-        // map of fewer than 2^21 blocks on every file, sizes by direction, and in every
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, taus88
+        // offsets, a random map of fewer than 2^21 blocks on every file, sizes by direction, and in every
         // direction the job issues, every I/O at a new random offset and one map block per
         // I/O.
         let one_block = use_map
+            && offsets_rng.is_32()
             && cfg.zones.is_none()
             && files.iter().all(|f| f.map.as_ref().is_some_and(|m| FioRng::small(m.blocks())))
             && !trimwrite
@@ -494,15 +495,17 @@ impl Workload {
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
     /// random map where, in every direction it issues, every I/O takes a new random offset
     /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
-    /// map's block, with fewer than 2^21 blocks per file (the draw's integer form). Under
-    /// those conditions each step of `generate` reduces to the line here:
+    /// map's block, with fewer than 2^21 blocks per file and taus88 offsets (the draw's
+    /// integer form). Under those conditions each step of `generate` reduces to the line
+    /// here:
     ///
     /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
     ///   the size is the map block, drawing nothing; `mix.new_random_offset()` is true,
     ///   changing nothing;
     /// - `cursor.random()` draws the same block, takes the next free one and marks it (its
     ///   one-block case), or answers `None` after the draw when the map is full;
-    /// - the cursor advances the same way, and there is no trimwrite write to follow.
+    /// - the cursor's previous offsets are not needed (see below), and there is no
+    ///   trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
     #[inline(always)]
