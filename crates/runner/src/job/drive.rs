@@ -81,6 +81,9 @@ impl<'id> Loop<'_, '_, 'id> {
         // With iodepth_batch_complete_min=0, as many I/Os in flight as make the loop wait
         // for one first (below): one comparison a turn.
         let poll_from = if batching.complete_min == 0 { 1 } else { u32::MAX };
+        // Below both that and the depth limit, a turn takes a unit: one comparison (the
+        // depth limit moves only in a rich job, under a latency target).
+        let mut gate = poll_from.min(self.io.depth_limit);
         // When the ramp or the runtime ends: one comparison a turn until then.
         let ends_at = |io: &Hot<'_, '_, '_>, ramping: bool| {
             let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
@@ -130,16 +133,21 @@ impl<'id> Loop<'_, '_, 'id> {
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
             // A poll comes first (libaio's userspace_reap serves it from the ring).
-            if self.io.in_flight >= poll_from {
-                let max = batching.complete_max as usize;
-                if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
-                    self.io.reap::<RICH>(&mut self.feat, 1, max);
+            if RICH {
+                gate = poll_from.min(self.io.depth_limit);
+            }
+            if self.io.in_flight >= gate {
+                if self.io.in_flight >= poll_from {
+                    let max = batching.complete_max as usize;
+                    if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
+                        self.io.reap::<RICH>(&mut self.feat, 1, max);
+                    }
+                } else {
+                    self.io.reap_full::<RICH>(&mut self.feat);
                 }
                 continue;
             }
-            let io = &mut self.io;
-            let slot = if io.in_flight < io.depth_limit { io.units.pop() } else { None };
-            let Some(slot) = slot else {
+            let Some(slot) = self.io.units.pop() else {
                 self.io.reap_full::<RICH>(&mut self.feat);
                 continue;
             };
