@@ -173,6 +173,13 @@ impl RandomMap {
     /// with no free bit from `from` on, goes the long way, which wraps.
     #[inline(always)]
     pub(crate) fn take_one(&mut self, from: u64) -> Option<u64> {
+        self.take_in_word(from).or_else(|| self.take_one_long(from))
+    }
+
+    /// [`RandomMap::take_one`]'s inlined case: a free block at or after `from` in its own
+    /// word, taken; `None` sends the caller the long way ([`RandomMap::take_one_long`]).
+    #[inline(always)]
+    pub(crate) fn take_in_word(&mut self, from: u64) -> Option<u64> {
         let w = (from / 64) as usize;
         if let Some(word) = self.words.get_mut(w) {
             let rest = *word | ((1 << (from % 64)) - 1);
@@ -186,12 +193,12 @@ impl RandomMap {
                 return Some((from & !63) | u64::from(bit));
             }
         }
-        self.take_one_long(from)
+        None
     }
 
     /// `take_one` the long way.
     #[inline(never)]
-    fn take_one_long(&mut self, from: u64) -> Option<u64> {
+    pub(crate) fn take_one_long(&mut self, from: u64) -> Option<u64> {
         let b = self.next_free(from)?;
         self.mark_one(b);
         Some(b)

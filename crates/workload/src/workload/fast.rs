@@ -17,6 +17,26 @@ impl Workload {
         req
     }
 
+    /// `next`'s shortcut when the block drawn, `from`, has no free block after it in its
+    /// word: the map's long way, or the file's pass is over.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn next_fast_long(&mut self, from: u64) -> Option<IoRequest> {
+        let cursor = &mut self.files[0];
+        if let Some(b) = cursor.map.as_mut().and_then(|m| m.take_one_long(from)) {
+            self.fast_left -= 1;
+            let (dir, unit) = (self.fast_dir, self.map_unit);
+            return Some(IoRequest {
+                dir,
+                file: 0,
+                offset: cursor.region.offset + b * unit,
+                len: unit,
+            });
+        }
+        self.file_done(0);
+        self.next_slow()
+    }
+
     /// The shortcut's I/Os not yet counted in the budgets and the mix.
     #[inline]
     pub(super) fn fast_taken(&self) -> u64 {
