@@ -101,8 +101,8 @@ impl Taus258 {
 /// One of fio's random states: taus88 or lfsr258, with fio's ways of reading a draw.
 ///
 /// An lfsr258 state is `t64`; a taus88 state is `t32` with `t64` empty (a state of
-/// lfsr258 leaves `t32` unused). The hot loop's draw ([`FioRng::below_small`]) reads
-/// `t32` without asking which generator this is: its caller knows ([`FioRng::is_32`]).
+/// lfsr258 leaves `t32` unused). The hot loop's draw (`below_small`) reads `t32` without
+/// asking which generator this is: its caller knows (`is_32`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FioRng {
     t32: Taus88,

@@ -27,8 +27,8 @@ pub(super) struct Hot<'a, 's, 'id> {
     pub(super) fds: Vec<i32>,
     /// Every time stamp of the job.
     pub(super) clock: JobClock,
-    /// The clock's TSC parameters, for the loop compiled for the TSC (see [`now`]);
-    /// set when that loop starts.
+    /// The clock's TSC parameters, for the loop compiled for the TSC (see [`now`]); taken
+    /// from `clock` when the job starts (zeros, unread, when it is not the TSC).
     pub(super) tsc: TscClock,
     /// The job's statistics.
     pub(super) recorder: JobRecorder,
