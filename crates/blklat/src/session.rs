@@ -67,37 +67,38 @@ fn split_dev(dev: u64) -> (u32, u32, u64) {
     sys::whole_disk(maj, min)
 }
 
-/// Where the records come from: BPF programs writing one record per request (the
-/// default), or a trace instance writing one per event (where BPF is refused, or
-/// `IOMARK_BLOCK_TRACER=tracefs`).
+/// Where the records come from: a trace instance writing one per event (the default), or
+/// BPF programs writing one per request (`IOMARK_BLOCK_TRACER=bpf`, where the kernel takes
+/// them: not cheaper for the job thread and losing more records, see
+/// docs/block-latency.md).
 enum Source {
     Trace(Rings),
     Bpf(crate::bpf::Source),
 }
 
-/// The variable that picks the path: `bpf` (no fallback) or `tracefs`; unset: BPF, else
-/// the trace instance.
+/// The variable that picks the path: `bpf` (the trace instance where BPF is refused);
+/// unset or anything else: the trace instance.
 pub const TRACER_VAR: &str = "IOMARK_BLOCK_TRACER";
 
 impl Source {
     /// The source for the disks `devs`, and the note that says which it is.
     fn open(root: &std::path::Path, devs: &[u32]) -> Result<(Source, String), BlkError> {
         let want = std::env::var(TRACER_VAR).unwrap_or_default();
-        let why = if want == "tracefs" {
-            format!("{TRACER_VAR}=tracefs")
-        } else {
+        let note = if want == "bpf" {
             match crate::bpf::Source::open(root, devs) {
                 Ok(bpf) => {
                     let note = "block latency: traced by BPF programs on the block tracepoints \
                                 (one record per request)";
                     return Ok((Source::Bpf(bpf), note.into()));
                 }
-                Err(e) if want == "bpf" => return Err(e),
-                Err(e) => e.to_string(),
+                Err(e) => format!(
+                    "block latency: traced through a trace instance (one record per event; \
+                     not BPF: {e})"
+                ),
             }
+        } else {
+            "block latency: traced through a trace instance (one record per event)".into()
         };
-        let note = format!("block latency: traced through a trace instance (one record per \
-                            event; not BPF: {why})");
         Ok((Source::Trace(Rings::open(root, devs)?), note))
     }
 }
@@ -285,14 +286,18 @@ impl Reader {
         let rings = match &mut self.source {
             Source::Trace(rings) => rings,
             Source::Bpf(bpf) => {
-                // One ring for every CPU, a record per request (its events are handed to
-                // the matcher, which puts them in time order, as they come).
+                // One ring for every CPU, a record per request, in the order the CPUs
+                // wrote them (nearly that of their C): every event from before `until` is
+                // handed to the matcher (which puts them in time order), the rest wait.
                 self.matcher.rec.counts.records += bpf.drain(&mut pending[0]);
-                let q = &mut pending[0];
-                while let Some(e) = q.front().filter(|e| e.time < until) {
-                    self.matcher.add(*e);
-                    q.pop_front();
-                }
+                let matcher = &mut self.matcher;
+                pending[0].retain(|e| {
+                    let now = e.time < until;
+                    if now {
+                        matcher.add(*e);
+                    }
+                    !now
+                });
                 return;
             }
         };

@@ -75,6 +75,7 @@ const BPF_ADD: u8 = 0x00;
 const BPF_MOV: u8 = 0xb0;
 const BPF_MUL: u8 = 0x20;
 const BPF_RSH: u8 = 0x70;
+const BPF_LSH: u8 = 0x60;
 const BPF_JA: u8 = 0x00;
 const BPF_CALL: u8 = 0x80;
 const BPF_EXIT: u8 = 0x90;
@@ -125,9 +126,20 @@ impl Asm {
         self.put(BPF_ALU64 | BPF_MOV | BPF_K, dst, 0, 0, imm)
     }
 
-    /// `dst *= imm` (64 bits, `imm` sign-extended).
-    pub fn mul_imm(&mut self, dst: Reg, imm: i32) -> &mut Asm {
-        self.put(BPF_ALU64 | BPF_MUL | BPF_K, dst, 0, 0, imm)
+    /// `dst *= src` (64 bits).
+    pub fn mul(&mut self, dst: Reg, src: Reg) -> &mut Asm {
+        self.put(BPF_ALU64 | BPF_MUL | BPF_X, dst, src, 0, 0)
+    }
+
+    /// `dst = imm` (a 64-bit immediate: two instructions).
+    pub fn mov_imm64(&mut self, dst: Reg, imm: u64) -> &mut Asm {
+        self.put(BPF_LD | BPF_IMM | Size::Dw as u8, dst, 0, 0, imm as u32 as i32);
+        self.put(0, 0, 0, 0, (imm >> 32) as u32 as i32)
+    }
+
+    /// `dst <<= imm` (64 bits).
+    pub fn lsh_imm(&mut self, dst: Reg, imm: i32) -> &mut Asm {
+        self.put(BPF_ALU64 | BPF_LSH | BPF_K, dst, 0, 0, imm)
     }
 
     /// `dst >>= imm` (64 bits, logical).
@@ -238,6 +250,8 @@ mod tests {
             .store(Size::Dw, FP, -16, R7)
             .load_map(R1, 5)
             .call(Helper::KtimeGetNs)
+            .mov_imm64(R2, 0x9e37_79b9_7f4a_7c15)
+            .mul(R1, R2)
             .place(end)
             .mov_imm(R0, 0)
             .exit();
@@ -245,13 +259,16 @@ mod tests {
         let i = |code, regs, off, imm| Insn { code, regs, off, imm };
         assert_eq!(p[0], i(0xbf, 0x16, 0, 0));
         assert_eq!(p[1], i(0x61, 0x67, 8, 0));
-        assert_eq!(p[2], i(0x15, 0x07, 4, 0x0010_0003));
+        assert_eq!(p[2], i(0x15, 0x07, 7, 0x0010_0003));
         assert_eq!(p[3], i(0x7b, 0x7a, -16, 0));
         assert_eq!(p[4], i(0x18, 0x11, 0, 5));
         assert_eq!(p[5], i(0, 0, 0, 0));
         assert_eq!(p[6], i(0x85, 0, 0, 5));
-        assert_eq!(p[7], i(0xb7, 0, 0, 0));
-        assert_eq!(p[8], i(0x95, 0, 0, 0));
+        assert_eq!(p[7], i(0x18, 0x02, 0, 0x7f4a_7c15));
+        assert_eq!(p[8], i(0, 0, 0, 0x9e37_79b9_u32 as i32));
+        assert_eq!(p[9], i(0x2f, 0x21, 0, 0));
+        assert_eq!(p[10], i(0xb7, 0, 0, 0));
+        assert_eq!(p[11], i(0x95, 0, 0, 0));
     }
 
     #[test]

@@ -124,14 +124,7 @@ pub fn attach(id: u16, prog: &OwnedFd) -> io::Result<OwnedFd> {
     a.u32(0, PERF_TYPE_TRACEPOINT).u32(4, 112).u64(8, u64::from(id)).u64(16, 1);
     // SAFETY: `a` is a live buffer holding a perf_event_attr of the size it declares.
     let r = unsafe {
-        libc::syscall(
-            libc::SYS_perf_event_open,
-            a.0.as_ptr(),
-            -1,
-            0,
-            -1,
-            PERF_FLAG_FD_CLOEXEC,
-        )
+        libc::syscall(libc::SYS_perf_event_open, a.0.as_ptr(), -1, 0, -1, PERF_FLAG_FD_CLOEXEC)
     };
     if r < 0 {
         return Err(io::Error::last_os_error());
@@ -172,7 +165,8 @@ impl RingBuf {
         let fd = map.as_raw_fd();
         let rw = libc::PROT_READ | libc::PROT_WRITE;
         // SAFETY: a fresh shared mapping of the map's consumer page; checked below.
-        let consumer = unsafe { libc::mmap(std::ptr::null_mut(), page, rw, libc::MAP_SHARED, fd, 0) };
+        let consumer =
+            unsafe { libc::mmap(std::ptr::null_mut(), page, rw, libc::MAP_SHARED, fd, 0) };
         if consumer == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }

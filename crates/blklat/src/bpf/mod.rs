@@ -57,8 +57,8 @@ impl Source {
         let reqs =
             map(kernel::MAP_ARRAY, 4, prog::REQ_LEN, prog::SLOTS).map_err(refused("a map"))?;
         let lost = map(kernel::MAP_ARRAY, 4, 8, 1).map_err(refused("a map"))?;
-        let ring = map(kernel::MAP_RINGBUF, 0, 0, RING_BYTES as u32)
-            .map_err(refused("a ring buffer"))?;
+        let ring =
+            map(kernel::MAP_RINGBUF, 0, 0, RING_BYTES as u32).map_err(refused("a ring buffer"))?;
         let m = Maps {
             bios: bios.as_raw_fd(),
             reqs: reqs.as_raw_fd(),
@@ -155,7 +155,8 @@ mod tests {
     fn a_request_record_gives_its_events_in_order() {
         let mut rwbs = [0; 8];
         rwbs[0] = b'W';
-        let r = Record { dev: 7, nr: 16, sector: 80, rwbs, q: 10, qnr: 8, i: 0, d: 30, c: 40, kind: 0 };
+        let r =
+            Record { dev: 7, nr: 16, sector: 80, rwbs, q: 10, qnr: 8, i: 0, d: 30, c: 40, kind: 0 };
         let mut got = Vec::new();
         events(&r, |e| got.push((e.kind, e.nr, e.time, e.op)));
         let w = Some(iomark_core::Ddir::Write);

@@ -3,8 +3,8 @@
 //!
 //! Every program first drops the records of other disks (the job's disks are compared as
 //! constants), then finds its state by (disk, sector), as the reader's matcher does, in
-//! two BPF arrays used as tables of one entry per slot (the slot: a hash of the sector;
-//! each entry holds its disk and sector, and is taken only if they are the record's):
+//! two BPF arrays used as tables of two entries per hash of the sector (each entry holds
+//! its disk and sector, and is taken only if they are the record's):
 //!
 //! - `block_bio_queue` (Q): the bio's time and size into `bios`.
 //! - `block_rq_insert` (I), `block_rq_issue` (D): the request's entry in `reqs` (its first
@@ -18,11 +18,13 @@
 //! Why arrays and not BPF hash maps: an array's lookup is a few instructions the kernel
 //! writes into the program, where a hash map's update (allocation, bucket lock, copy) was
 //! most of the programs' cost (`perf`: `htab_lru_map_update_elem` and its helpers, some 7%
-//! of the job thread's time on the disk). An entry still in use that another record's slot
-//! overwrites (two requests in flight in one slot: about 16 in 65536 at depth 16), and a
-//! record the ring buffer has no room for, are counted in `lost`.
+//! of the job thread's time on the disk). An entry still in use that a third record of its
+//! set overwrites (three requests in flight in one set of 1024), and a record the ring
+//! buffer has no room for, are counted in `lost`.
 
-use super::asm::{Asm, Cond, Helper, Insn, Label, Reg, Size, FP, R0, R1, R2, R3, R4, R6, R7, R8, R9};
+use super::asm::{
+    Asm, Cond, Helper, Insn, Label, Reg, Size, FP, R0, R1, R2, R3, R4, R6, R7, R8, R9,
+};
 use crate::tracefs::Layout;
 
 /// The bytes of a record in the ring buffer (see [`Record`]).
@@ -80,7 +82,8 @@ impl Record {
 /// The maps the programs use (file descriptors).
 #[derive(Debug, Clone, Copy)]
 pub struct Maps {
-    /// Bios queued: an array of [`SLOTS`] entries (disk, sector, Q, sectors).
+    /// Bios queued: an array of [`SLOTS`] entries (disk, sector, Q, sectors), two per
+    /// hash of the sector.
     pub bios: i32,
     /// Requests: an array of [`SLOTS`] entries (disk, sector, first bio's Q and sectors,
     /// I, D, in use).
@@ -91,10 +94,12 @@ pub struct Maps {
     pub lost: i32,
 }
 
-/// The slots of each table: a power of two.
-pub const SLOT_BITS: i32 = 16;
+/// Each table is a set of two entries (ways) per hash of the sector: this many sets (a
+/// power of two). Small, so that the tables stay in the cache (with 65536 single entries
+/// the programs' misses cost more than the hash maps they replaced).
+pub const SET_BITS: i32 = 10;
 /// The entries of each table.
-pub const SLOTS: u32 = 1 << SLOT_BITS;
+pub const SLOTS: u32 = 2 << SET_BITS;
 /// The bytes of an entry of `bios` and of `reqs`.
 pub const BIO_LEN: u32 = 32;
 /// See [`BIO_LEN`].
@@ -106,7 +111,7 @@ const SECTOR: i16 = 8;
 // `bios`: Q (0: the entry is free) and sectors.
 const T: i16 = 16;
 const NR: i16 = 24;
-// `reqs`: the first bio's Q and sectors, I, D, in use (1).
+// `reqs`: the first bio's Q and sectors, I, D, in use (1; 0: free).
 const Q: i16 = 16;
 const QNR: i16 = 24;
 /// Where I is in an entry of `reqs`.
@@ -115,15 +120,15 @@ pub const AT_I: i16 = 32;
 pub const AT_D: i16 = 40;
 const LIVE: i16 = 48;
 
-/// The slot (a `u32` key of both tables) on the stack.
-const SLOT: i16 = -8;
+/// The keys (`u32`) of the set's two entries, on the stack.
+const WAYS: [i16; 2] = [-8, -4];
 /// The key 0 of `lost`.
 const ZERO: i16 = -16;
 /// The record being written (see [`Record`]).
 const REC: i16 = -80;
 
-/// `r6` = the context, `r7` = its disk, `r8` = its sector, the slot on the stack; returns
-/// (0) at once for a disk not in `devs`.
+/// `r6` = the context, `r7` = its disk, `r8` = its sector, the keys of its set's entries
+/// on the stack; returns (0) at once for a disk not in `devs`.
 fn prologue(a: &mut Asm, l: &Layout, devs: &[u32]) {
     let mine = a.label();
     a.mov(R6, R1).load(Size::W, R7, R6, l.dev as i16);
@@ -133,21 +138,47 @@ fn prologue(a: &mut Asm, l: &Layout, devs: &[u32]) {
     a.mov_imm(R0, 0).exit().place(mine);
     a.load(Size::Dw, R8, R6, l.sector as i16);
     // Fibonacci hashing: the top bits of the sector times an odd constant.
-    a.mov(R1, R8).mul_imm(R1, 0x9e37_79b1_u32 as i32).rsh_imm(R1, 64 - SLOT_BITS);
-    a.store(Size::W, FP, SLOT, R1);
+    a.mov(R1, R8).mov_imm64(R2, 0x9e37_79b9_7f4a_7c15).mul(R1, R2);
+    a.rsh_imm(R1, 64 - SET_BITS).lsh_imm(R1, 1).store(Size::W, FP, WAYS[0], R1);
+    a.add_imm(R1, 1).store(Size::W, FP, WAYS[1], R1);
 }
 
-/// `r9` = the entry of the slot in the table `fd`; jumps to `out` if there is none
-/// (never: the slot is in range, but the verifier wants the test).
-fn entry(a: &mut Asm, fd: i32, out: Label) {
-    a.load_map(R1, fd).mov(R2, FP).add_imm(R2, i32::from(SLOT)).call(Helper::MapLookup);
-    a.jump_if(Cond::Eq, R0, 0, out).mov(R9, R0);
+/// `r0` = the entry of the table `fd` whose key is on the stack at `key`; jumps to `out`
+/// if there is none (never: the key is in range, but the verifier wants the test).
+fn lookup(a: &mut Asm, fd: i32, key: i16, out: Label) {
+    a.load_map(R1, fd).mov(R2, FP).add_imm(R2, i32::from(key)).call(Helper::MapLookup);
+    a.jump_if(Cond::Eq, R0, 0, out);
 }
 
 /// Jumps to `other` unless the entry at `at` is the record's (its disk and sector).
 fn unless_mine(a: &mut Asm, at: Reg, other: Label) {
     a.load(Size::Dw, R1, at, DEV).jump_if_reg(Cond::Ne, R1, R7, other);
     a.load(Size::Dw, R1, at, SECTOR).jump_if_reg(Cond::Ne, R1, R8, other);
+}
+
+/// `r9` = the record's entry in the table `fd` (in use: `valid` is not 0) and a jump to
+/// `found`; falls through if neither entry of the set is the record's.
+fn find(a: &mut Asm, fd: i32, valid: i16, found: Label, out: Label) {
+    for way in WAYS {
+        let next = a.label();
+        lookup(a, fd, way, out);
+        a.mov(R9, R0).load(Size::Dw, R1, R9, valid).jump_if(Cond::Eq, R1, 0, next);
+        unless_mine(a, R9, next);
+        a.jump(found).place(next);
+    }
+}
+
+/// `r9` = an entry of the set for a new one in the table `fd`: a free one, else the
+/// first, whose state is lost (counted); then a jump to `got`.
+fn make_room(a: &mut Asm, m: &Maps, fd: i32, valid: i16, got: Label, out: Label) {
+    for way in WAYS {
+        lookup(a, fd, way, out);
+        a.mov(R9, R0).load(Size::Dw, R1, R9, valid).jump_if(Cond::Eq, R1, 0, got);
+    }
+    lookup(a, fd, WAYS[0], out);
+    a.mov(R9, R0);
+    count_lost(a, m);
+    a.jump(got);
 }
 
 /// Adds one to `lost` (keeps `r6`–`r9`).
@@ -191,45 +222,46 @@ fn finish(mut a: Asm, out: Label) -> Option<Vec<Insn>> {
     a.finish()
 }
 
-/// The program of Q: the bio's time and sectors into its slot of `bios`.
+/// The program of Q: the bio's time and sectors into its entry of `bios`.
 pub fn queue(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
     let mut a = Asm::default();
     let (out, store) = (a.label(), a.label());
     prologue(&mut a, l, devs);
-    entry(&mut a, m.bios, out);
-    // Another bio's entry, not yet taken, is overwritten: its Q is lost.
-    a.load(Size::Dw, R1, R9, T).jump_if(Cond::Eq, R1, 0, store);
-    let other = a.label();
-    unless_mine(&mut a, R9, other);
-    a.jump(store).place(other);
-    count_lost(&mut a, m);
+    find(&mut a, m.bios, T, store, out);
+    make_room(&mut a, m, m.bios, T, store, out);
     a.place(store).store(Size::Dw, R9, DEV, R7).store(Size::Dw, R9, SECTOR, R8);
     a.load(Size::W, R1, R6, l.nr_sector as i16).store(Size::Dw, R9, NR, R1);
     a.call(Helper::KtimeGetNs).store(Size::Dw, R9, T, R0);
     finish(a, out)
 }
 
+/// Moves the record's bio from `bios` into the request's entry `r9` (Q, sectors; zeros
+/// if it is not there).
+fn take_q(a: &mut Asm, m: &Maps, out: Label) {
+    let (no_q, done) = (a.label(), a.label());
+    for way in WAYS {
+        let next = a.label();
+        lookup(a, m.bios, way, out);
+        a.load(Size::Dw, R3, R0, T).jump_if(Cond::Eq, R3, 0, next);
+        unless_mine(a, R0, next);
+        a.store(Size::Dw, R9, Q, R3).load(Size::Dw, R1, R0, NR).store(Size::Dw, R9, QNR, R1);
+        a.store_imm(Size::Dw, R0, T, 0).jump(done).place(next);
+    }
+    a.place(no_q).store_imm(Size::Dw, R9, Q, 0).store_imm(Size::Dw, R9, QNR, 0);
+    a.place(done);
+}
+
 /// The program of I (`at` = [`AT_I`]) or D ([`AT_D`]): the time into the request's entry,
 /// made (with its first bio's Q) if there is none.
 pub fn request(l: &Layout, devs: &[u32], m: &Maps, at: i16) -> Option<Vec<Insn>> {
     let mut a = Asm::default();
-    let (out, fresh, make, no_q, stamp) = (a.label(), a.label(), a.label(), a.label(), a.label());
+    let (out, make, stamp) = (a.label(), a.label(), a.label());
     prologue(&mut a, l, devs);
-    entry(&mut a, m.reqs, out);
-    a.load(Size::Dw, R1, R9, LIVE).jump_if(Cond::Eq, R1, 0, make);
-    unless_mine(&mut a, R9, fresh);
-    a.jump(stamp).place(fresh);
-    // Another request's entry in use is overwritten: its record is lost.
-    count_lost(&mut a, m);
+    find(&mut a, m.reqs, LIVE, stamp, out);
+    make_room(&mut a, m, m.reqs, LIVE, make, out);
     a.place(make).store(Size::Dw, R9, DEV, R7).store(Size::Dw, R9, SECTOR, R8);
     a.store_imm(Size::Dw, R9, AT_I, 0).store_imm(Size::Dw, R9, AT_D, 0);
-    // The first bio's Q, taken from `bios` if its entry is this request's.
-    a.load_map(R1, m.bios).mov(R2, FP).add_imm(R2, i32::from(SLOT)).call(Helper::MapLookup);
-    a.jump_if(Cond::Eq, R0, 0, no_q).load(Size::Dw, R3, R0, T).jump_if(Cond::Eq, R3, 0, no_q);
-    unless_mine(&mut a, R0, no_q);
-    a.store(Size::Dw, R9, Q, R3).load(Size::Dw, R1, R0, NR).store(Size::Dw, R9, QNR, R1);
-    a.store_imm(Size::Dw, R0, T, 0).store_imm(Size::Dw, R9, LIVE, 1).jump(stamp);
-    a.place(no_q).store_imm(Size::Dw, R9, Q, 0).store_imm(Size::Dw, R9, QNR, 0);
+    take_q(&mut a, m, out);
     a.store_imm(Size::Dw, R9, LIVE, 1);
     a.place(stamp).call(Helper::KtimeGetNs).store(Size::Dw, R9, at, R0);
     finish(a, out)
@@ -238,11 +270,10 @@ pub fn request(l: &Layout, devs: &[u32], m: &Maps, at: i16) -> Option<Vec<Insn>>
 /// The program of C: the request's record, its entry freed.
 pub fn complete(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
     let mut a = Asm::default();
-    let out = a.label();
+    let (out, found) = (a.label(), a.label());
     prologue(&mut a, l, devs);
-    entry(&mut a, m.reqs, out);
-    a.load(Size::Dw, R1, R9, LIVE).jump_if(Cond::Eq, R1, 0, out);
-    unless_mine(&mut a, R9, out);
+    find(&mut a, m.reqs, LIVE, found, out);
+    a.jump(out).place(found);
     a.call(Helper::KtimeGetNs).store(Size::Dw, FP, REC + 56, R0);
     record_head(&mut a, l);
     copy(&mut a, R9, Q, Size::Dw, REC + 24);
@@ -258,11 +289,10 @@ pub fn complete(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
 /// The program of a bio merged into a request made before: the bio's Q as a record.
 pub fn bio_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
     let mut a = Asm::default();
-    let out = a.label();
+    let (out, found) = (a.label(), a.label());
     prologue(&mut a, l, devs);
-    entry(&mut a, m.bios, out);
-    a.load(Size::Dw, R1, R9, T).jump_if(Cond::Eq, R1, 0, out);
-    unless_mine(&mut a, R9, out);
+    find(&mut a, m.bios, T, found, out);
+    a.jump(out).place(found);
     record_head(&mut a, l);
     copy(&mut a, R9, T, Size::Dw, REC + 24);
     copy(&mut a, R9, NR, Size::W, REC + 32);
@@ -275,11 +305,10 @@ pub fn bio_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
 /// The program of a request merged into another: its first bio's Q as a record.
 pub fn rq_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
     let mut a = Asm::default();
-    let out = a.label();
+    let (out, found) = (a.label(), a.label());
     prologue(&mut a, l, devs);
-    entry(&mut a, m.reqs, out);
-    a.load(Size::Dw, R1, R9, LIVE).jump_if(Cond::Eq, R1, 0, out);
-    unless_mine(&mut a, R9, out);
+    find(&mut a, m.reqs, LIVE, found, out);
+    a.jump(out).place(found);
     record_head(&mut a, l);
     // The bio's sectors, not the request's.
     copy(&mut a, R9, QNR, Size::W, REC + 4);
