@@ -267,13 +267,20 @@ pub fn request(l: &Layout, devs: &[u32], m: &Maps, at: i16) -> Option<Vec<Insn>>
     finish(a, out)
 }
 
-/// The program of C: the request's record, its entry freed.
-pub fn complete(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
+/// A program that goes on only where the record's entry is in the table `fd` (`r9`), and
+/// its label that returns.
+fn with_entry(l: &Layout, devs: &[u32], fd: i32, valid: i16) -> (Asm, Label) {
     let mut a = Asm::default();
     let (out, found) = (a.label(), a.label());
     prologue(&mut a, l, devs);
-    find(&mut a, m.reqs, LIVE, found, out);
+    find(&mut a, fd, valid, found, out);
     a.jump(out).place(found);
+    (a, out)
+}
+
+/// The program of C: the request's record, its entry freed.
+pub fn complete(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
+    let (mut a, out) = with_entry(l, devs, m.reqs, LIVE);
     a.call(Helper::KtimeGetNs).store(Size::Dw, FP, REC + 56, R0);
     record_head(&mut a, l);
     copy(&mut a, R9, Q, Size::Dw, REC + 24);
@@ -288,11 +295,7 @@ pub fn complete(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
 
 /// The program of a bio merged into a request made before: the bio's Q as a record.
 pub fn bio_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
-    let mut a = Asm::default();
-    let (out, found) = (a.label(), a.label());
-    prologue(&mut a, l, devs);
-    find(&mut a, m.bios, T, found, out);
-    a.jump(out).place(found);
+    let (mut a, out) = with_entry(l, devs, m.bios, T);
     record_head(&mut a, l);
     copy(&mut a, R9, T, Size::Dw, REC + 24);
     copy(&mut a, R9, NR, Size::W, REC + 32);
@@ -304,11 +307,7 @@ pub fn bio_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
 
 /// The program of a request merged into another: its first bio's Q as a record.
 pub fn rq_merge(l: &Layout, devs: &[u32], m: &Maps) -> Option<Vec<Insn>> {
-    let mut a = Asm::default();
-    let (out, found) = (a.label(), a.label());
-    prologue(&mut a, l, devs);
-    find(&mut a, m.reqs, LIVE, found, out);
-    a.jump(out).place(found);
+    let (mut a, out) = with_entry(l, devs, m.reqs, LIVE);
     record_head(&mut a, l);
     // The bio's sectors, not the request's.
     copy(&mut a, R9, QNR, Size::W, REC + 4);
