@@ -108,7 +108,9 @@ impl Workload {
     pub fn new(cfg: &WorkloadConfig) -> Result<Workload, ConfigError> {
         crate::validate::validate(cfg)?;
         let loops = u64::from(cfg.loops.max(1));
-        let map_unit = cfg.min_bs();
+        // fio's map block is the smallest size of all directions (`map_bs`); strided
+        // zones keep the smallest size the job issues, which is nearer fio's there.
+        let map_unit = if cfg.zones.is_some() { cfg.min_bs() } else { cfg.map_bs() };
         let skewed =
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
         let lfsr = cfg.lfsr && cfg.rw.is_random();

@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 77, across the options whose draws decide the I/O.
+//! There are 83, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -42,6 +42,19 @@ const FOLLOW_UPS: &[&str] = &[
     "--rw=randrw --bs_is_seq_rand=1 --bs=4k,16k --norandommap --size=62k",
     "--rw=randrw:2 --bs_is_seq_rand=1 --bsrange=1k-4k,4k-32k --norandommap --size=250k",
     "--rw=randrw:3 --bs_is_seq_rand=1 --bs=8k,4k --size=100k --loops=2",
+];
+
+/// Directions of other sizes: the random map's block is the smallest size of all three
+/// directions, so a direction of larger sizes draws its blocks over the map's first bits
+/// and its pass ends at the first free bit past them; with `lfsr` such a direction issues
+/// nothing.
+const MAP_BLOCK: &[&str] = &[
+    "--rw=randwrite --bs=4k,8k --size=1m",
+    "--rw=randread --bs=8k,16k,4k --size=1m",
+    "--rw=randwrite --bs=4k,12k --size=1000k",
+    "--rw=randwrite --bs=8k,4k,2k --size=1m --bs_is_seq_rand=1",
+    "--rw=randrw --bs=4k,8k --size=256k --loops=3",
+    "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr",
 ];
 
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
@@ -127,6 +140,11 @@ fn offsets_are_fios() {
 #[test]
 fn follow_ups_at_the_regions_end_are_fios() {
     check(FOLLOW_UPS);
+}
+
+#[test]
+fn the_map_block_is_the_smallest_size_of_all_directions() {
+    check(MAP_BLOCK);
 }
 
 #[test]
