@@ -74,8 +74,6 @@ pub const DRAWS: &[Difference] = &[
     differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
-    differ("bs_is_seq_rand", "with `norandommap` over several loops (`loops=2`), a pass that a random size not fitting ended is followed by a pass whose byte budget is not fio's (fio 3.33 reads 42 blocks in `randread bs=4k,12k size=250k norandommap loops=2`, iomark 28); in one loop, and with the random map, the I/O is fio's"),
-    differ("random_generator=lfsr", "with `bs=R,W` of other sizes and `loops` (`randrw bs=4k,8k loops=2`), fio 3.33's second pass repeats the first pass's reads up to the write that ends it, iomark's starts with that write and ends at once; in one loop the I/O is fio's"),
     differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's (fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite`, and iomark runs it)"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];

@@ -138,6 +138,13 @@ impl FioSeeds {
         }
     }
 
+    /// Whether the job gives `randseed` (or draws at random, `randrepeat=0`): fio 3.33
+    /// then seeds the files' skewed states with the offsets' seed, and a new pass goes on
+    /// with the streams where the last one left them instead of restarting them.
+    pub fn randseed_given(&self) -> bool {
+        !self.by_name
+    }
+
     /// The seed of `stream`.
     pub fn seed(&self, stream: FioStream) -> u64 {
         let k = stream as u64;

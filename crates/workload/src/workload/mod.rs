@@ -76,10 +76,12 @@ pub struct Workload {
     /// The offsets' stream, shared by the files.
     offsets_rng: FioRng,
     offsets_rng_start: FioRng,
-    /// Passes close and reopen the files, which restarts the offsets and block sizes:
-    /// every pass is the same order. Not with `time_based`, nor for random jobs without
-    /// the random map (fio 3.33 runs their passes on without closing the files).
-    reopens: bool,
+    /// A new pass restarts the streams (offsets, block sizes, the mix, the file service),
+    /// so that every pass is the same order: fio 3.33 restarts them when it closes and
+    /// reopens the files for the pass, unless the job gives `randseed` (then they go on:
+    /// `randread bs=4k size=64k loops=2 randseed=137` reads its second pass in another
+    /// order). Never with `time_based`, whose passes run on.
+    restarts: bool,
     /// The files closed, for the iolog.
     closes: FileCloses,
     /// The zone stream of `zoned` distributions.
@@ -115,7 +117,7 @@ impl Workload {
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
         let lfsr = cfg.lfsr && cfg.rw.is_random();
         let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
-        let reopens = !cfg.time_based && (!cfg.rw.is_random() || use_map || lfsr);
+        let restarts = !cfg.time_based && !cfg.fio_seeds.randseed_given();
         let bs = Ddir::DATA.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
         // Random I/Os are aligned to their direction's smallest size (with `bs_is_seq_rand`
         // too, whose random sizes are the write sizes: fio 3.33 draws `bs=4k,16k` reads of
@@ -179,7 +181,7 @@ impl Workload {
             mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
-            reopens,
+            restarts,
             closes: FileCloses::new(!cfg.time_based),
             zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
             bs_rngs_start: bs_rngs.clone(),
@@ -334,14 +336,17 @@ impl Workload {
             return false;
         }
         self.pass += 1;
+        // The I/O that found the pass over was not issued: its change of direction is
+        // undone (another file of the pass would have served it in that direction).
+        self.mix.not_issued();
         for f in &mut self.files {
             f.reset();
         }
         self.files_done = 0;
         self.zone_bytes = 0;
-        self.picker.new_pass(self.reopens);
-        self.mix.reset(self.reopens);
-        if self.reopens {
+        self.picker.new_pass(self.restarts);
+        self.mix.reset(self.restarts);
+        if self.restarts {
             self.offsets_rng = self.offsets_rng_start.clone();
             self.bs_rngs = self.bs_rngs_start.clone();
         }

@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 83, across the options whose draws decide the I/O.
+//! There are 91, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -55,6 +55,20 @@ const MAP_BLOCK: &[&str] = &[
     "--rw=randwrite --bs=8k,4k,2k --size=1m --bs_is_seq_rand=1",
     "--rw=randrw --bs=4k,8k --size=256k --loops=3",
     "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr",
+];
+
+/// Passes: each restarts the streams (without the map too, where a size that does not fit
+/// ends a pass), unless the job gives `randseed`; a change of direction drawn for the I/O
+/// that found the pass over is undone.
+const PASSES: &[&str] = &[
+    "--rw=randread --bs=4k,12k --size=250k --norandommap --bs_is_seq_rand=1 --loops=2",
+    "--rw=randrw --bs=4k,12k --size=250k --norandommap --bs_is_seq_rand=1 --loops=3 --randseed=6",
+    "--rw=randread --bs=4k --size=64k --loops=2 --randseed=137",
+    "--rw=read --bsrange=4k-16k --size=64k --loops=2 --randseed=7",
+    "--rw=randread:3 --bs=4k --size=62k --norandommap --loops=2 --randseed=9",
+    "--rw=randrw --bs=4k,16k --size=250k --random_distribution=pareto:0.3 --loops=3",
+    "--rw=randrw --bs=4k,16k --size=250k --random_distribution=zipf:0.8 --loops=3 --rwmixread=80 --nrfiles=2",
+    "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr --loops=2",
 ];
 
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
@@ -145,6 +159,11 @@ fn follow_ups_at_the_regions_end_are_fios() {
 #[test]
 fn the_map_block_is_the_smallest_size_of_all_directions() {
     check(MAP_BLOCK);
+}
+
+#[test]
+fn passes_restart_the_streams_as_fios_do() {
+    check(PASSES);
 }
 
 #[test]
