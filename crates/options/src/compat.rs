@@ -74,7 +74,7 @@ pub const DRAWS: &[Difference] = &[
     differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
-    differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's (fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite`, and iomark runs it)"),
+    differ("trim_percentage", "fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite` or `randtrimwrite`; iomark trims in any job that writes, choosing the writes with fio's draws"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];
 

@@ -50,6 +50,9 @@ pub enum FioStream {
     CloneOffsets = 6,
     /// The sizes of `filesize=lo-hi`.
     FileSize = 7,
+    /// Whether a write logged for verification is chosen for trimming
+    /// (`trim_percentage`): one percentage draw per logged write.
+    TrimPick = 8,
     /// Whether a deduplicated buffer is a duplicate.
     Dedupe = 14,
     /// The gaps of `rate_process=poisson` between reads.

@@ -125,8 +125,10 @@ impl Workload {
         let align =
             Ddir::DATA.map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = cfg.fio_seeds.offsets_rng();
-        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.bs_rng(d));
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        // A trimwrite pair draws its size from the writes' stream (fio 3.33:
+        // `rw=trimwrite bsrange=4k-16k` pairs 4k, 4k, 8k, 12k… as a `rw=write` writes).
+        let bs_rngs = [0, 1, if trimwrite { 1 } else { 2 }].map(|d| cfg.fio_seeds.bs_rng(d));
         let mix = Mix::new(
             cfg.rw,
             cfg.rwmixread,

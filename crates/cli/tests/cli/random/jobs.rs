@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 91, across the options whose draws decide the I/O.
+//! There are 97, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -69,6 +69,18 @@ const PASSES: &[&str] = &[
     "--rw=randrw --bs=4k,16k --size=250k --random_distribution=pareto:0.3 --loops=3",
     "--rw=randrw --bs=4k,16k --size=250k --random_distribution=zipf:0.8 --loops=3 --rwmixread=80 --nrfiles=2",
     "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr --loops=2",
+];
+
+/// `trimwrite` pairs (sizes from the writes' stream) and `trim_percentage`'s choices of
+/// the writes to trim (stream 8), with `verify=null`, which checks nothing on the null
+/// engine; the verify phase reads trimmed writes back in the order they were written.
+const TRIMS: &[&str] = &[
+    "--rw=trimwrite --bsrange=4k-16k --size=256k",
+    "--rw=trimwrite --bs=4k --size=256k --verify=null --trim_percentage=50 --trim_backlog=4",
+    "--rw=trimwrite --bs=4k --size=256k --verify=null --trim_percentage=30 --trim_backlog=1 --random_generator=tausworthe64",
+    "--rw=trimwrite --bsrange=4k-16k --size=256k --verify=null --trim_percentage=50 --trim_backlog=2",
+    "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=40 --trim_backlog=3",
+    "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=60 --trim_backlog=2 --verify_backlog=7",
 ];
 
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
@@ -164,6 +176,11 @@ fn the_map_block_is_the_smallest_size_of_all_directions() {
 #[test]
 fn passes_restart_the_streams_as_fios_do() {
     check(PASSES);
+}
+
+#[test]
+fn trims_are_fios() {
+    check(TRIMS);
 }
 
 #[test]
