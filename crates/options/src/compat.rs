@@ -71,7 +71,6 @@ const fn differ(name: &'static str, what: &'static str) -> Difference {
 /// sequence; see `docs/random.md`).
 pub const DRAWS: &[Difference] = &[
     differ("scramble_buffers", "fio stamps the time of day into each 512-byte sector at places that move with the time, so two fio runs write different files; iomark stamps the sector's offset and a draw of its own over the sector's first 16 bytes, and the rest of the data is fio's"),
-    differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
     differ("trim_percentage", "fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite` or `randtrimwrite`; iomark trims in any job that writes, choosing the writes with fio's draws"),

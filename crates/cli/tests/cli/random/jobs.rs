@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 97, across the options whose draws decide the I/O.
+//! There are 99, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -104,7 +104,8 @@ const SIZES_AND_MIX: &[&str] = &[
 ];
 
 /// `random_distribution`: zipf, pareto and normal (with and without a center, `randseed`,
-/// clones, several files, a long file name), zoned and zoned_abs.
+/// clones, several files, a long file name; normal values past the range's ends), zoned
+/// and zoned_abs.
 const DISTRIBUTIONS: &[&str] = &[
     "--rw=randread --bs=4k --size=4m --random_distribution=zipf:1.2",
     "--rw=randread --bs=4k --size=4m --random_distribution=pareto:0.3",
@@ -119,6 +120,8 @@ const DISTRIBUTIONS: &[&str] = &[
     "--rw=randread --bs=4k --size=4m --random_distribution=zipf:1.1 --nrfiles=3",
     "--rw=randread --bs=4k --size=4000k --random_distribution=normal:30:0.8",
     "--rw=randread --bs=4k --size=2m --random_distribution=zipf:1.2 --filename=a_rather_long_file_name",
+    "--rw=randread --bs=4k --norandommap --random_distribution=normal:50 --size=256m --number_ios=30000",
+    "--rw=randread --bs=4k --norandommap --random_distribution=normal:50:0.2 --size=64m --number_ios=30000",
 ];
 
 /// Clones (`numjobs`, with and without `randseed`), several files and every
