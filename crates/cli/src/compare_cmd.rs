@@ -66,13 +66,17 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     };
     let rows = compare(&ra, &rb, confidence);
     if split.last('J') != Some("-") {
-        // The notes before the table, as a run's before its report (the rows of
-        // `--json=-` are the document alone).
+        // The notes before the table, as a run's before its report (with `--json=-` the
+        // document alone is on standard output, the notes in it).
         let notes: String = notes.iter().map(|n| format!("note: {n}\n")).collect();
         print!("{notes}{}", table(a, b, &ra, &rb, &rows, confidence));
     }
     if let Some(path) = split.last('J') {
-        let text = serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
+        let mut doc = serde_json::json!({ "rows": rows });
+        if !notes.is_empty() {
+            doc["iomark notes"] = serde_json::json!(notes);
+        }
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
         let written = if path == "-" {
             use std::io::Write;
             std::io::stdout().write_all(text.as_bytes())
@@ -115,7 +119,7 @@ fn read(path: &str) -> Result<Vec<RunReport>, String> {
 }
 
 /// Runs the option sets `a` and `b` over the `common` job options, `rounds` times each;
-/// what the runs went on without goes to `notes`.
+/// what the runs went on without, and the runs' own notes, go to `notes`, each once.
 fn run_rounds(
     a: &str,
     b: &str,
@@ -157,6 +161,11 @@ fn run_rounds(
             let plans = iomark_runner::plans(&sides[side]).map_err(|e| e.to_string())?;
             let report = iomark_runner::run(&plans, &options, &crate::CONTROL.stop, |_| {})
                 .map_err(|e| e.to_string())?;
+            for note in report.notes.iter() {
+                if !notes.iter().any(|n| n == note) {
+                    notes.push(note.to_string());
+                }
+            }
             out[side].push(report);
         }
     }

@@ -117,6 +117,13 @@ pub fn page(doc: &SweepDoc) -> String {
             .unwrap_or_default(),
         t = escape(&title),
     );
+    if !doc.notes.is_empty() {
+        out.push_str("<ul class=\"notes\">");
+        for note in &doc.notes {
+            let _ = write!(out, "<li>note: {}</li>", escape(note));
+        }
+        out.push_str("</ul>");
+    }
     out.push_str("<h2>Charts</h2><div class=\"charts\">");
     for chart in charts(doc) {
         out.push_str(&chart.to_svg(CHART_SIZE.0, CHART_SIZE.1));

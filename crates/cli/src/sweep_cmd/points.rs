@@ -48,6 +48,8 @@ struct Runner<'a> {
     table: Table,
     out: Option<std::io::StdoutLock<'static>>,
     failed: bool,
+    /// The notes so far (the sweep's own, then the runs'), each once.
+    notes: iomark_stats::notes::Notes,
 }
 
 impl Runner<'_> {
@@ -71,6 +73,15 @@ impl Runner<'_> {
         for job in report.jobs.iter().filter(|j| j.error != 0) {
             self.failed = true;
             eprintln!("iomark sweep: {}: job '{}': {}", point.label(), job.name, job.error_text);
+        }
+        // A run's notes not seen before are printed as they arise, before its row.
+        for note in report.notes.iter() {
+            if !self.notes.iter().any(|n| n == note) {
+                self.notes.add(note);
+                if let Some(out) = &mut self.out {
+                    let _ = writeln!(out, "note: {note}");
+                }
+            }
         }
         let doc = iomark_report::json(&report);
         let run = PointRun {
@@ -116,6 +127,7 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
         table: Table::new(table::label_width(&doc)),
         out: (!settings.stdout_taken()).then(|| std::io::stdout().lock()),
         failed: false,
+        notes: doc.notes.iter().cloned().collect(),
     };
     if let Some(out) = &mut runner.out {
         for note in &doc.notes {
@@ -131,6 +143,7 @@ pub fn run(settings: &Settings, base: &Sources) -> Result<ExitCode, String> {
             }
         }
     }
+    doc.notes = runner.notes.iter().map(String::from).collect();
     doc.analyse();
     if let Some(out) = &mut runner.out {
         let _ = writeln!(out);

@@ -122,9 +122,9 @@ fn run_child(
         }
     };
     let pid = child.id();
-    let group = match &plan.placement.process.cgroup {
+    let (group, note) = match &plan.placement.process.cgroup {
         Some(cgroup) => match links.cgroups.enter(cgroup, pid) {
-            Ok(dir) => Some(dir),
+            Ok((dir, note)) => (Some(dir), note),
             Err(e) => {
                 // The child has read nothing yet: it ends on the closed pipe.
                 drop(child.stdin.take());
@@ -133,7 +133,7 @@ fn run_child(
                 return failed(plan, e.errno(), e.to_string());
             }
         },
-        None => None,
+        None => (None, None),
     };
     let mut input = child.stdin.take();
     if let Some(stdin) = &mut input {
@@ -171,7 +171,10 @@ fn run_child(
         links.cgroups.leave(dir);
     }
     match (reply, status) {
-        (Some(Ok(outcome)), _) => Ok(outcome),
+        (Some(Ok(mut outcome)), _) => {
+            outcome.notes.extend(note);
+            Ok(outcome)
+        }
         (Some(Err((errno, why))), _) => failed(plan, errno, why),
         // Stopped before it could take the signal as a stop: it did nothing.
         (None, Ok(status)) if stopped && status.signal() == Some(libc::SIGTERM) => {

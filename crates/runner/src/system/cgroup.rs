@@ -7,9 +7,10 @@
 //! parents must exist), the weight goes to `blkio.weight` (v1) or `io.weight` (v2), and the
 //! job's process is written to the group's `cgroup.procs`. After the job the group is
 //! removed, unless `cgroup_nodelete`. On a system that mounts both (systemd's hybrid
-//! layout) that is the v1 blkio hierarchy, as for fio; a v1 hierarchy without
-//! `blkio.weight` (no CFQ) fails a job that sets a weight with `Permission denied`, as it
-//! fails fio's.
+//! layout) that is the v1 blkio hierarchy, as for fio. A v1 hierarchy without
+//! `blkio.weight` (kernels without CFQ) fails fio 3.33's job with `Permission denied`;
+//! iomark writes the weight to BFQ's `blkio.bfq.weight` instead when the group has it, and
+//! notes so in the job's report; a group with neither fails the job as fio's.
 //!
 //! On cgroup v2 a weight needs the `io` controller enabled for the group: when the mount's
 //! root does not pass it down (`cgroup.subtree_control`) but has it (`cgroup.controllers`),
@@ -92,12 +93,13 @@ pub(crate) struct Cgroups {
 
 impl Cgroups {
     /// Places process `pid` in the group `plan` names, made (with its weight) if it is the
-    /// first user; returns the group's directory, for [`Cgroups::leave`].
+    /// first user; returns the group's directory, for [`Cgroups::leave`], and a note for
+    /// the job's report when the weight went to BFQ's file.
     pub(crate) fn enter(
         &self,
         plan: &iomark_plan::process::CgroupPlan,
         pid: u32,
-    ) -> Result<PathBuf, CgroupError> {
+    ) -> Result<(PathBuf, Option<String>), CgroupError> {
         let mounts = fs::read_to_string("/proc/mounts")
             .map_err(fail("cgroup mounts", "/proc/mounts".as_ref()))?;
         let Some(hierarchy) = hierarchy(&mounts) else {
@@ -117,7 +119,7 @@ impl Cgroups {
         (root, version): (PathBuf, Version),
         plan: &iomark_plan::process::CgroupPlan,
         pid: u32,
-    ) -> Result<PathBuf, CgroupError> {
+    ) -> Result<(PathBuf, Option<String>), CgroupError> {
         let dir = root.join(&plan.name);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let (groups, enabled, kept) = &mut *state;
@@ -133,10 +135,24 @@ impl Cgroups {
         group.users += 1;
         group.keep |= plan.nodelete;
         let made = group.made;
+        let mut note = None;
         let placed = (|| {
             if let Some(weight) = plan.weight {
                 let (file, text) = match version {
-                    Version::V1 => (dir.join("blkio.weight"), format!("{weight}\n")),
+                    Version::V1 => {
+                        let (cfq, bfq) = (dir.join("blkio.weight"), dir.join("blkio.bfq.weight"));
+                        if !cfq.exists() && bfq.exists() {
+                            note = Some(format!(
+                                "cgroup_weight: {} has no blkio.weight (no CFQ); {weight} went \
+                                 to blkio.bfq.weight, which weighs I/O on devices whose \
+                                 scheduler is bfq",
+                                dir.display()
+                            ));
+                            (bfq, format!("{weight}\n"))
+                        } else {
+                            (cfq, format!("{weight}\n"))
+                        }
+                    }
                     Version::V2 => {
                         let parent = dir.parent().unwrap_or(&root);
                         enable_io(parent, enabled).map_err(fail("cgroup io controller", parent))?;
@@ -151,7 +167,7 @@ impl Cgroups {
         match placed {
             Ok(()) => {
                 *kept |= plan.nodelete && made;
-                Ok(dir)
+                Ok((dir, note))
             }
             Err(e) => {
                 release(groups, &dir);
@@ -248,8 +264,8 @@ mod tests {
         let r = root.path().to_path_buf();
         let plan = CgroupPlan { name: "g".into(), weight: Some(1000), nodelete: false };
         let cgroups = Cgroups::default();
-        let dir = cgroups.enter_at((r.clone(), Version::V2), &plan, 4321).unwrap();
-        assert_eq!(dir, r.join("g"));
+        let (dir, note) = cgroups.enter_at((r.clone(), Version::V2), &plan, 4321).unwrap();
+        assert_eq!((&dir, note), (&r.join("g"), None));
         assert_eq!(fs::read_to_string(r.join("g/io.weight")).unwrap(), "default 1000\n");
         assert_eq!(fs::read_to_string(r.join("g/cgroup.procs")).unwrap(), "4321\n");
         assert_eq!(fs::read_to_string(r.join("cgroup.subtree_control")).unwrap(), "+io");
@@ -272,6 +288,23 @@ mod tests {
         );
         assert_eq!(e.to_string(), expected);
         assert!(!r.join("new").exists(), "the group made for the failed job stays");
+    }
+
+    #[test]
+    fn a_v1_group_without_cfq_takes_the_weight_in_bfqs_file_with_a_note() {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path().to_path_buf();
+        fs::create_dir(r.join("g")).unwrap();
+        fs::write(r.join("g/blkio.bfq.weight"), "100\n").unwrap();
+        fs::write(r.join("g/cgroup.procs"), "").unwrap();
+        let plan = CgroupPlan { name: "g".into(), weight: Some(700), nodelete: false };
+        let cgroups = Cgroups::default();
+        let (dir, note) = cgroups.enter_at((r.clone(), Version::V1), &plan, 77).unwrap();
+        assert_eq!(fs::read_to_string(r.join("g/blkio.bfq.weight")).unwrap(), "700\n");
+        assert_eq!(fs::read_to_string(r.join("g/cgroup.procs")).unwrap(), "77\n");
+        let note = note.expect("a note names the file the weight went to");
+        assert!(note.contains("blkio.bfq.weight"), "{note}");
+        cgroups.leave(&dir);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! The cgroup tests need root and a cgroup hierarchy fio 3.33 would use (the first blkio
 //! v1 or cgroup v2 mount); the weight test also needs that hierarchy to take weights (v2
-//! with the io controller, or v1 with `blkio.weight`) and a loop device. Each skips with
+//! with the io controller, or v1 with `blkio.weight` or BFQ's `blkio.bfq.weight`) and a
+//! loop device. Each skips with
 //! what is missing, and removes every group it leaves (a guard, on failure too).
 
 mod shared;
@@ -227,16 +228,18 @@ fn a_cgroup_job_runs_in_its_group_which_goes_unless_kept() {
     }
 }
 
-/// A weight the hierarchy cannot take (cgroup v1 without `blkio.weight`, as on kernels
-/// without CFQ) fails the job with `EACCES` before any I/O, as fio 3.33's, and the group
-/// made for it goes; the job beside it runs.
+/// A v1 hierarchy without `blkio.weight` (kernels without CFQ) fails fio 3.33's weighted
+/// job with `EACCES` before any I/O, and the group made for it goes; the job beside it
+/// runs. iomark fails it so too when the group has no BFQ weight either; with BFQ's
+/// `blkio.bfq.weight` it runs the job weighted there, with a note that says so.
 #[test]
-fn a_weight_the_hierarchy_cannot_take_fails_the_job_as_fios() {
+fn a_v1_weight_without_cfq_fails_fios_job_and_goes_to_bfq_in_iomark() {
     let Some((root, v2)) = hierarchy() else { return };
     if v2 || root.join("blkio.weight").exists() {
-        eprintln!("skipped: the cgroup hierarchy takes weights (the test needs one that does not)");
+        eprintln!("skipped: the cgroup hierarchy has blkio.weight (the test needs one without)");
         return;
     }
+    let bfq = v1_weight_file(&root) == Some("blkio.bfq.weight");
     let dir = tempdir();
     let group = group_name("noweight");
     let _guard = Groups(vec![root.join(&group)]);
@@ -257,13 +260,31 @@ fn a_weight_the_hierarchy_cannot_take_fails_the_job_as_fios() {
         programs.push(("fio", command("fio").current_dir(dir.path()).args(args).output().unwrap()));
     }
     for (program, out) in programs {
-        assert_eq!(out.status.code(), Some(1), "{program}: {}", text(&out.stderr));
+        let weighted = program == "iomark" && bfq;
+        let code = if weighted { 0 } else { 1 };
+        assert_eq!(out.status.code(), Some(code), "{program}: {}", text(&out.stderr));
         let doc = report_json(program, &out);
-        assert_eq!(doc["jobs"][0]["error"], libc::EACCES, "{program}");
+        if weighted {
+            assert_eq!(doc["jobs"][0]["error"], 0, "{program}");
+            assert_eq!(doc["jobs"][0]["read"]["io_bytes"], 65536, "{program}");
+            let notes = doc["jobs"][0]["iomark notes"].to_string();
+            assert!(notes.contains("blkio.bfq.weight"), "{program}: no note in {notes}");
+        } else {
+            assert_eq!(doc["jobs"][0]["error"], libc::EACCES, "{program}");
+        }
         assert_eq!(doc["jobs"][1]["error"], 0, "{program}");
         assert_eq!(doc["jobs"][1]["read"]["io_bytes"], 65536, "{program}");
         assert!(!root.join(&group).exists(), "{program}: the group stays");
     }
+}
+
+/// The file a new group of v1 hierarchy `root` takes weights in (`blkio.weight` with CFQ,
+/// `blkio.bfq.weight` with BFQ), read off a group the probe makes and removes.
+fn v1_weight_file(root: &Path) -> Option<&'static str> {
+    let probe = root.join(group_name("probe"));
+    let _guard = Groups(vec![probe.clone()]);
+    std::fs::create_dir(&probe).ok()?;
+    ["blkio.weight", "blkio.bfq.weight"].into_iter().find(|f| probe.join(f).exists())
 }
 
 /// Two jobs on one loop device in groups weighted 100 and 1000: both run, each group holds
@@ -277,7 +298,8 @@ fn cgroup_weights_are_set_while_the_jobs_run() {
         let controllers = std::fs::read_to_string(root.join("cgroup.controllers"));
         ("io.weight", controllers.is_ok_and(|c| c.split_whitespace().any(|c| c == "io")))
     } else {
-        ("blkio.weight", root.join("blkio.weight").exists())
+        let file = v1_weight_file(&root);
+        (file.unwrap_or("blkio.weight"), file.is_some())
     };
     if !takes_weights || (v2 && !io_can_be_enabled(&control)) {
         eprintln!("skipped: the cgroup hierarchy at {} takes no {file}", root.display());

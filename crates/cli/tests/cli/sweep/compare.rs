@@ -24,10 +24,11 @@ fn compare_runs_option_sets_in_rounds() {
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("A: ioengine=null iodepth=1 (2 rounds)\n"), "{stdout}");
     // The fake clock gives both the same IOPS and the deeper queue a longer latency.
-    let rows: serde_json::Value =
+    let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("c.json")).unwrap()).unwrap();
+    assert!(doc.get("iomark notes").is_none(), "{doc}");
     let find = |figure: &str| {
-        rows.as_array().unwrap().iter().find(|r| r["figure"] == figure).unwrap().clone()
+        doc["rows"].as_array().unwrap().iter().find(|r| r["figure"] == figure).unwrap().clone()
     };
     assert_eq!(find("IOPS")["verdict"], "no_significant_difference");
     assert_eq!(find("lat mean us")["verdict"], "slower");

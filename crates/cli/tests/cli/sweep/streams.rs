@@ -64,3 +64,63 @@ fn a_sweep_without_a_note_has_none_in_its_document() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one document");
     assert!(doc.get("iomark notes").is_none(), "{doc}");
 }
+
+/// The capped queue depth of a synchronous engine: the note a run of such a job prints.
+const CAPPED: &str = "both iodepth >= 1 and synchronous I/O engine are selected, queue depth \
+                      will be capped at 1";
+
+/// A note of the runs themselves (a synchronous engine's capped depth) is printed once,
+/// before the first row that had it, and kept once in the sweep's JSON document and HTML
+/// page.
+#[test]
+fn a_sweeps_run_notes_are_printed_once_and_kept_in_its_documents() {
+    let dir = tempdir();
+    let file = dir.path().join("f");
+    let filename = format!("--filename={}", file.display());
+    let args = [
+        "sweep",
+        "--iodepth=2,4",
+        "--ioengine=psync",
+        &filename,
+        "--rw=read",
+        "--size=64k",
+        "--time_based=0",
+        "--json=s.json",
+        "--html=s.html",
+    ];
+    let out = crate::support::run::iomark_ok(dir.path(), &args, true);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = format!("note: {CAPPED}");
+    assert_eq!(stdout.matches(&line).count(), 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("point") && lines[1] == line, "{stdout}");
+    let json = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["iomark notes"], serde_json::json!([CAPPED]), "{doc}");
+    let html = std::fs::read_to_string(dir.path().join("s.html")).unwrap();
+    assert_eq!(html.matches("<li>note: both iodepth").count(), 1);
+}
+
+/// A compare's runs' notes are printed once before its table, and with `--json=-` they
+/// are in the one document on standard output, beside its rows.
+#[test]
+fn a_compares_run_notes_are_printed_once_or_kept_in_its_document() {
+    let dir = tempdir();
+    let file = dir.path().join("f");
+    let filename = format!("--filename={}", file.display());
+    let mut args = vec!["compare", "--rounds=2", "iodepth=2", "iodepth=4"];
+    let common = ["--", "--ioengine=psync", &filename, "--rw=read", "--size=64k"];
+    args.extend(common);
+    let out = crate::support::run::iomark_ok(dir.path(), &args, true);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with(&format!("note: {CAPPED}\nA: iodepth=2")), "{stdout}");
+    assert_eq!(stdout.matches("note: ").count(), 1, "{stdout}");
+    let mut args = vec!["compare", "--rounds=1", "--json=-", "iodepth=2", "iodepth=4"];
+    args.extend(common);
+    let out = crate::support::run::iomark_ok(dir.path(), &args, true);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one document");
+    assert_eq!(doc["iomark notes"], serde_json::json!([CAPPED]), "{doc}");
+    assert!(doc["rows"].as_array().is_some_and(|r| !r.is_empty()), "{doc}");
+}

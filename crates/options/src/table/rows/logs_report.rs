@@ -524,7 +524,9 @@ pub(super) const ROWS: &[OptionDef] = &[
     opt("cgroup_weight", int(100, 1000), Category::Threads, "Use given weight for cgroup")
         .supported(
             "Written to the group's io.weight (cgroup v2, with the io controller \
-             enabled for the group while the run needs it) or blkio.weight (v1).",
+             enabled for the group while the run needs it) or blkio.weight (v1); on v1 \
+             without CFQ, where fio 3.33 fails the job, to BFQ's blkio.bfq.weight, with a \
+             note.",
         ),
     opt("uid", int(0, NOLIMIT), Category::Threads, "Run job with this user ID").supported(
         "The job runs in a child process of iomark that takes this user ID before its \
