@@ -2,23 +2,27 @@
 //!
 //! While a job runs, [`BlockTracer`] follows the kernel's block tracepoints
 //! (`block_bio_queue`, `block_rq_insert`, `block_rq_issue`, `block_rq_complete`) for the
-//! disks under the job's files, through a tracefs instance of the job's own with one ring
-//! per CPU (no BPF compiler, no external tool), every record stamped with the TSC (where
-//! the kernel keeps time by it) or `CLOCK_MONOTONIC`, and put on `CLOCK_MONOTONIC` as it
-//! is read. The job
+//! disks under the job's files: by BPF programs written at run time (`bpf`: they keep
+//! each request's times in the kernel and write one record per request into a BPF ring
+//! buffer, stamped on `CLOCK_MONOTONIC`), or where BPF is refused through a tracefs
+//! instance of the job's own with one ring per CPU, every record stamped with the TSC
+//! (where the kernel keeps time by it) or `CLOCK_MONOTONIC`, and put on `CLOCK_MONOTONIC`
+//! as it is read. No BPF compiler, no external tool. The job
 //! hands over its completed I/Os ([`iomark_stats::block::IoTrace`], on its own clock); a
 //! thread per job reads the rings, maps the job's clock onto `CLOCK_MONOTONIC` from pairs
 //! of readings taken at each hand-over, places each I/O on its disk (a block device's
 //! offset, a file's extents through `FIEMAP`), and matches it to its bios and requests
 //! (`matcher`). The result is a [`iomark_stats::block::BlockRecorder`].
 //!
-//! Needs root (the trace instance is made in tracefs). tracefs is mounted (and unmounted
+//! Needs root (BPF programs, or the trace instance made in tracefs). tracefs is mounted (and unmounted
 //! after) when it is not, and the report says so.
 //!
 //! `unsafe`: the design keeps `unsafe` to the engine crate; this crate holds the few blocks
-//! `sys.rs` needs (`FIEMAP`, `clock_gettime`, `sysconf`), each with a `// SAFETY:` line;
+//! `sys.rs` needs (`FIEMAP`, `clock_gettime`, `sysconf`) and those of `bpf/kernel.rs`
+//! (`bpf()`, `perf_event_open`, the ring buffer's mapping), each with a `// SAFETY:` line;
 //! every other file forbids it.
 
+mod bpf;
 pub mod matcher;
 mod page;
 mod ring;
@@ -48,6 +52,9 @@ pub enum BlkError {
     /// The trace instance or a ring refused.
     #[error("a trace instance for the block tracepoints: {0} (root is needed)")]
     Open(std::io::Error),
+    /// The BPF path was refused (the trace instance is used instead).
+    #[error("BPF: {0}")]
+    Bpf(String),
     /// A file of the job could not be placed on a device.
     #[error("{0}")]
     Place(String),

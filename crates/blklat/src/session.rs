@@ -67,6 +67,42 @@ fn split_dev(dev: u64) -> (u32, u32, u64) {
     sys::whole_disk(maj, min)
 }
 
+/// Where the records come from: a trace instance writing one per event (the default), or
+/// BPF programs writing one per request (`IOMARK_BLOCK_TRACER=bpf`, where the kernel takes
+/// them: not cheaper for the job thread and losing more records, see
+/// docs/block-latency.md).
+enum Source {
+    Trace(Rings),
+    Bpf(crate::bpf::Source),
+}
+
+/// The variable that picks the path: `bpf` (the trace instance where BPF is refused);
+/// unset or anything else: the trace instance.
+pub const TRACER_VAR: &str = "IOMARK_BLOCK_TRACER";
+
+impl Source {
+    /// The source for the disks `devs`, and the note that says which it is.
+    fn open(root: &std::path::Path, devs: &[u32]) -> Result<(Source, String), BlkError> {
+        let want = std::env::var(TRACER_VAR).unwrap_or_default();
+        let note = if want == "bpf" {
+            match crate::bpf::Source::open(root, devs) {
+                Ok(bpf) => {
+                    let note = "block latency: traced by BPF programs on the block tracepoints \
+                                (one record per request)";
+                    return Ok((Source::Bpf(bpf), note.into()));
+                }
+                Err(e) => format!(
+                    "block latency: traced through a trace instance (one record per event; \
+                     not BPF: {e})"
+                ),
+            }
+        } else {
+            "block latency: traced through a trace instance (one record per event)".into()
+        };
+        Ok((Source::Trace(Rings::open(root, devs)?), note))
+    }
+}
+
 /// What the job thread sends.
 enum Msg {
     /// I/Os, and a pair of readings (job clock, `CLOCK_MONOTONIC`) taken after them.
@@ -101,14 +137,18 @@ impl Session {
         let mut devs: Vec<u32> = places.iter().map(|p| p.dev).collect();
         devs.sort_unstable();
         devs.dedup();
-        let rings = Rings::open(root, &devs)?;
-        let pending: Vec<_> = (0..rings.len()).map(|_| VecDeque::with_capacity(PENDING)).collect();
-        let tsc = rings.tsc().then(sys::tsc_pair);
+        let (source, path_note) = Source::open(root, &devs)?;
+        let rings = match &source {
+            Source::Trace(rings) => rings.len(),
+            Source::Bpf(_) => 1,
+        };
+        let pending: Vec<_> = (0..rings).map(|_| VecDeque::with_capacity(PENDING)).collect();
+        let tsc = matches!(&source, Source::Trace(r) if r.tsc()).then(sys::tsc_pair);
         let (tx, rx) = mpsc::channel();
         let (back_tx, back) = mpsc::channel();
         let mut reader = Reader {
             layouts: *layouts,
-            rings,
+            source,
             places,
             matcher: Matcher::default(),
             pairs: None,
@@ -121,7 +161,7 @@ impl Session {
             pending,
             tsc,
         };
-        reader.matcher.rec.notes.extend(note.into_iter().chain(log_note));
+        reader.matcher.rec.notes.extend(note.into_iter().chain(log_note).chain([path_note]));
         let thread = std::thread::Builder::new()
             .name("iomark-blklat".into())
             .spawn(move || reader.run(rx, back_tx))
@@ -162,7 +202,7 @@ impl IoTraceSink for Session {
 /// The reading thread's state.
 struct Reader {
     layouts: [Layout; 4],
-    rings: Rings,
+    source: Source,
     places: Vec<Place>,
     matcher: Matcher,
     /// The last pair of clock readings (job, monotonic).
@@ -243,7 +283,25 @@ impl Reader {
             *h = q.len();
         }
         let (layouts, pending) = (&self.layouts, &mut self.pending);
-        let n = self.rings.drain(|cpu, raw| {
+        let rings = match &mut self.source {
+            Source::Trace(rings) => rings,
+            Source::Bpf(bpf) => {
+                // One ring for every CPU, a record per request, in the order the CPUs
+                // wrote them (nearly that of their C): every event from before `until` is
+                // handed to the matcher (which puts them in time order), the rest wait.
+                self.matcher.rec.counts.records += bpf.drain(&mut pending[0]);
+                let matcher = &mut self.matcher;
+                pending[0].retain(|e| {
+                    let now = e.time < until;
+                    if now {
+                        matcher.add(*e);
+                    }
+                    !now
+                });
+                return;
+            }
+        };
+        let n = rings.drain(|cpu, raw| {
             let Some(kind) = kind_of(layouts, raw.data) else { return };
             let l = &layouts[kind as usize];
             let field = |off: usize, n: usize| raw.data.get(off..off + n);
@@ -360,7 +418,10 @@ impl Reader {
             }
         }
         let counts = &mut self.matcher.rec.counts;
-        counts.lost_records = self.rings.lost();
+        counts.lost_records = match &self.source {
+            Source::Trace(rings) => rings.lost(),
+            Source::Bpf(bpf) => bpf.lost(),
+        };
         let (lost, matched, unmatched) = (counts.lost_records, counts.matched, counts.unmatched);
         let notes = &mut self.matcher.rec.notes;
         if lost > 0 {

@@ -118,15 +118,18 @@ impl TraceFs {
     pub fn layouts(&self) -> Result<[Layout; 4], BlkError> {
         let mut out = Vec::new();
         for name in EVENTS {
-            let path = self.root.join("events/block").join(name).join("format");
-            let text = fs::read_to_string(&path)
-                .map_err(|e| BlkError::Event { event: name, why: e.to_string() })?;
-            let layout = parse_format(&text)
-                .ok_or(BlkError::Event { event: name, why: "unexpected format".into() })?;
-            out.push(layout);
+            out.push(layout(&self.root, name)?);
         }
         out.try_into().map_err(|_| BlkError::NoTraceFs)
     }
+}
+
+/// The layout of the block event `name` under the tracefs at `root`.
+pub fn layout(root: &Path, name: &'static str) -> Result<Layout, BlkError> {
+    let path = root.join("events/block").join(name).join("format");
+    let text = fs::read_to_string(&path)
+        .map_err(|e| BlkError::Event { event: name, why: e.to_string() })?;
+    parse_format(&text).ok_or(BlkError::Event { event: name, why: "unexpected format".into() })
 }
 
 impl Drop for TraceFs {

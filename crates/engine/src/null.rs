@@ -18,14 +18,26 @@ use std::time::Duration;
 /// The test-only stall (see the module doc).
 const STALL_ENV: &str = "IOMARK_TEST_NULL_STALL";
 
+/// What [`Engine::queue`] does, decided once: one test per I/O.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Neither queues nor stalls: `queue` completes the unit and returns, with nothing
+    /// else to test (a call that saves no registers).
+    #[default]
+    Plain,
+    /// Queues (iodepth above 1) and does not stall.
+    Queues,
+    /// Stalls once (tests only), queueing or not.
+    Stalls,
+}
+
 /// Completes every I/O with its full length.
 #[derive(Debug, Default)]
 pub struct NullEngine {
     /// Whether the engine queues (iodepth above 1).
     queues: bool,
-    /// Neither queues nor stalls: `queue` completes the unit and returns, with nothing
-    /// else to test (a call that saves no registers).
-    plain: bool,
+    /// What `queue` does.
+    mode: Mode,
     /// Units queued since the last commit.
     pending: Vec<u32>,
     /// Units committed and not yet reaped.
@@ -43,7 +55,11 @@ impl NullEngine {
         let stall = std::env::var(STALL_ENV).ok().and_then(|v| parse_stall(&v));
         NullEngine {
             queues: iodepth > 1,
-            plain: iodepth <= 1 && stall.is_none(),
+            mode: match (stall.is_some(), iodepth > 1) {
+                (true, _) => Mode::Stalls,
+                (false, true) => Mode::Queues,
+                (false, false) => Mode::Plain,
+            },
             pending: Vec::with_capacity(depth),
             ready: Vec::with_capacity(depth),
             stall,
@@ -56,15 +72,15 @@ impl NullEngine {
     #[inline(never)]
     fn queue_stalling(&mut self, unit: &mut IoUnit) -> Queued {
         self.count_and_stall();
-        self.enqueue(unit)
-    }
-
-    /// The unit completed (no queue) or queued; `Busy` while completions wait.
-    #[inline(always)]
-    fn enqueue(&mut self, unit: &IoUnit) -> Queued {
         if !self.queues {
             return Queued::Completed;
         }
+        self.enqueue(unit)
+    }
+
+    /// The unit queued; `Busy` while completions wait.
+    #[inline(always)]
+    fn enqueue(&mut self, unit: &IoUnit) -> Queued {
         if !self.ready.is_empty() || self.pending.len() == self.pending.capacity() {
             return Queued::Busy;
         }
@@ -109,13 +125,11 @@ impl Engine for NullEngine {
 
     fn queue(&mut self, unit: &mut IoUnit) -> Queued {
         unit.result = unit.len as i64;
-        if self.plain {
-            return Queued::Completed;
+        match self.mode {
+            Mode::Plain => Queued::Completed,
+            Mode::Queues => self.enqueue(unit),
+            Mode::Stalls => self.queue_stalling(unit),
         }
-        if self.stall.is_some() {
-            return self.queue_stalling(unit);
-        }
-        self.enqueue(unit)
     }
 
     fn commit(&mut self) -> std::io::Result<usize> {

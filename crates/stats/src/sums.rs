@@ -79,7 +79,11 @@ impl SumMoments {
     /// give).
     #[inline]
     pub fn record_n(&mut self, x: u64, count: u64) {
-        if count == 0 {
+        if count <= 1 {
+            // One value (every I/O reaped alone): no 128-bit multiplication by the count.
+            if count == 1 {
+                self.record(x);
+            }
             return;
         }
         self.n += count;
@@ -100,8 +104,17 @@ impl SumMoments {
     /// submission latencies shifted by its one completion latency.
     #[inline]
     pub fn shifted(&self, c: u64) -> SumMoments {
+        let mut moved = SumMoments::new();
         if self.n == 0 {
-            return SumMoments::new();
+            return moved;
+        }
+        if self.n == 1 {
+            // One value (an I/O reaped alone): recorded shifted, without the 128-bit
+            // products below, unless the shifted value leaves u64.
+            if let Some(x) = self.min.checked_add(c) {
+                moved.record(x);
+                return moved;
+            }
         }
         let (n, c) = (u128::from(self.n), u128::from(c));
         let sum = self.sum.saturating_add(n * c);
@@ -223,6 +236,34 @@ mod tests {
             (m.min(), m.max(), m.count()),
             (xs.iter().min().copied(), xs.iter().max().copied(), 10_000)
         );
+    }
+
+    #[test]
+    fn one_value_shifted_and_counted_once_as_recorded() {
+        for (x, c) in [
+            (0u64, 0u64),
+            (3, 7_000),
+            (1 << 40, 1 << 41),
+            (u64::MAX, 5),
+            (u64::MAX / 2, u64::MAX / 2),
+        ] {
+            let mut one = SumMoments::new();
+            one.record(x);
+            let (mut moved, mut general) = (SumMoments::new(), SumMoments::new());
+            moved.record_n(x, 1);
+            assert_eq!(moved, one);
+            // The general formula, as two values' sums less the second one's would give.
+            let n = 1u128;
+            let (cc, xx) = (u128::from(c), u128::from(x));
+            general.n = 1;
+            general.min = x.saturating_add(c);
+            general.max = x.saturating_add(c);
+            general.sum = xx + n * cc;
+            general.sum_sq = (xx * xx)
+                .saturating_add((2 * cc).saturating_mul(xx))
+                .saturating_add((cc * cc).saturating_mul(n));
+            assert_eq!(one.shifted(c), general, "x {x} shift {c}");
+        }
     }
 
     #[test]

@@ -176,6 +176,13 @@ impl Mix {
         }
     }
 
+    /// Counts `n` I/Os of direction `dir` as issued.
+    pub(crate) fn issued_n(&mut self, dir: Ddir, n: u64) {
+        if let Some(count) = self.issued.get_mut(dir.index()) {
+            *count += n;
+        }
+    }
+
     /// Fixes the direction of the next I/Os of a mixed mode, or with `None` gives the choice
     /// back to `rwmixread`; the modes with one direction keep it.
     pub(crate) fn steer(&mut self, dir: Option<Ddir>) {

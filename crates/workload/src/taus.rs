@@ -99,13 +99,14 @@ impl Taus258 {
 }
 
 /// One of fio's random states: taus88 or lfsr258, with fio's ways of reading a draw.
+///
+/// An lfsr258 state is `t64`; a taus88 state is `t32` with `t64` empty (a state of
+/// lfsr258 leaves `t32` unused). The hot loop's draw (`below_small`) reads `t32` without
+/// asking which generator this is: its caller knows (`is_32`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FioRng(Gen);
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Gen {
-    T32(Taus88),
-    T64(Taus258),
+pub struct FioRng {
+    t32: Taus88,
+    t64: Option<Taus258>,
 }
 
 /// Below this, `n` times a 32-bit draw is exact in a double (2^53 / 2^32).
@@ -119,28 +120,33 @@ impl FioRng {
     /// A state seeded with `seed` as fio seeds one: taus88 from the seed's low 32 bits, or
     /// lfsr258 from all 64 when `use64` (`random_generator=tausworthe64`).
     pub fn new(seed: u64, use64: bool) -> FioRng {
-        FioRng(if use64 {
-            Gen::T64(Taus258::new(seed))
+        if use64 {
+            FioRng { t32: Taus88([0; 3]), t64: Some(Taus258::new(seed)) }
         } else {
-            Gen::T32(Taus88::new(seed as u32))
-        })
+            FioRng { t32: Taus88::new(seed as u32), t64: None }
+        }
+    }
+
+    /// Whether this is taus88 (32-bit draws), which [`FioRng::below_small`] draws from.
+    pub(crate) fn is_32(&self) -> bool {
+        self.t64.is_none()
     }
 
     /// The next raw draw: 32 bits (taus88) or 64 (lfsr258).
     #[inline]
     pub fn next_raw(&mut self) -> u64 {
-        match &mut self.0 {
-            Gen::T32(t) => u64::from(t.next()),
-            Gen::T64(t) => t.next(),
+        match &mut self.t64 {
+            None => u64::from(self.t32.next()),
+            Some(t) => t.next(),
         }
     }
 
     /// The next draw as a fraction in `[0, 1)`: `r / (max + 1)` in double precision.
     #[inline]
     pub fn fraction(&mut self) -> f64 {
-        match &mut self.0 {
-            Gen::T32(t) => f64::from(t.next()) / TWO_32,
-            Gen::T64(t) => t.next() as f64 / TWO_64,
+        match &mut self.t64 {
+            None => f64::from(self.t32.next()) / TWO_32,
+            Some(t) => t.next() as f64 / TWO_64,
         }
     }
 
@@ -151,23 +157,19 @@ impl FioRng {
     /// instructions instead of the conversions to and from doubles).
     #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
-        if let Gen::T32(t) = &mut self.0 {
-            if n < EXACT_32 {
-                return (n * u64::from(t.next())) >> 32;
-            }
+        if self.t64.is_none() && n < EXACT_32 {
+            return (n * u64::from(self.t32.next())) >> 32;
         }
         self.below_by_double(n)
     }
 
-    /// [`FioRng::below`] for `n` below 2^21, which the caller has made sure of (the hot
-    /// loop's draw: one test less).
+    /// [`FioRng::below`] of a taus88 state for `n` below 2^21, both of which the caller
+    /// has made sure of ([`FioRng::is_32`], [`FioRng::small`]): the hot loop's draw, with
+    /// no test. (Of an lfsr258 state it would draw from the unused `t32`.)
     #[inline(always)]
     pub(crate) fn below_small(&mut self, n: u64) -> u64 {
-        debug_assert!(n < EXACT_32);
-        match &mut self.0 {
-            Gen::T32(t) => (n * u64::from(t.next())) >> 32,
-            Gen::T64(_) => self.below_by_double(n),
-        }
+        debug_assert!(n < EXACT_32 && self.is_32());
+        (n * u64::from(self.t32.next())) >> 32
     }
 
     /// Whether [`FioRng::below_small`] takes `n`.
@@ -186,9 +188,9 @@ impl FioRng {
     /// A percentage draw in `1..=100`.
     #[inline]
     pub fn percent(&mut self) -> u32 {
-        if let Gen::T32(t) = &mut self.0 {
+        if self.t64.is_none() {
             // 100 × r is exact in a double: `below`'s integer form.
-            return 1 + ((100 * u64::from(t.next())) >> 32) as u32;
+            return 1 + ((100 * u64::from(self.t32.next())) >> 32) as u32;
         }
         1 + (100.0 * self.fraction()) as u32
     }

@@ -24,10 +24,12 @@
 //! logs, per-I/O priorities, syncs (`fsync=N`, `sync_file_range`), `fill_device` or
 //! `number_ios`) runs the loop compiled without the tests for those features (`RICH =
 //! false`, see [`Features::any`]): the one-block path of the commonest jobs stays as short
-//! as it can be, and touches [`Hot`] only.
+//! as it can be, and touches [`Hot`] only. A plain job whose clock is the TSC (nearly
+//! every real run) runs it compiled for that clock (`TSC = true`, [`now`]): a time
+//! stamp of an I/O reads the counter without asking which clock the job has.
 
 use super::features::Features;
-use super::hot::Hot;
+use super::hot::{now, Hot};
 use crate::links::progress::JobState;
 use crate::request::Request;
 use iomark_core::Ddir;
@@ -58,15 +60,18 @@ impl<'id> Loop<'_, '_, 'id> {
     /// Runs the loop until the job (or its verify phase) is over.
     pub(super) fn run(&mut self, stop: &AtomicBool) {
         if self.rich {
-            self.drive::<true>(stop);
+            self.drive::<true, false>(stop);
+        } else if self.io.clock.is_tsc() {
+            self.drive::<false, true>(stop);
         } else {
-            self.drive::<false>(stop);
+            self.drive::<false, false>(stop);
         }
     }
 
     /// The loop. With `RICH = false` (a plain job, see [`Features::any`]) the tests for
-    /// the features it does not use are compiled out.
-    fn drive<const RICH: bool>(&mut self, stop: &AtomicBool) {
+    /// the features it does not use are compiled out; with `TSC` the I/Os' stamps read
+    /// the TSC ([`now`]).
+    fn drive<const RICH: bool, const TSC: bool>(&mut self, stop: &AtomicBool) {
         let ramp_ns = self.io.ramp_ns;
         // The verify phase comes back here: a ramp that ended is not ended again (that
         // would clear what the writes recorded).
@@ -76,6 +81,9 @@ impl<'id> Loop<'_, '_, 'id> {
         // With iodepth_batch_complete_min=0, as many I/Os in flight as make the loop wait
         // for one first (below): one comparison a turn.
         let poll_from = if batching.complete_min == 0 { 1 } else { u32::MAX };
+        // Below both that and the depth limit, a turn takes a unit: one comparison (the
+        // depth limit moves only in a rich job, under a latency target).
+        let mut gate = poll_from.min(self.io.depth_limit);
         // When the ramp or the runtime ends: one comparison a turn until then.
         let ends_at = |io: &Hot<'_, '_, '_>, ramping: bool| {
             let phase = if ramping { Some(ramp_ns) } else { runtime_ns };
@@ -125,16 +133,21 @@ impl<'id> Loop<'_, '_, 'id> {
             // With iodepth_batch_complete_min=0 fio 3.33 waits for one completion whenever
             // anything is in flight, before it queues more.
             // A poll comes first (libaio's userspace_reap serves it from the ring).
-            if self.io.in_flight >= poll_from {
-                let max = batching.complete_max as usize;
-                if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
-                    self.io.reap::<RICH>(&mut self.feat, 1, max);
+            if RICH {
+                gate = poll_from.min(self.io.depth_limit);
+            }
+            if self.io.in_flight >= gate {
+                if self.io.in_flight >= poll_from {
+                    let max = batching.complete_max as usize;
+                    if self.io.reap::<RICH>(&mut self.feat, 0, max) == 0 {
+                        self.io.reap::<RICH>(&mut self.feat, 1, max);
+                    }
+                } else {
+                    self.io.reap_full::<RICH>(&mut self.feat);
                 }
                 continue;
             }
-            let io = &mut self.io;
-            let slot = if io.in_flight < io.depth_limit { io.units.pop() } else { None };
-            let Some(slot) = slot else {
+            let Some(slot) = self.io.units.pop() else {
                 self.io.reap_full::<RICH>(&mut self.feat);
                 continue;
             };
@@ -149,7 +162,7 @@ impl<'id> Loop<'_, '_, 'id> {
             if RICH && !self.before_issue(slot, req, stop) {
                 continue;
             }
-            self.issue::<RICH>(slot, req);
+            self.issue::<RICH, TSC>(slot, req);
         }
         self.io.commit();
         while self.io.in_flight > 0 && self.io.error == 0 {
@@ -184,7 +197,7 @@ impl<'id> Loop<'_, '_, 'id> {
         if let Some(sync) = self.feat.sync.due() {
             self.feat.sync.held = Some(req);
             let sync = self.feat.sync.issue(sync);
-            self.issue::<true>(slot, sync);
+            self.issue::<true, false>(slot, sync);
             return false;
         }
         if self.feat.ctl.is_some() && !self.pace(slot.index(), req, stop) {
@@ -199,7 +212,7 @@ impl<'id> Loop<'_, '_, 'id> {
 
     /// Fills unit `index` with the I/O `req` and hands it to the engine.
     #[inline(always)]
-    fn issue<const RICH: bool>(&mut self, slot: Slot<'id>, req: Request) {
+    fn issue<const RICH: bool, const TSC: bool>(&mut self, slot: Slot<'id>, req: Request) {
         let Request { ddir, file, offset, len } = req;
         if RICH {
             if !self.feat.verify_issue(slot.index(), req) {
@@ -214,7 +227,7 @@ impl<'id> Loop<'_, '_, 'id> {
             }
         }
         let (io, feat) = (&mut self.io, &mut self.feat);
-        let start = io.clock.now_ns();
+        let start = now::<TSC>(&io.tsc, &mut io.clock);
         let unit = io.units.get_mut(slot);
         unit.ddir = ddir;
         unit.file = file as u32;
@@ -238,7 +251,7 @@ impl<'id> Loop<'_, '_, 'id> {
             if let Some(v) = feat.verify.as_mut().filter(|_| RICH) {
                 v.stamp(slot.index(), &mut unit.buf.as_mut_slice()[..len], file, offset);
             }
-            io.clock.now_ns()
+            now::<TSC>(&io.tsc, &mut io.clock)
         } else {
             unit.holds_read_data |= ddir == Ddir::Read;
             start
@@ -250,7 +263,7 @@ impl<'id> Loop<'_, '_, 'id> {
             }
             logs.issue(start, req);
         }
-        io.queue::<RICH>(feat, slot, file, (start, issue));
+        io.queue::<RICH, TSC>(feat, slot, file, (start, issue));
         if RICH && ddir == Ddir::Write {
             feat.sync.writes += 1;
             feat.sync.last_write_file = file;

@@ -3,7 +3,7 @@
 //! two flags it looks at each turn (a stop by another job's end, a request for an interim
 //! report). Nothing of a feature is here: that is [`super::features::Features`].
 
-use crate::clock::JobClock;
+use crate::clock::{JobClock, TscClock};
 use crate::links::progress::Publisher;
 use crate::links::status::Requests;
 use iomark_engine::{Engine, Slot, UnitTable};
@@ -27,6 +27,9 @@ pub(super) struct Hot<'a, 's, 'id> {
     pub(super) fds: Vec<i32>,
     /// Every time stamp of the job.
     pub(super) clock: JobClock,
+    /// The clock's TSC parameters, for the loop compiled for the TSC (see [`now`]); taken
+    /// from `clock` when the job starts (zeros, unread, when it is not the TSC).
+    pub(super) tsc: TscClock,
     /// The job's statistics.
     pub(super) recorder: JobRecorder,
     /// Room for the indexes `reap` returns.
@@ -72,4 +75,16 @@ pub(super) struct Hot<'a, 's, 'id> {
     /// What a failed I/O is judged and described by: the job's name, its error policy
     /// and its files.
     pub(super) on_error: (&'a str, &'a ErrorPolicy, &'a FilesPlan),
+}
+
+/// The clock's reading: with `TSC` (the loop compiled for a job whose clock is the TSC,
+/// [`Hot::tsc`] taken from `clock`) the TSC read at once, else [`JobClock::now_ns`].
+/// (Of two fields rather than of [`Hot`]: the loop holds a unit of [`Hot::units`] then.)
+#[inline(always)]
+pub(super) fn now<const TSC: bool>(tsc: &TscClock, clock: &mut JobClock) -> u64 {
+    if TSC {
+        tsc.now_ns()
+    } else {
+        clock.now_ns()
+    }
 }

@@ -144,6 +144,7 @@ pub(super) fn start<'a, 's, 'id>(
         workload,
         units,
         fds,
+        tsc: clock.tsc().unwrap_or_default(),
         clock,
         recorder,
         done: Vec::with_capacity(iodepth as usize),

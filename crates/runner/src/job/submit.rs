@@ -8,7 +8,7 @@
 //! The depth distribution counts each commit's units at the depth they bring the queue to.
 
 use super::features::Features;
-use super::hot::Hot;
+use super::hot::{now, Hot};
 use iomark_core::Ddir;
 use iomark_engine::mem::MemError;
 use iomark_engine::{IoUnit, Queued, Slot};
@@ -47,7 +47,7 @@ impl<'id> Hot<'_, '_, 'id> {
     /// it completes at once, or is queued (and committed once a batch waits or the queue is
     /// full), or waits for completions when the engine is busy.
     #[inline(always)]
-    pub(super) fn queue<const RICH: bool>(
+    pub(super) fn queue<const RICH: bool, const TSC: bool>(
         &mut self,
         feat: &mut Features<'_, '_>,
         slot: Slot<'id>,
@@ -56,48 +56,63 @@ impl<'id> Hot<'_, '_, 'id> {
     ) {
         let (mut start, mut issue) = (start, issue);
         loop {
-            match self.engine.queue(self.units.get_mut(slot)) {
-                Queued::Completed => {
-                    // fio counts an I/O completed inside queue as one submit and one reap
-                    // (its null engine as neither).
-                    self.recorder.record_depth(self.in_flight + 1, 1);
-                    if self.counts_batches {
-                        self.recorder.record_submit(1);
-                        self.recorder.record_complete(1);
-                    }
-                    let now = self.clock.now_ns();
-                    let clat = Some(now - issue);
-                    self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
-                    return;
+            // Tests in the order of their frequency (a `match` tests `Busy` first).
+            let queued = self.engine.queue(self.units.get_mut(slot));
+            if queued == Queued::Completed {
+                // fio counts an I/O completed inside queue as one submit and one reap
+                // (its null engine as neither).
+                self.recorder.record_depth(self.in_flight + 1, 1);
+                if self.counts_batches {
+                    self.recorder.record_submit(1);
+                    self.recorder.record_complete(1);
                 }
-                Queued::Queued => {
-                    self.pending.push(slot);
-                    self.in_flight += 1;
-                    let full = self.units.none_free() || self.in_flight >= self.depth_limit;
-                    if full || self.pending.len() >= self.batching.submit as usize {
-                        self.commit();
-                    }
-                    return;
-                }
-                Queued::Busy => {
-                    // The engine takes the same I/O once it has handed back completions;
-                    // the wait does not count as the I/O's own time.
+                let now = now::<TSC>(&self.tsc, &mut self.clock);
+                let clat = Some(now - issue);
+                self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
+                return;
+            }
+            if queued == Queued::Queued {
+                self.pending.push(slot);
+                self.in_flight += 1;
+                let full = self.units.none_free() || self.in_flight >= self.depth_limit;
+                if full || self.pending.len() >= self.batching.submit as usize {
                     self.commit();
-                    if self.in_flight == 0 || self.error != 0 {
-                        self.units.push(slot);
-                        if let Some(locks) = &mut feat.locks {
-                            locks.give(file);
-                        }
-                        self.set_error(libc::EBUSY, "queue");
-                        return;
-                    }
-                    self.reap::<RICH>(feat, 1, self.in_flight as usize);
-                    start = self.clock.now_ns();
-                    issue = start;
-                    self.units.get_mut(slot).stamps = (start, issue);
                 }
+                return;
+            }
+            match self.when_busy::<RICH>(feat, slot, file) {
+                Some(now) => (start, issue) = (now, now),
+                None => return,
             }
         }
+    }
+
+    /// The engine answered `Busy` to unit `slot` (of `file`): it takes the same I/O once
+    /// it has handed back completions, so they are reaped; the wait does not count as the
+    /// I/O's own time, which starts again at the time returned (stamped in the unit).
+    /// `None` when nothing is in flight to wait for (an error then, and the unit given
+    /// back).
+    #[cold]
+    #[inline(never)]
+    fn when_busy<const RICH: bool>(
+        &mut self,
+        feat: &mut Features<'_, '_>,
+        slot: Slot<'id>,
+        file: usize,
+    ) -> Option<u64> {
+        self.commit();
+        if self.in_flight == 0 || self.error != 0 {
+            self.units.push(slot);
+            if let Some(locks) = &mut feat.locks {
+                locks.give(file);
+            }
+            self.set_error(libc::EBUSY, "queue");
+            return None;
+        }
+        self.reap::<RICH>(feat, 1, self.in_flight as usize);
+        let start = self.clock.now_ns();
+        self.units.get_mut(slot).stamps = (start, start);
+        Some(start)
     }
 
     /// The queue is full: reap at least `iodepth_batch_complete_min` completions, and go on

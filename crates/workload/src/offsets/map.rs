@@ -166,29 +166,39 @@ impl RandomMap {
     /// `next_free(from)`, marked done with `mark_one`: the block taken, or `None` when the
     /// map is full. The commonest case (a free block in `from`'s own word) is inlined; the
     /// rest goes the long way.
+    ///
+    /// The inlined case needs no test of `from` against the map's end nor of a full map:
+    /// a free bit at or after `from` in its word is a block of the map (the bits past the
+    /// last block are set), and a full map has none; a `from` past the words, or a word
+    /// with no free bit from `from` on, goes the long way, which wraps.
     #[inline(always)]
     pub(crate) fn take_one(&mut self, from: u64) -> Option<u64> {
-        if from < self.blocks && !self.is_full() {
-            let w = (from / 64) as usize;
-            if let Some(word) = self.words.get_mut(w) {
-                let rest = *word | ((1 << (from % 64)) - 1);
-                if rest != u64::MAX {
-                    let bit = (!rest).trailing_zeros();
-                    *word |= 1 << bit;
-                    if *word == u64::MAX {
-                        self.word_full(w);
-                    }
-                    self.used += 1;
-                    return Some(w as u64 * 64 + u64::from(bit));
+        self.take_in_word(from).or_else(|| self.take_one_long(from))
+    }
+
+    /// [`RandomMap::take_one`]'s inlined case: a free block at or after `from` in its own
+    /// word, taken; `None` sends the caller the long way ([`RandomMap::take_one_long`]).
+    #[inline(always)]
+    pub(crate) fn take_in_word(&mut self, from: u64) -> Option<u64> {
+        let w = (from / 64) as usize;
+        if let Some(word) = self.words.get_mut(w) {
+            let rest = *word | ((1 << (from % 64)) - 1);
+            if rest != u64::MAX {
+                let bit = (!rest).trailing_zeros();
+                *word |= 1 << bit;
+                if *word == u64::MAX {
+                    self.word_full(w);
                 }
+                self.used += 1;
+                return Some((from & !63) | u64::from(bit));
             }
         }
-        self.take_one_long(from)
+        None
     }
 
     /// `take_one` the long way.
     #[inline(never)]
-    fn take_one_long(&mut self, from: u64) -> Option<u64> {
+    pub(crate) fn take_one_long(&mut self, from: u64) -> Option<u64> {
         let b = self.next_free(from)?;
         self.mark_one(b);
         Some(b)

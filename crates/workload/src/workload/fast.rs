@@ -10,9 +10,50 @@ impl Workload {
     #[cold]
     #[inline(never)]
     pub(super) fn next_slow(&mut self) -> Option<IoRequest> {
+        self.settle_fast();
         let req = self.next_general();
         (self.fast_left, self.fast_dir) = self.fast_room();
+        self.fast_granted = self.fast_left;
         req
+    }
+
+    /// `next`'s shortcut when the block drawn, `from`, has no free block after it in its
+    /// word: the map's long way, or the file's pass is over.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn next_fast_long(&mut self, from: u64) -> Option<IoRequest> {
+        let cursor = &mut self.files[0];
+        if let Some(b) = cursor.map.as_mut().and_then(|m| m.take_one_long(from)) {
+            self.fast_left -= 1;
+            let (dir, unit) = (self.fast_dir, self.map_unit);
+            return Some(IoRequest {
+                dir,
+                file: 0,
+                offset: cursor.region.offset + b * unit,
+                len: unit,
+            });
+        }
+        self.file_done(0);
+        self.next_slow()
+    }
+
+    /// The shortcut's I/Os not yet counted in the budgets and the mix.
+    #[inline]
+    pub(super) fn fast_taken(&self) -> u64 {
+        self.fast_granted - self.fast_left
+    }
+
+    /// Counts the shortcut's I/Os since the long way last ran, as `account` would have
+    /// one by one (each is one map block of the direction `fast_dir`), and ends the
+    /// shortcut's room until the long way measures it again.
+    pub(super) fn settle_fast(&mut self) {
+        let taken = self.fast_taken();
+        let bytes = taken * self.map_unit;
+        self.total_bytes += bytes;
+        self.counted_bytes += bytes;
+        self.counted_ios += taken;
+        self.mix.issued_n(self.fast_dir, taken);
+        (self.fast_left, self.fast_granted) = (0, 0);
     }
 
     /// The next I/O, or `None` once the job's I/O (all loops) is done: every case.

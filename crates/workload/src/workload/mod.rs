@@ -101,6 +101,10 @@ pub struct Workload {
     /// How many more calls of `next` may take the one-block shortcut without looking at
     /// the rest of the state (see [`Workload::fast_room`]); 0 sends `next` the long way.
     fast_left: u64,
+    /// What `fast_left` was when the long way last measured it: the shortcut's I/Os since
+    /// then (`fast_granted - fast_left`) are counted in the budgets and the mix when the
+    /// long way next runs ([`Workload::settle_fast`]), not one by one.
+    fast_granted: u64,
     /// The direction of the shortcut's I/Os while `fast_left` is above 0.
     fast_dir: Ddir,
 }
@@ -137,11 +141,12 @@ impl Workload {
             &cfg.fio_seeds,
         );
         let files = setup::cursors(cfg, use_map.then_some(map_unit), skewed, lfsr, &align)?;
-        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, a random
-        // map of fewer than 2^21 blocks on every file, sizes by direction, and in every
+        // The shortcut's conditions (see `generate_one_block`): no trimwrite pair, taus88
+        // offsets, a random map of fewer than 2^21 blocks on every file, sizes by direction, and in every
         // direction the job issues, every I/O at a new random offset and one map block per
         // I/O.
         let one_block = use_map
+            && offsets_rng.is_32()
             && cfg.zones.is_none()
             && files.iter().all(|f| f.map.as_ref().is_some_and(|m| FioRng::small(m.blocks())))
             && !trimwrite
@@ -197,6 +202,7 @@ impl Workload {
             pause_between_passes: false,
             buffers: BufferFiller::for_job(cfg),
             fast_left: 0,
+            fast_granted: 0,
             fast_dir: Ddir::Read,
         })
     }
@@ -234,7 +240,7 @@ impl Workload {
 
     /// Bytes issued so far, all directions.
     pub fn bytes_issued(&self) -> u64 {
-        self.total_bytes
+        self.total_bytes + self.fast_taken() * self.map_unit
     }
 
     /// Makes `next` answer `None` at the end of each pass (every file's pass over), so that
@@ -248,6 +254,7 @@ impl Workload {
     /// the crate note); false when the job's I/O is over (and always when `next` ended for
     /// another reason).
     pub fn next_pass(&mut self) -> bool {
+        self.settle_fast();
         if self.finished || self.files_done < self.files.len() {
             return false;
         }
@@ -497,15 +504,17 @@ impl Workload {
     /// `generate` for the commonest random jobs: a random mode (not trimwrite) with the
     /// random map where, in every direction it issues, every I/O takes a new random offset
     /// (no `:N`, `percentage_random=100`) and the block size is fixed and equal to the
-    /// map's block, with fewer than 2^21 blocks per file (the draw's integer form). Under
-    /// those conditions each step of `generate` reduces to the line here:
+    /// map's block, with fewer than 2^21 blocks per file and taus88 offsets (the draw's
+    /// integer form). Under those conditions each step of `generate` reduces to the line
+    /// here:
     ///
     /// - the direction is drawn first, as `generate` does (a draw only for `randrw`);
     ///   the size is the map block, drawing nothing; `mix.new_random_offset()` is true,
     ///   changing nothing;
     /// - `cursor.random()` draws the same block, takes the next free one and marks it (its
     ///   one-block case), or answers `None` after the draw when the map is full;
-    /// - the cursor advances the same way, and there is no trimwrite write to follow.
+    /// - the cursor's previous offsets are not needed (see below), and there is no
+    ///   trimwrite write to follow.
     ///
     /// `shortcut_and_general_path_agree` checks it on many random configurations.
     #[inline(always)]
@@ -516,9 +525,9 @@ impl Workload {
         // A full map is found after the draw, as fio finds it (other files share the
         // stream).
         let b = map.take_one(self.offsets_rng.below_small(map.blocks()))?;
-        let offset = b * unit;
-        cursor.advance(dir.index(), (offset, unit));
-        Some(IoRequest { dir, file, offset: cursor.region.offset + offset, len: unit })
+        // The cursor's previous offsets (`pos`, `last`) are left as they are: only
+        // follow-ups and sequential I/O read them, which a one-block job never makes.
+        Some(IoRequest { dir, file, offset: cursor.region.offset + b * unit, len: unit })
     }
 }
 
@@ -533,16 +542,18 @@ impl Iterator for Workload {
     #[inline(always)]
     fn next(&mut self) -> Option<IoRequest> {
         if self.fast_left > 0 {
-            self.fast_left -= 1;
-            match self.generate_one_block(0, self.fast_dir) {
-                Some(req) => {
-                    self.account(&req, true);
-                    return Some(req);
+            // `generate_one_block(0, fast_dir)`, its map's inlined case returning at once:
+            // counted in the budgets and the mix when the long way next runs.
+            let (unit, dir) = (self.map_unit, self.fast_dir);
+            let cursor = &mut self.files[0];
+            if let Some(map) = cursor.map.as_mut() {
+                let from = self.offsets_rng.below_small(map.blocks());
+                if let Some(b) = map.take_in_word(from) {
+                    self.fast_left -= 1;
+                    let offset = cursor.region.offset + b * unit;
+                    return Some(IoRequest { dir, file: 0, offset, len: unit });
                 }
-                None => {
-                    self.fast_left = 0;
-                    self.file_done(0);
-                }
+                return self.next_fast_long(from);
             }
         }
         self.next_slow()

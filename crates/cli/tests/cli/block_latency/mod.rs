@@ -5,6 +5,7 @@
 //! One test traces at a time (tracefs may be mounted by the run and unmounted after).
 
 mod btt;
+mod paths;
 
 use crate::support::blktrace::TRACING;
 use crate::support::devices::LoopDevice;
