@@ -142,9 +142,7 @@ fn act_prints_its_table_and_verdict_before_the_report_as_fio_does() {
 
 #[test]
 fn act_prep_zeroes_then_salts_each_device_as_fio_does() {
-    let aio = iomark_engine::EngineOptions::default();
-    if !direct_io_works() || !engine_available("libaio", &aio) {
-        eprintln!("skipped: O_DIRECT or libaio does not work in a temporary directory here");
+    if !prep_runs_here() {
         return;
     }
     let dir = tempdir();
@@ -177,6 +175,17 @@ fn act_prep_zeroes_then_salts_each_device_as_fio_does() {
     }
 }
 
+/// Whether act's preparation can run here (O_DIRECT and libaio in a temporary
+/// directory); says what is missing when not.
+fn prep_runs_here() -> bool {
+    let aio = iomark_engine::EngineOptions::default();
+    let runs = direct_io_works() && engine_available("libaio", &aio);
+    if !runs {
+        eprintln!("skipped: O_DIRECT or libaio does not work in a temporary directory here");
+    }
+    runs
+}
+
 /// The lines from the table's head to the verdict.
 fn table(stdout: &str) -> String {
     let start = stdout.find("        trans").expect("table");
@@ -186,9 +195,7 @@ fn table(stdout: &str) -> String {
 
 #[test]
 fn act_tables_have_a_row_per_hour_of_test_duration_reached_or_not() {
-    let aio = iomark_engine::EngineOptions::default();
-    if !direct_io_works() || !engine_available("libaio", &aio) {
-        eprintln!("skipped: O_DIRECT or libaio does not work in a temporary directory here");
+    if !prep_runs_here() {
         return;
     }
     let dir = tempdir();
