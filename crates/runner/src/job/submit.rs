@@ -142,10 +142,11 @@ impl<'id> Hot<'_, '_, 'id> {
                 self.recorder.record_depth(in_flight_before + n as u32, n as u32);
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
-                for &slot in &self.pending[..n.min(self.pending.len())] {
+                let queued = self.pending.as_slice();
+                for &slot in &queued[..n.min(queued.len())] {
                     self.units.get_mut(slot).stamps.1 = now;
                 }
-                self.pending.drain(..n.min(self.pending.len()));
+                self.pending.remove_first(n);
             }
             Ok(_) => {}
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "commit"),
