@@ -74,7 +74,10 @@ impl<'id> Hot<'_, '_, 'id> {
             if queued == Queued::Queued {
                 self.pending.push(slot);
                 self.in_flight += 1;
-                let full = self.units.none_free() || self.in_flight >= self.depth_limit;
+                // In a plain job every unit not free is in flight, and the depth limit
+                // is the number of units: the first test says it all. (Were it wrong, the
+                // loop's next turn would commit before it reaps.)
+                let full = self.units.none_free() || (RICH && self.in_flight >= self.depth_limit);
                 if full || self.pending.len() >= self.batching.submit as usize {
                     self.commit();
                 }
