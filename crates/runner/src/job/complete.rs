@@ -9,7 +9,8 @@ use iomark_engine::Slot;
 use iomark_stats::recorder::SyncKind;
 
 impl<'id> Hot<'_, '_, 'id> {
-    /// Unit `index`, stamped `(start, issue)`, completed by `now`. The completion latency
+    /// Unit `index`, stamped `(start, issue)`, completed by `now` (which the caller has
+    /// made [`Hot::last_now`], once for a reaped batch). The completion latency
     /// is recorded here when `clat` says so; a reaped batch (`slat` without `clat`)
     /// records it, and the moments of slat and lat, per run of equal clat instead (see
     /// [`Hot::reap`]). A rich job's features take their turn
@@ -24,7 +25,6 @@ impl<'id> Hot<'_, '_, 'id> {
         clat: Option<u64>,
         now: u64,
     ) -> Option<Ddir> {
-        self.last_now = now;
         self.units.push(slot);
         let unit = self.units.get(slot);
         if let Some(locks) = feat.locks.as_mut().filter(|_| RICH) {

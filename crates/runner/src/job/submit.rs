@@ -67,6 +67,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     self.recorder.record_complete(1);
                 }
                 let now = now::<TSC>(&self.tsc, &mut self.clock);
+                self.last_now = now;
                 let clat = Some(now - issue);
                 self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
                 return;
@@ -178,6 +179,7 @@ impl<'id> Hot<'_, '_, 'id> {
                 // One clock reading serves the whole batch: every I/O of it had completed
                 // by then (fio, too, stamps a batch of completions once).
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
+                self.last_now = now;
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once, with the
                 // moments of its I/Os' slat gathered here (their lat is slat + clat, see
