@@ -71,12 +71,9 @@ const fn differ(name: &'static str, what: &'static str) -> Difference {
 /// sequence; see `docs/random.md`).
 pub const DRAWS: &[Difference] = &[
     differ("scramble_buffers", "fio stamps the time of day into each 512-byte sector at places that move with the time, so two fio runs write different files; iomark stamps the sector's offset and a draw of its own over the sector's first 16 bytes, and the rest of the data is fio's"),
-    differ("random_distribution=normal", "a value that the deviation carries past either end of the range (about one in several thousand at dev=50) lands elsewhere in fio, in a way not yet fitted; iomark takes the end"),
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
-    differ("bs_is_seq_rand", "with `norandommap` over several loops (`loops=2`), a pass that a random size not fitting ended is followed by a pass whose byte budget is not fio's (fio 3.33 reads 42 blocks in `randread bs=4k,12k size=250k norandommap loops=2`, iomark 28); in one loop, and with the random map, the I/O is fio's"),
-    differ("bs=R,W", "a random mode of one direction whose other direction has a smaller size (`rw=randwrite bs=4k,8k`): fio 3.33 ends the pass early (51 writes of 128 over 1 MiB), in a way not yet fitted; iomark writes every block"),
-    differ("trim_percentage", "which writes are trimmed is iomark's own draw; the share is fio's (fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite`, and iomark runs it)"),
+    differ("trim_percentage", "fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite` or `randtrimwrite`; iomark trims in any job that writes, choosing the writes with fio's draws"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];
 

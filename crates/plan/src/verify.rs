@@ -10,10 +10,11 @@ use iomark_core::{Ddir, RwMode};
 use iomark_options::keys;
 use iomark_options::JobSpec;
 use iomark_verify::{Method, TrimPlan, VerifyFormat, VerifyJob, VerifyPattern, VerifyPlan};
+use iomark_workload::FioSeeds;
 
 /// The trim plan of `spec`: `None` unless both `trim_percentage` and `trim_backlog` are
 /// set, since fio 3.33 trims nothing otherwise.
-fn trim_plan(spec: &JobSpec) -> Option<TrimPlan> {
+fn trim_plan(spec: &JobSpec, seeds: FioSeeds) -> Option<TrimPlan> {
     let percentage = spec.get(keys::TRIM_PERCENTAGE).unwrap_or(0).min(100) as u32;
     let backlog = spec.get(keys::TRIM_BACKLOG).unwrap_or(0);
     if percentage == 0 || backlog == 0 {
@@ -27,6 +28,7 @@ fn trim_plan(spec: &JobSpec) -> Option<TrimPlan> {
             _ => backlog,
         },
         verify_zero: spec.flag(keys::TRIM_VERIFY_ZERO),
+        seeds,
     })
 }
 
@@ -119,7 +121,7 @@ pub(crate) fn of(spec: &JobSpec, plan: &JobPlan) -> Result<Option<VerifyPlan>, O
         async_threads: u32::try_from(async_threads).unwrap_or(u32::MAX),
         async_cpus,
         reads_only,
-        trim: trim_plan(spec),
+        trim: trim_plan(spec, plan.seeds.fio),
         job: job(plan, do_verify),
     }))
 }

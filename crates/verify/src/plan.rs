@@ -3,6 +3,7 @@
 //! crate resolves them; this crate only reads them).
 
 use crate::block::VerifyFormat;
+use iomark_workload::FioSeeds;
 
 /// How a job verifies what it writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +91,9 @@ pub struct TrimPlan {
     pub batch: u64,
     /// `trim_verify_zero`: verify trimmed blocks as zeros (otherwise they are not read back).
     pub verify_zero: bool,
+    /// The job's fio seeds: the choice of each logged write draws from their
+    /// [`FioStream::TrimPick`](iomark_workload::FioStream::TrimPick) stream, as fio 3.33's does.
+    pub seeds: FioSeeds,
 }
 
 impl VerifyPlan {

@@ -198,6 +198,14 @@ impl WorkloadConfig {
     pub fn min_bs(&self) -> u64 {
         self.size_directions().map(|d| self.bs.get(d).min()).min().unwrap_or(0)
     }
+
+    /// The random map's block: the smallest block size of all three directions, issued or
+    /// not. fio 3.33 sizes its map so: `rw=randwrite bs=4k,8k` over 1 MiB draws its 8k
+    /// blocks over the first 128 bits of a map of 256, and a free bit found past them ends
+    /// the pass (51 writes; see `offsets::run_at`).
+    pub fn map_bs(&self) -> u64 {
+        Ddir::DATA.into_iter().map(|d| self.bs.get(d).min()).min().unwrap_or(0)
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,9 @@ pub(crate) struct Mix {
     issued: [u64; 2],
     /// The current direction holds while its issued I/Os are below this.
     hold: u64,
+    /// The direction and threshold before the last change of direction, and the I/Os
+    /// issued then: what [`Mix::not_issued`] goes back to.
+    before_change: (Ddir, u64, u64),
     rw_rng: FioRng,
     seq_rngs: [FioRng; 3],
     rw_start: FioRng,
@@ -82,6 +85,7 @@ impl Mix {
             current: Ddir::Read,
             issued: [0; 2],
             hold: 0,
+            before_change: (Ddir::Read, 0, u64::MAX),
             rw_rng: seeds.rng(FioStream::RwMix),
             seq_rngs: [0, 1, 2].map(|_| seeds.rng(FioStream::SeqRand)),
             rw_start: seeds.rng(FioStream::RwMix),
@@ -95,8 +99,8 @@ impl Mix {
         self.always_new[dir.index()]
     }
 
-    /// A new pass: with `reseed` (the files were closed and opened again) the streams
-    /// restart (the direction, its threshold and the I/Os issued carry on: fio 3.33's
+    /// A new pass: with `reseed` (the files were closed and opened again, and the job
+    /// gives no `randseed`) the streams restart (the direction, its threshold and the I/Os issued carry on: fio 3.33's
     /// `rw=rw` over 64 blocks with `loops=3` gives its second pass the first pass's draws,
     /// not its directions). The `:N` count carries on too: a pass that a follow-up ended
     /// at the region's tail leaves its other follow-ups to the next pass, from the start
@@ -136,6 +140,7 @@ impl Mix {
         if self.issued[cur] >= self.hold {
             let dir = if self.rw_rng.percent() <= self.share[0] { Ddir::Read } else { Ddir::Write };
             if dir != self.current {
+                self.before_change = (self.current, self.hold, self.issued[0] + self.issued[1]);
                 let d = dir.index();
                 self.hold = self.issued[1 - d] * u64::from(self.share[d]) / 100;
                 self.current = dir;
@@ -148,6 +153,19 @@ impl Mix {
     /// drawn or steered); `None` for a mix.
     pub(crate) fn fixed_direction(&self) -> Option<Ddir> {
         self.fixed.filter(|_| !matches!(self.mode, RwMode::ReadWrite | RwMode::RandReadWrite))
+    }
+
+    /// The I/O whose direction was chosen last was not issued (it found the pass over):
+    /// a change of direction made for it is undone, the draw staying drawn. fio 3.33:
+    /// `randrw bs=4k,16k size=250k random_distribution=pareto:0.3 loops=3` reads three
+    /// blocks per pass, each pass ended by a write that does not fit. (A file whose pass
+    /// ends while others go on hands the I/O, in its direction, to the next file.)
+    pub(crate) fn not_issued(&mut self) {
+        let (current, hold, issued) = self.before_change;
+        if issued == self.issued[0] + self.issued[1] {
+            (self.current, self.hold) = (current, hold);
+            self.before_change.2 = u64::MAX;
+        }
     }
 
     /// Counts an I/O of direction `dir` as issued.
@@ -221,6 +239,27 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_change_of_direction_for_an_io_not_issued_is_undone() {
+        let mut m = Mix::new(RwMode::ReadWrite, 50, &PerDir::all(100), 0, &seeds(0x89));
+        let mut last = m.direction();
+        while last == Ddir::Read {
+            m.issued(last);
+            last = m.direction();
+        }
+        // The write drawn was not issued: back to reads, with the threshold before.
+        m.not_issued();
+        assert_eq!((m.current, m.hold), (Ddir::Read, 0));
+        // Once an I/O is issued after a change, the change stays.
+        let mut m = Mix::new(RwMode::ReadWrite, 50, &PerDir::all(100), 0, &seeds(0x89));
+        while m.direction() == Ddir::Read {
+            m.issued(Ddir::Read);
+        }
+        m.issued(Ddir::Write);
+        m.not_issued();
+        assert_eq!(m.current, Ddir::Write);
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub enum FioStream {
     CloneOffsets = 6,
     /// The sizes of `filesize=lo-hi`.
     FileSize = 7,
+    /// Whether a write logged for verification is chosen for trimming
+    /// (`trim_percentage`): one percentage draw per logged write.
+    TrimPick = 8,
     /// Whether a deduplicated buffer is a duplicate.
     Dedupe = 14,
     /// The gaps of `rate_process=poisson` between reads.
@@ -136,6 +139,13 @@ impl FioSeeds {
             by_name: false,
             verify_sizes: false,
         }
+    }
+
+    /// Whether the job gives `randseed` (or draws at random, `randrepeat=0`): fio 3.33
+    /// then seeds the files' skewed states with the offsets' seed, and a new pass goes on
+    /// with the streams where the last one left them instead of restarting them.
+    pub fn randseed_given(&self) -> bool {
+        !self.by_name
     }
 
     /// The seed of `stream`.

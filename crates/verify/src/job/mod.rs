@@ -105,7 +105,7 @@ impl JobVerify {
         let trims = plan
             .trim
             .filter(|_| plan.do_verify)
-            .map(|t| trim::Trims::new(t, stamp.seed, job.writes.min(MAX_RESERVED) as usize));
+            .map(|t| trim::Trims::new(t, job.writes.min(MAX_RESERVED) as usize));
         let helpers = if plan.async_threads > 0 && (plan.do_verify || plan.reads_only) {
             let seed = plan.knows_writes().then_some(stamp.seed);
             Some(asynchronous::Helpers::start(plan, seed, host)?)
@@ -415,7 +415,8 @@ impl JobVerify {
 }
 
 /// The writes to read back, from position `first` of the log: the newest write of each
-/// place, in file and offset order (in the log's order with `write_order`); an older write
+/// place, in file and offset order (in the log's order with `write_order`, trimmed writes
+/// too); an older write
 /// overlapped (even in part) by a newer one is dropped. A trimmed write counts from the time of its trim: it hides the older
 /// writes its trim zeroed, and it is not read back itself if `trim_verify_zero=0`.
 fn newest_wins(log: &[Written], first: usize, write_order: bool) -> Vec<Written> {
@@ -426,7 +427,7 @@ fn newest_wins(log: &[Written], first: usize, write_order: bool) -> Vec<Written>
     }
     let mut covered: Vec<BTreeMap<u64, u64>> = Vec::new();
     let mut keep = Vec::with_capacity(order.len());
-    for w in order.iter().map(|&i| &log[i]) {
+    for (i, w) in order.iter().map(|&i| (i, &log[i])) {
         let f = w.file as usize;
         if covered.len() <= f {
             covered.resize_with(f + 1, BTreeMap::new);
@@ -438,7 +439,7 @@ fn newest_wins(log: &[Written], first: usize, write_order: bool) -> Vec<Written>
         // `end` is the only one that can overlap.
         let overlaps = map.range(..end).next_back().is_some_and(|(_, &e)| e > start);
         if !overlaps && w.trimmed.verified() {
-            keep.push(*w);
+            keep.push(i);
         }
         let (mut lo, mut hi) = (start, end);
         while let Some((&s, &e)) = map.range(..=hi).next_back().filter(|(_, &e)| e >= lo) {
@@ -448,9 +449,11 @@ fn newest_wins(log: &[Written], first: usize, write_order: bool) -> Vec<Written>
         }
         map.insert(lo, hi);
     }
-    if write_order {
-        keep.reverse();
-    } else {
+    // In the log's order (fio 3.33 reads a trimmed write back where it was written, not
+    // where it was trimmed), or in file and offset order.
+    keep.sort_unstable();
+    let mut keep: Vec<Written> = keep.into_iter().map(|i| log[i]).collect();
+    if !write_order {
         keep.sort_unstable_by_key(|w| (w.file, w.offset));
     }
     keep

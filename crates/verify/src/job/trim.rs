@@ -4,9 +4,11 @@
 //! The rules are fio 3.33's, read off its `--write_iolog` and its JSON (docs/verify.md has
 //! the runs they were measured with):
 //!
-//! - every write logged for verification is chosen for trimming with probability
-//!   `trim_percentage` (iomark draws at the write's completion, from its own random stream:
-//!   which writes fio chooses cannot be reproduced, only how many on average);
+//! - every write logged for verification is chosen for trimming by a percentage draw
+//!   (1..=100, chosen when at most `trim_percentage`) of the job's fio stream 8, one draw
+//!   per logged write, in the order they are logged, as fio 3.33 chooses them (its
+//!   `rw=trimwrite size=256k trim_percentage=50 trim_backlog=1` trims blocks 0, 1, 3, 4,
+//!   7, 16…);
 //! - the chosen writes wait in a list, oldest first. Before the job asks its workload for
 //!   the next I/O (after any `verify_backlog` reads, which go first), it trims the oldest
 //!   one when a batch is under way (one trim less left in it), or else when the count of
@@ -31,7 +33,7 @@
 //! the log of writes, and only grows when the log does.
 
 use crate::plan::TrimPlan;
-use iomark_workload::Rng;
+use iomark_workload::{FioRng, FioStream};
 
 /// What a trim did to a logged write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,7 +71,7 @@ impl Trimmed {
 /// The trimming state of a running job.
 pub(super) struct Trims {
     plan: TrimPlan,
-    rng: Rng,
+    rng: FioRng,
     /// Log positions of the chosen writes, oldest first; `head` is the next to trim.
     chosen: Vec<usize>,
     head: usize,
@@ -81,12 +83,12 @@ pub(super) struct Trims {
 const COMPACT_AFTER: usize = 4096;
 
 impl Trims {
-    /// The state for `plan`, drawing from `seed`, with room for `reserve` logged writes.
-    pub(super) fn new(plan: TrimPlan, seed: u64, reserve: usize) -> Trims {
+    /// The state for `plan`, with room for `reserve` logged writes.
+    pub(super) fn new(plan: TrimPlan, reserve: usize) -> Trims {
         let room = reserve / 100 * plan.percentage as usize + 64;
         Trims {
             plan,
-            rng: Rng::from_seed(seed ^ 0x7472_696d_5f70_6374),
+            rng: plan.seeds.rng(FioStream::TrimPick),
             chosen: Vec::with_capacity(room.min(reserve + 64)),
             head: 0,
             batch_left: 0,
@@ -102,7 +104,7 @@ impl Trims {
     /// The write at log position `at` was logged: choose it, or not.
     #[inline]
     pub(super) fn logged(&mut self, at: usize) {
-        if self.rng.percent(self.plan.percentage) {
+        if self.rng.percent() <= self.plan.percentage {
             self.chosen.push(at);
         }
     }
@@ -173,8 +175,9 @@ mod tests {
     use super::*;
 
     fn trims(backlog: u64, batch: u64) -> Trims {
-        let plan = TrimPlan { percentage: 100, backlog, batch, verify_zero: true };
-        Trims::new(plan, 1, 64)
+        let seeds = Default::default();
+        let plan = TrimPlan { percentage: 100, backlog, batch, verify_zero: true, seeds };
+        Trims::new(plan, 64)
     }
 
     /// Writes 0..16 with trims drawn after each, as the job loop does: the trims in order,

@@ -23,10 +23,12 @@
 //! - `file_service_type` uses the same laws over `nrfiles × 1024` values without the hash
 //!   (see [`crate::FileService`]).
 //!
-//! One case is not fitted: when a normal deviation carries the value past either end
-//! (v < 0 or v ≥ n, about one I/O in several thousand at `dev=50`), fio 3.33 lands
-//! somewhere else than the formula says (on small files at the last value, on large ones
-//! not); iomark then takes the last value. See docs/compatibility.md.
+//!   When the deviation d carries the value past either end (mean + d < 0 or ≥ n, about
+//!   one I/O in ten thousand at `dev=50`), the value is mean + d/2 (the half rounded
+//!   toward zero): fio 3.33 over 65536 blocks gives 58344 for mean 50183 and d = 16323,
+//!   5147 for mean 12983 and d = −15673. A value still past the end after that (which
+//!   needs a mean within an eighth of the range from its end, and was never seen) is
+//!   taken as that end.
 
 use crate::taus::FioRng;
 
@@ -138,15 +140,21 @@ impl Law {
                     return mean;
                 }
                 let s = *spread as i64;
-                mean + (s as f64 * rng.fraction()) as i64 - s / 2
+                let d = (s as f64 * rng.fraction()) as i64 - s / 2;
+                if (0..n as i64).contains(&(mean + d)) {
+                    mean + d
+                } else {
+                    // Past either end: half the deviation (see the module note).
+                    mean + d / 2
+                }
             }
         }
     }
 }
 
 impl Law {
-    /// The next value to scatter: as [`Law::value`], a normal value past either end taken
-    /// as that end (zipf may give `n` itself, which fio scatters as it is).
+    /// The next value to scatter: as [`Law::value`], a normal value still past either end
+    /// taken as that end (zipf may give `n` itself, which fio scatters as it is).
     #[inline]
     pub(crate) fn unsigned_value(&self, n: u64, rng: &mut FioRng) -> u64 {
         let v = self.value(n, rng);
@@ -201,6 +209,20 @@ mod tests {
         );
         // The hash alone: value v at v × 1003 mod 1024.
         assert_eq!(scatter(1) % 1024, 1003);
+    }
+
+    #[test]
+    fn a_normal_value_past_either_end_takes_half_its_deviation() {
+        // fio 3.33 `--rw=randread --bs=4k --norandommap --random_distribution=normal:50
+        // --size=256m --number_ios=30000` (file `j.0.0` of job 1, whose state is seeded
+        // 0xd646691e): of its first 30000 values four pass an end, and fio reads these
+        // blocks for them.
+        let (law, n) = (Law::gauss(65536, 50.0), 65536);
+        let mut rng = FioRng::new(0xd646_691e, false);
+        let blocks: Vec<u64> =
+            (0..30000).map(|_| scatter(law.unsigned_value(n, &mut rng)) % n).collect();
+        let past = [blocks[6815], blocks[14800], blocks[16433], blocks[29959]];
+        assert_eq!(past, [60920, 45254, 17865, 40389]);
     }
 
     #[test]

@@ -223,6 +223,10 @@ impl FileCursor {
                 let skewed = self.skew.as_deref_mut().and_then(|s| s.position(dir, draws));
                 let pos = match (skewed, &mut self.lfsr) {
                     (Some(p), _) => p?,
+                    // fio 3.33 issues no I/O of a direction whose sizes are larger than
+                    // the register's block: `randrw bs=4k,8k` reads until its first write
+                    // ends the pass, `randwrite bs=4k,8k` writes nothing.
+                    (None, Some(_)) if sizes.bs.min() > unit => return None,
                     (None, Some(lfsr)) => return lfsr_extent(lfsr, len, sizes, unit),
                     (None, None) => draws.offsets.below(positions),
                 };

@@ -76,10 +76,12 @@ pub struct Workload {
     /// The offsets' stream, shared by the files.
     offsets_rng: FioRng,
     offsets_rng_start: FioRng,
-    /// Passes close and reopen the files, which restarts the offsets and block sizes:
-    /// every pass is the same order. Not with `time_based`, nor for random jobs without
-    /// the random map (fio 3.33 runs their passes on without closing the files).
-    reopens: bool,
+    /// A new pass restarts the streams (offsets, block sizes, the mix, the file service),
+    /// so that every pass is the same order: fio 3.33 restarts them when it closes and
+    /// reopens the files for the pass, unless the job gives `randseed` (then they go on:
+    /// `randread bs=4k size=64k loops=2 randseed=137` reads its second pass in another
+    /// order). Never with `time_based`, whose passes run on.
+    restarts: bool,
     /// The files closed, for the iolog.
     closes: FileCloses,
     /// The zone stream of `zoned` distributions.
@@ -112,12 +114,14 @@ impl Workload {
     pub fn new(cfg: &WorkloadConfig) -> Result<Workload, ConfigError> {
         crate::validate::validate(cfg)?;
         let loops = u64::from(cfg.loops.max(1));
-        let map_unit = cfg.min_bs();
+        // fio's map block is the smallest size of all directions (`map_bs`); strided
+        // zones keep the smallest size the job issues, which is nearer fio's there.
+        let map_unit = if cfg.zones.is_some() { cfg.min_bs() } else { cfg.map_bs() };
         let skewed =
             cfg.rw.is_random() && cfg.directions().any(|d| cfg.distribution.get(d).is_skewed());
         let lfsr = cfg.lfsr && cfg.rw.is_random();
         let use_map = cfg.random_map && cfg.rw.is_random() && !skewed && !lfsr;
-        let reopens = !cfg.time_based && (!cfg.rw.is_random() || use_map || lfsr);
+        let restarts = !cfg.time_based && !cfg.fio_seeds.randseed_given();
         let bs = Ddir::DATA.map(|d| BsChooser::new(cfg.bs.get(d), cfg.bs_unaligned));
         // Random I/Os are aligned to their direction's smallest size (with `bs_is_seq_rand`
         // too, whose random sizes are the write sizes: fio 3.33 draws `bs=4k,16k` reads of
@@ -125,8 +129,10 @@ impl Workload {
         let align =
             Ddir::DATA.map(|d| cfg.blockalign.get(d).unwrap_or_else(|| cfg.bs.get(d).min()).max(1));
         let offsets_rng = cfg.fio_seeds.offsets_rng();
-        let bs_rngs = [0, 1, 2].map(|d| cfg.fio_seeds.bs_rng(d));
         let trimwrite = matches!(cfg.rw, RwMode::TrimWrite | RwMode::RandTrimWrite);
+        // A trimwrite pair draws its size from the writes' stream (fio 3.33:
+        // `rw=trimwrite bsrange=4k-16k` pairs 4k, 4k, 8k, 12k… as a `rw=write` writes).
+        let bs_rngs = [0, 1, if trimwrite { 1 } else { 2 }].map(|d| cfg.fio_seeds.bs_rng(d));
         let mix = Mix::new(
             cfg.rw,
             cfg.rwmixread,
@@ -182,7 +188,7 @@ impl Workload {
             mix,
             offsets_rng_start: offsets_rng.clone(),
             offsets_rng,
-            reopens,
+            restarts,
             closes: FileCloses::new(!cfg.time_based),
             zone_rng: cfg.fio_seeds.rng(FioStream::Zone),
             bs_rngs_start: bs_rngs.clone(),
@@ -339,14 +345,17 @@ impl Workload {
             return false;
         }
         self.pass += 1;
+        // The I/O that found the pass over was not issued: its change of direction is
+        // undone (another file of the pass would have served it in that direction).
+        self.mix.not_issued();
         for f in &mut self.files {
             f.reset();
         }
         self.files_done = 0;
         self.zone_bytes = 0;
-        self.picker.new_pass(self.reopens);
-        self.mix.reset(self.reopens);
-        if self.reopens {
+        self.picker.new_pass(self.restarts);
+        self.mix.reset(self.restarts);
+        if self.restarts {
             self.offsets_rng = self.offsets_rng_start.clone();
             self.bs_rngs = self.bs_rngs_start.clone();
         }

@@ -55,7 +55,7 @@ pub(super) fn cursors(
     for (file, c) in cursors.iter_mut().enumerate() {
         let len = c.region.len;
         if lfsr {
-            let blocks = len / cfg.min_bs();
+            let blocks = len / cfg.map_bs();
             c.lfsr = Some(
                 Lfsr::new(blocks, cfg.fio_seeds.offsets)
                     .ok_or(ConfigError::LfsrSeed { file, blocks })?,

@@ -1,6 +1,6 @@
 //! The random jobs whose `write_iolog` must be fio 3.33's, line for line (times aside):
 //! each table's jobs (options after `--name=j --ioengine=null`) run under both programs.
-//! There are 77, across the options whose draws decide the I/O.
+//! There are 99, across the options whose draws decide the I/O.
 
 use super::check;
 
@@ -44,6 +44,45 @@ const FOLLOW_UPS: &[&str] = &[
     "--rw=randrw:3 --bs_is_seq_rand=1 --bs=8k,4k --size=100k --loops=2",
 ];
 
+/// Directions of other sizes: the random map's block is the smallest size of all three
+/// directions, so a direction of larger sizes draws its blocks over the map's first bits
+/// and its pass ends at the first free bit past them; with `lfsr` such a direction issues
+/// nothing.
+const MAP_BLOCK: &[&str] = &[
+    "--rw=randwrite --bs=4k,8k --size=1m",
+    "--rw=randread --bs=8k,16k,4k --size=1m",
+    "--rw=randwrite --bs=4k,12k --size=1000k",
+    "--rw=randwrite --bs=8k,4k,2k --size=1m --bs_is_seq_rand=1",
+    "--rw=randrw --bs=4k,8k --size=256k --loops=3",
+    "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr",
+];
+
+/// Passes: each restarts the streams (without the map too, where a size that does not fit
+/// ends a pass), unless the job gives `randseed`; a change of direction drawn for the I/O
+/// that found the pass over is undone.
+const PASSES: &[&str] = &[
+    "--rw=randread --bs=4k,12k --size=250k --norandommap --bs_is_seq_rand=1 --loops=2",
+    "--rw=randrw --bs=4k,12k --size=250k --norandommap --bs_is_seq_rand=1 --loops=3 --randseed=6",
+    "--rw=randread --bs=4k --size=64k --loops=2 --randseed=137",
+    "--rw=read --bsrange=4k-16k --size=64k --loops=2 --randseed=7",
+    "--rw=randread:3 --bs=4k --size=62k --norandommap --loops=2 --randseed=9",
+    "--rw=randrw --bs=4k,16k --size=250k --random_distribution=pareto:0.3 --loops=3",
+    "--rw=randrw --bs=4k,16k --size=250k --random_distribution=zipf:0.8 --loops=3 --rwmixread=80 --nrfiles=2",
+    "--rw=randrw --bs=4k,8k --size=1m --random_generator=lfsr --loops=2",
+];
+
+/// `trimwrite` pairs (sizes from the writes' stream) and `trim_percentage`'s choices of
+/// the writes to trim (stream 8), with `verify=null`, which checks nothing on the null
+/// engine; the verify phase reads trimmed writes back in the order they were written.
+const TRIMS: &[&str] = &[
+    "--rw=trimwrite --bsrange=4k-16k --size=256k",
+    "--rw=trimwrite --bs=4k --size=256k --verify=null --trim_percentage=50 --trim_backlog=4",
+    "--rw=trimwrite --bs=4k --size=256k --verify=null --trim_percentage=30 --trim_backlog=1 --random_generator=tausworthe64",
+    "--rw=trimwrite --bsrange=4k-16k --size=256k --verify=null --trim_percentage=50 --trim_backlog=2",
+    "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=40 --trim_backlog=3",
+    "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=60 --trim_backlog=2 --verify_backlog=7",
+];
+
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
 /// (`rwmixread`, `rwmixwrite`, `percentage_random`, trims).
 const SIZES_AND_MIX: &[&str] = &[
@@ -65,7 +104,8 @@ const SIZES_AND_MIX: &[&str] = &[
 ];
 
 /// `random_distribution`: zipf, pareto and normal (with and without a center, `randseed`,
-/// clones, several files, a long file name), zoned and zoned_abs.
+/// clones, several files, a long file name; normal values past the range's ends), zoned
+/// and zoned_abs.
 const DISTRIBUTIONS: &[&str] = &[
     "--rw=randread --bs=4k --size=4m --random_distribution=zipf:1.2",
     "--rw=randread --bs=4k --size=4m --random_distribution=pareto:0.3",
@@ -80,6 +120,8 @@ const DISTRIBUTIONS: &[&str] = &[
     "--rw=randread --bs=4k --size=4m --random_distribution=zipf:1.1 --nrfiles=3",
     "--rw=randread --bs=4k --size=4000k --random_distribution=normal:30:0.8",
     "--rw=randread --bs=4k --size=2m --random_distribution=zipf:1.2 --filename=a_rather_long_file_name",
+    "--rw=randread --bs=4k --norandommap --random_distribution=normal:50 --size=256m --number_ios=30000",
+    "--rw=randread --bs=4k --norandommap --random_distribution=normal:50:0.2 --size=64m --number_ios=30000",
 ];
 
 /// Clones (`numjobs`, with and without `randseed`), several files and every
@@ -127,6 +169,21 @@ fn offsets_are_fios() {
 #[test]
 fn follow_ups_at_the_regions_end_are_fios() {
     check(FOLLOW_UPS);
+}
+
+#[test]
+fn the_map_block_is_the_smallest_size_of_all_directions() {
+    check(MAP_BLOCK);
+}
+
+#[test]
+fn passes_restart_the_streams_as_fios_do() {
+    check(PASSES);
+}
+
+#[test]
+fn trims_are_fios() {
+    check(TRIMS);
 }
 
 #[test]
