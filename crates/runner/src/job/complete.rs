@@ -47,21 +47,23 @@ impl<'id> Hot<'_, '_, 'id> {
             // Only `number_ios` (a rich job) reads it.
             self.ios_done += 1;
         }
-        self.active[d] = true;
         let dir = unit.ddir;
         let bytes = unit.result as u64;
         if RICH && feat.per_file {
             // A metadata engine: every I/O counts, only a file's operation is timed, and
             // as clat alone (see iomark_engine::fileops).
+            self.active[d] = true;
             self.recorder.record_io(dir, bytes, unit.len as u64, None, None, None);
             if let Some(ns) = clat.filter(|_| unit.timed) {
                 self.recorder.record_clat_alone(dir, ns);
             }
         } else if let (Some(slat), None) = (slat, clat) {
             // Reaped: the moments of its slat and lat go with its run of equal clat
-            // (`Hot::reap`). (Metadata engines, above, complete in `queue`.)
+            // (`Hot::reap`), which marks its direction active. (Metadata engines, above,
+            // complete in `queue`.)
             self.recorder.record_reaped(dir, bytes, unit.len as u64, slat, now - start);
         } else {
+            self.active[d] = true;
             self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         }
         self.published.add(d, bytes);

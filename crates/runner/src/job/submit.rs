@@ -203,6 +203,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     // (An empty run takes the first I/O either way.)
                     if clat != run_ns || dir != run_dir {
                         if slats.count() > 0 {
+                            self.active[run_dir.index()] = true;
                             self.recorder.record_run(run_dir, run_ns, &slats);
                         }
                         (run_dir, run_ns, slats) = (dir, clat, SumMoments::new());
@@ -210,6 +211,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     slats.record(slat);
                 }
                 if slats.count() > 0 {
+                    self.active[run_dir.index()] = true;
                     self.recorder.record_run(run_dir, run_ns, &slats);
                 }
             }
