@@ -6,11 +6,13 @@ use crate::signals::Control;
 use crate::status::Tick;
 use iomark_options::cmdline::Eta;
 use iomark_options::cmdline::ProgramOptions;
+use iomark_options::profile::ACT_SLICE;
 use iomark_options::{keys, JobSpec};
 use iomark_plan::JobPlan;
 use iomark_report::eta::{EtaLine, NumberFormat};
 use iomark_report::{PrintOptions, TerseVersion};
 use iomark_runner::{self as run, AggBandwidthLog, Progress, RunError, RunOptions, Watch};
+use iomark_stats::act::{ActCounts, ActReport};
 use iomark_stats::report::RunReport;
 use iomark_stats::Notes;
 use std::io::{IsTerminal, Write};
@@ -18,7 +20,7 @@ use std::ops::ControlFlow;
 use std::os::fd::AsFd;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub(crate) use crate::run_setup::{block_tracing, run_options, Failure, Outcome};
 
@@ -60,7 +62,12 @@ pub fn execute(
     // Interim reports in fio's formats; the pictures' figures every interval.
     let f = &program.formats;
     let status = status_interval.filter(|_| f.normal || f.terse || f.json || f.json_plus);
-    let interval = pictures.as_ref().map(|_| status_interval.unwrap_or(DEFAULT_INTERVAL));
+    // --profile=act: the recording so far at the end of each slice, for its table.
+    let mut act = program.act.as_ref().map(|setup| ActSlices::new(setup.slices));
+    let interval = match (&pictures, &act) {
+        (Some(_), _) => Some(status_interval.unwrap_or(DEFAULT_INTERVAL)),
+        (None, act) => act.as_ref().map(|_| ACT_SLICE),
+    };
     let options = RunOptions {
         readonly: program.readonly,
         progress: Some(Arc::clone(&progress)),
@@ -83,21 +90,23 @@ pub fn execute(
         let percpu = how == iomark_options::cmdline::IdleProf::Percpu;
         (iomark_runner::IdleProfiler::calibrate().start(), percpu)
     });
-    let (result, trigger_note) =
-        std::thread::scope(|scope| {
-            // --trigger-file, --trigger-timeout: a watcher beside the run.
-            let watcher = crate::trigger::Trigger::of(program)
-                .map(|trigger| scope.spawn(move || trigger.watch(control)));
-            let result =
-                crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
-                    match (tick, &mut pictures) {
-                        (Tick::Interim(r), _) => write_reports(out, r, program, &print),
-                        (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
-                        (Tick::Interval(..), None) => Ok(()),
-                    }
-                });
-            (result, watcher.and_then(|w| w.join().ok().flatten()))
-        });
+    let (result, trigger_note) = std::thread::scope(|scope| {
+        // --trigger-file, --trigger-timeout: a watcher beside the run.
+        let watcher = crate::trigger::Trigger::of(program)
+            .map(|trigger| scope.spawn(move || trigger.watch(control)));
+        let result =
+            crate::status::run_reporting(plans, options, control, (status, interval), |tick| {
+                if let (Tick::Interval(r, _), Some(act)) = (&tick, &mut act) {
+                    act.tick(r);
+                }
+                match (tick, &mut pictures) {
+                    (Tick::Interim(r), _) => write_reports(out, r, program, &print),
+                    (Tick::Interval(r, before), Some(p)) => p.interval(out, r, before),
+                    (Tick::Interval(..), None) => Ok(()),
+                }
+            });
+        (result, watcher.and_then(|w| w.join().ok().flatten()))
+    });
     let result = result?;
     if let Some(eta) = eta {
         let _ = eta.stop();
@@ -118,6 +127,11 @@ pub fn execute(
         }
     })?;
     report.cpu_idleness = cpu_idleness;
+    if let (Some(setup), Some(act)) = (&program.act, act) {
+        report.act = Some(act.judge(&report, setup.prep));
+        // fio 3.33 echoes the profile's options first among the global options.
+        report.global_options.splice(0..0, setup.echo.iter().cloned());
+    }
     if let Some(note) = trigger_note {
         report.notes.add(note);
     }
@@ -137,6 +151,45 @@ pub fn execute(
         }
     }
     Ok((report, if failed || log_failed { Outcome::JobFailed } else { Outcome::Ok }))
+}
+
+/// The recordings of an act run at the end of each of its slices (an hour, as in ACT and
+/// fio 3.33, whose run of 3700 s printed two rows). fio also ends a job over the first
+/// limit at the end of its hour; iomark runs on and judges every hour in the table
+/// (docs/workloads.md).
+struct ActSlices {
+    start: Instant,
+    slices: usize,
+    marks: Vec<ActCounts>,
+}
+
+impl ActSlices {
+    fn new(slices: usize) -> Self {
+        ActSlices { start: Instant::now(), slices, marks: Vec::new() }
+    }
+
+    /// Takes the recording `report` as the end of a slice if a slice has ended since the
+    /// last one taken (the last slice ends with the run).
+    fn tick(&mut self, report: &RunReport) {
+        let ended = (self.start.elapsed().as_secs() / ACT_SLICE.as_secs()) as usize;
+        if ended > self.marks.len() && self.marks.len() + 1 < self.slices {
+            self.marks.push(report.act_counts());
+        }
+    }
+
+    /// The table and verdict, the last slice reached ending with the `report` of the whole
+    /// run, one row per slice of `test-duration` (zeros where the run did not reach); a
+    /// preparation's (`prep`) I/Os are not counted.
+    fn judge(self, report: &RunReport, prep: bool) -> ActReport {
+        let mut before = ActCounts::default();
+        let mut slices = Vec::new();
+        for mark in self.marks.into_iter().chain([report.act_counts()]) {
+            slices.push(if prep { ActCounts::default() } else { mark.since(before) });
+            before = mark;
+        }
+        slices.resize(self.slices, ActCounts::default());
+        ActReport::judge(&slices)
+    }
 }
 
 /// `--eta-interval`, 1 s by default; fio refuses less than 250 ms.
@@ -203,6 +256,10 @@ pub fn write_reports(
     let f = &program.formats;
     if f.terse || f.normal {
         out.write_all(iomark_report::notes(report).as_bytes())?;
+        // fio 3.33 prints act's table and verdict before its reports.
+        if let Some(act) = &report.act {
+            out.write_all(iomark_report::act(act).as_bytes())?;
+        }
     }
     if f.terse {
         let version = program.terse_version.and_then(TerseVersion::new).unwrap_or_default();

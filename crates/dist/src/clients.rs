@@ -82,6 +82,7 @@ pub fn report(runs: &[(Host, HostRun)], end_ms: u64) -> RunReport {
         clients,
         notes: Default::default(),
         cpu_idleness: None,
+        act: None,
     }
 }
 

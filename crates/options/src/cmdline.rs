@@ -177,6 +177,8 @@ pub struct ProgramOptions {
     pub remote_args: Vec<String>,
     /// `--profile=NAME`: the profile whose jobs run (fio then prints no version line).
     pub profile: Option<Profile>,
+    /// `--profile=act`: what its latency table and verdict need.
+    pub act: Option<profile::ActSetup>,
 }
 
 /// What `--idle-prof` reports.
@@ -335,6 +337,7 @@ where
     }
     if let Some(run) = &cmd.profile {
         run.check()?;
+        cmd.program.act = run.act_setup();
     }
     if cmd.program.formats.terse && cmd.program.terse_version.is_none() {
         cmd.program.terse_version = Some(3);

@@ -6,7 +6,8 @@
 //! follows (`"iomark-0.1.0 (fio-3.33)"`), so that tools which look for `fio-3.33` in it still
 //! find it, and an `"iomark version"` key follows it with iomark's own version. When the
 //! run has notes, an `"iomark notes"` list of strings follows that (the lines the text
-//! reports print after `note: `), so that standard output stays one JSON document.
+//! reports print after `note: `), so that standard output stays one JSON document. Under
+//! `--profile=act`, an `"act"` object holds the table and verdict that fio prints as text.
 //!
 //! [`json_plus`] is fio's `json+`: the same document, where every latency object that has
 //! percentiles (`clat_ns`, `lat_ns` and `slat_ns` when their percentiles are on, the `sync`
@@ -21,6 +22,7 @@
 
 use std::fmt::Write as _;
 
+use iomark_stats::act::{ActSlice, BOUNDS_MS};
 use iomark_stats::block::BlockLatencyReport;
 use iomark_stats::report::{DirReport, DiskReport, JobReport, LatStats, RunReport, SteadyReport};
 
@@ -132,6 +134,15 @@ fn tree(report: &RunReport, bins: Bins) -> Value {
         entries.push(("unit_mean".into(), float(idle.unit_mean_us)));
         entries.push(("unit_stddev".into(), float(idle.unit_stddev_us)));
         top.push(("cpu_idleness".into(), Value::Object(entries)));
+    }
+    // iomark's: `--profile=act`'s table and verdict (fio 3.33 prints them as text only).
+    if let Some(act) = &report.act {
+        let slice = |s: &ActSlice| {
+            let over = BOUNDS_MS.iter().zip(&s.pct).map(|(ms, &p)| (ms.to_string(), float(p)));
+            object([("slice", int(s.slice)), ("ios", int(s.ios)), ("over_ms_pct", object(over))])
+        };
+        let slices = Value::Array(act.slices.iter().map(slice).collect());
+        top.push(("act".into(), object([("slices", slices), ("result", string(act.verdict()))])));
     }
     // iomark's: under MPI, each rank's own jobs beside the merged ones.
     if !report.ranks.is_empty() {

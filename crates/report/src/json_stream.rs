@@ -51,6 +51,7 @@ mod tests {
             ranks: Vec::new(),
             clients: Vec::new(),
             cpu_idleness: None,
+            act: None,
         }
     }
 

@@ -8,6 +8,7 @@
 //! progress that the runner takes and the ETA line reads.
 #![forbid(unsafe_code)]
 
+pub mod act;
 pub mod block;
 pub mod dist;
 pub mod hist;

@@ -6,6 +6,7 @@
 //! printer only formats. The normal, terse, JSON and HTML printers, the dashboard and the MPI
 //! gather all consume this type.
 
+use crate::act::{ActCounts, ActReport};
 use serde::{Deserialize, Serialize};
 
 /// The version of the `RunReport` layout; raised on any incompatible change.
@@ -53,6 +54,18 @@ pub struct RunReport {
     /// `--idle-prof`: how idle the CPUs were while the jobs ran, if asked.
     #[serde(default)]
     pub cpu_idleness: Option<IdleReport>,
+    /// `--profile=act`: the latency table per slice and the verdict.
+    #[serde(default)]
+    pub act: Option<ActReport>,
+}
+
+impl RunReport {
+    /// The I/Os of every job (reads, writes and trims) by `--profile=act`'s latency bands,
+    /// as their completion latency histograms hold them.
+    pub fn act_counts(&self) -> ActCounts {
+        let dirs = self.jobs.iter().flat_map(|j| &j.dirs);
+        ActCounts::of_clats(dirs.map(|d| (d.clat.n, d.clat.bins.as_deref().unwrap_or_default())))
+    }
 }
 
 /// What `--idle-prof` measured: the CPUs' idleness during the run (the share of the

@@ -11,6 +11,7 @@
 
 mod support;
 
+mod act;
 mod block_latency;
 mod buffers;
 mod cpuio;

@@ -63,6 +63,7 @@ pub fn report_from_fio(json: &str, normal: &str) -> (RunReport, PrintOptions) {
         ranks: Vec::new(),
         clients: Vec::new(),
         cpu_idleness: None,
+        act: None,
     };
     (report, opts)
 }

@@ -109,6 +109,7 @@ pub(super) fn report(
         ranks: Vec::new(),
         clients: Vec::new(),
         cpu_idleness: None,
+        act: None,
     };
     (report, raw)
 }

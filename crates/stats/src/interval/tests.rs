@@ -33,6 +33,7 @@ fn report_of(recs: &[(&str, u32, &JobRecorder)]) -> RunReport {
         ranks: Vec::new(),
         clients: Vec::new(),
         cpu_idleness: None,
+        act: None,
     }
 }
 

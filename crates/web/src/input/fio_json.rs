@@ -73,6 +73,7 @@ pub fn report(doc: &Value) -> RunReport {
         ranks: Vec::new(),
         clients: Vec::new(),
         cpu_idleness: idleness(&doc["cpu_idleness"]),
+        act: None,
     }
 }
 

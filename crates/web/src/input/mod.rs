@@ -59,6 +59,7 @@ pub fn empty_report() -> RunReport {
         ranks: Vec::new(),
         clients: Vec::new(),
         cpu_idleness: None,
+        act: None,
     }
 }
 

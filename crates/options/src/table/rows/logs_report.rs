@@ -504,8 +504,9 @@ pub(super) const ROWS: &[OptionDef] = &[
         "Select a specific builtin performance test",
     )
     .supported(
-        "On the command line, `--profile=tiobench` runs fio's tiobench jobs (docs/workloads.md); \
-         the profile's own options follow it (`--profile=tiobench --cmdhelp` lists them). In a \
+        "On the command line, `--profile=tiobench` and `--profile=act` run fio's jobs of that \
+         profile, act with its latency table and verdict (docs/workloads.md); the profile's own \
+         options follow it (`--profile=act --cmdhelp` lists them). In a \
          job file fio 3.33 accepts it and runs the job as written, and so does iomark.",
     ),
     opt("cgroup", Kind::Str, Category::Threads, "Add job to cgroup of this name").supported(

@@ -12,6 +12,10 @@ use crate::error::{ErrorKind, ParseError, Place};
 use crate::jobfile::{RawLine, RawSection};
 use crate::value::subst::Keywords;
 
+mod act;
+
+pub use act::{ActSetup, SLICE as ACT_SLICE};
+
 /// One of fio 3.33's profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
@@ -157,7 +161,9 @@ impl ProfileRun {
                 ProfileKind::Str => !value.is_empty(),
                 // fio's range: min=0.
                 ProfileKind::Int => leading_int(value).is_some_and(|v| v >= 0),
-                ProfileKind::Time => leading_int(value).is_some(),
+                ProfileKind::Time => {
+                    crate::value::time::parse_time(value, crate::kind::TimeUnit::Seconds).is_ok()
+                }
             };
             if !ok {
                 return fail(format!(
@@ -175,15 +181,7 @@ impl ProfileRun {
         let place = Place::CommandLine { arg: self.arg };
         match self.profile {
             Profile::Tiobench => Ok(tiobench(keywords, &place)),
-            Profile::Act => Err(ParseError::new(
-                place,
-                ErrorKind::Usage(
-                    "--profile=act is not supported yet: fio's ACT profile adds its own \
-                     per-second latency table and verdict, which iomark does not print yet"
-                        .into(),
-                ),
-            )
-            .for_option("profile")),
+            Profile::Act => self.act_sections(&place),
         }
     }
 }
@@ -260,12 +258,13 @@ fn section(name: &str, global: bool, lines: &[(&str, Option<&str>)], place: &Pla
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn run(options: &[(&str, Option<&str>)]) -> ProfileRun {
+    /// `profile` run with `options` (name and value) given in argument 2.
+    pub(super) fn given(profile: Profile, options: &[(&str, Option<&str>)]) -> ProfileRun {
         ProfileRun {
-            profile: Profile::Tiobench,
+            profile,
             arg: 1,
             options: options
                 .iter()
@@ -276,6 +275,10 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    fn run(options: &[(&str, Option<&str>)]) -> ProfileRun {
+        given(Profile::Tiobench, options)
     }
 
     #[test]
