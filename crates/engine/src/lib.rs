@@ -41,5 +41,5 @@ pub use interface::{Engine, EngineError, Queued};
 pub use mem::AlignedBuf;
 pub use options::EngineOptions;
 pub use registry::create;
-pub use table::{Brand, Slot, UnitTable};
+pub use table::{Brand, Slot, SlotList, UnitTable};
 pub use unit::IoUnit;

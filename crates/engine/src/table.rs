@@ -170,9 +170,70 @@ impl<'id> UnitTable<'id> {
         self.free_len == 0
     }
 
+    /// An empty list with room for every unit of the table (for the units queued since
+    /// the last commit).
+    pub fn slot_list(&self) -> SlotList<'id> {
+        let filler = Slot { index: 0, brand: self.brand };
+        SlotList { items: vec![filler; self.units.len()].into_boxed_slice(), len: 0 }
+    }
+
     /// Whether unit `index` is free.
     pub fn is_free(&self, index: u32) -> bool {
         self.free[..self.free_len].contains(&index)
+    }
+}
+
+/// Slots in the order they were pushed, with room for as many as the table has units and
+/// never more: a push tests one bound and never allocates (what `Vec::push` does beyond its
+/// capacity stays out of the loop). Made by [`UnitTable::slot_list`].
+pub struct SlotList<'id> {
+    /// The slots: the first `len` entries were pushed, the rest are filler never handed out.
+    items: Box<[Slot<'id>]>,
+    /// How many slots were pushed.
+    len: usize,
+}
+
+impl<'id> SlotList<'id> {
+    /// Appends `slot`. A list already holding as many slots as the table has units is a
+    /// bug of the caller (a unit pushed twice): the push is ignored and a debug build
+    /// panics.
+    #[inline(always)]
+    pub fn push(&mut self, slot: Slot<'id>) {
+        if let Some(item) = self.items.get_mut(self.len) {
+            *item = slot;
+            self.len += 1;
+        } else {
+            debug_assert!(false, "unit {} pushed to a full slot list", slot.index);
+        }
+    }
+
+    /// How many slots the list holds.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list holds no slot.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The slots, first pushed first.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Slot<'id>] {
+        &self.items[..self.len]
+    }
+
+    /// Removes the first `n` slots (all of them when `n` is at least their number).
+    #[inline]
+    pub fn remove_first(&mut self, n: usize) {
+        if n >= self.len {
+            self.len = 0;
+        } else {
+            self.items.copy_within(n..self.len, 0);
+            self.len -= n;
+        }
     }
 }
 
@@ -230,6 +291,27 @@ mod tests {
         });
         let index = UnitTable::scope(|a| UnitTable::new(units(4), a).pop().map(Slot::index));
         assert_eq!(index, Some(0));
+    }
+
+    #[test]
+    fn a_slot_list_keeps_order_and_removes_from_the_front() {
+        UnitTable::scope(|brand| {
+            let mut t = UnitTable::new(units(3), brand);
+            let mut list = t.slot_list();
+            assert!(list.is_empty());
+            let (a, b, c) = (t.pop().unwrap(), t.pop().unwrap(), t.pop().unwrap());
+            list.push(b);
+            list.push(a);
+            list.push(c);
+            assert_eq!(list.len(), 3);
+            let order: Vec<u32> = list.as_slice().iter().map(|s| s.index()).collect();
+            assert_eq!(order, vec![1, 0, 2]);
+            list.remove_first(1);
+            let order: Vec<u32> = list.as_slice().iter().map(|s| s.index()).collect();
+            assert_eq!(order, vec![0, 2]);
+            list.remove_first(5);
+            assert!(list.is_empty() && list.as_slice().is_empty());
+        });
     }
 
     #[test]

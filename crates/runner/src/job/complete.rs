@@ -9,7 +9,8 @@ use iomark_engine::Slot;
 use iomark_stats::recorder::SyncKind;
 
 impl<'id> Hot<'_, '_, 'id> {
-    /// Unit `index`, stamped `(start, issue)`, completed by `now`. The completion latency
+    /// Unit `index`, stamped `(start, issue)`, completed by `now` (which the caller has
+    /// made [`Hot::last_now`], once for a reaped batch). The completion latency
     /// is recorded here when `clat` says so; a reaped batch (`slat` without `clat`)
     /// records it, and the moments of slat and lat, per run of equal clat instead (see
     /// [`Hot::reap`]). A rich job's features take their turn
@@ -24,7 +25,6 @@ impl<'id> Hot<'_, '_, 'id> {
         clat: Option<u64>,
         now: u64,
     ) -> Option<Ddir> {
-        self.last_now = now;
         self.units.push(slot);
         let unit = self.units.get(slot);
         if let Some(locks) = feat.locks.as_mut().filter(|_| RICH) {
@@ -47,21 +47,23 @@ impl<'id> Hot<'_, '_, 'id> {
             // Only `number_ios` (a rich job) reads it.
             self.ios_done += 1;
         }
-        self.active[d] = true;
         let dir = unit.ddir;
         let bytes = unit.result as u64;
         if RICH && feat.per_file {
             // A metadata engine: every I/O counts, only a file's operation is timed, and
             // as clat alone (see iomark_engine::fileops).
+            self.active[d] = true;
             self.recorder.record_io(dir, bytes, unit.len as u64, None, None, None);
             if let Some(ns) = clat.filter(|_| unit.timed) {
                 self.recorder.record_clat_alone(dir, ns);
             }
         } else if let (Some(slat), None) = (slat, clat) {
             // Reaped: the moments of its slat and lat go with its run of equal clat
-            // (`Hot::reap`). (Metadata engines, above, complete in `queue`.)
+            // (`Hot::reap`), which marks its direction active. (Metadata engines, above,
+            // complete in `queue`.)
             self.recorder.record_reaped(dir, bytes, unit.len as u64, slat, now - start);
         } else {
+            self.active[d] = true;
             self.recorder.record_io(dir, bytes, unit.len as u64, slat, clat, Some(now - start));
         }
         self.published.add(d, bytes);

@@ -6,7 +6,7 @@
 use crate::clock::{JobClock, TscClock};
 use crate::links::progress::Publisher;
 use crate::links::status::Requests;
-use iomark_engine::{Engine, Slot, UnitTable};
+use iomark_engine::{Engine, SlotList, UnitTable};
 use iomark_plan::engine::Batching;
 use iomark_plan::errors::ErrorPolicy;
 use iomark_plan::files::FilesPlan;
@@ -39,7 +39,7 @@ pub(super) struct Hot<'a, 's, 'id> {
     /// The most I/Os in flight: `iodepth`, or less while a latency target is searched.
     pub(super) depth_limit: u32,
     /// Units queued since the last commit.
-    pub(super) pending: Vec<Slot<'id>>,
+    pub(super) pending: SlotList<'id>,
     /// How the job submits and reaps.
     pub(super) batching: Batching,
     /// Whether the engine's I/Os count in the submit and complete distributions.

@@ -138,6 +138,7 @@ pub(super) fn start<'a, 's, 'id>(
     // From here on the job answers requests for interim reports.
     status.start();
     let units = UnitTable::new(units, brand);
+    let pending = units.slot_list();
     let io = Hot {
         counts_batches: engine.counts_batches(),
         engine,
@@ -150,7 +151,7 @@ pub(super) fn start<'a, 's, 'id>(
         done: Vec::with_capacity(iodepth as usize),
         in_flight: 0,
         depth_limit: ctl.as_deref().and_then(Controls::depth).unwrap_or(iodepth),
-        pending: Vec::with_capacity(iodepth as usize),
+        pending,
         batching: plan.engine.batching,
         published: Publisher::new(progress),
         active: [false; 3],

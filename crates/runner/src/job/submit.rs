@@ -67,6 +67,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     self.recorder.record_complete(1);
                 }
                 let now = now::<TSC>(&self.tsc, &mut self.clock);
+                self.last_now = now;
                 let clat = Some(now - issue);
                 self.complete::<RICH>(feat, slot, (start, issue), None, clat, now);
                 return;
@@ -74,7 +75,10 @@ impl<'id> Hot<'_, '_, 'id> {
             if queued == Queued::Queued {
                 self.pending.push(slot);
                 self.in_flight += 1;
-                let full = self.units.none_free() || self.in_flight >= self.depth_limit;
+                // In a plain job every unit not free is in flight, and the depth limit
+                // is the number of units: the first test says it all. (Were it wrong, the
+                // loop's next turn would commit before it reaps.)
+                let full = self.units.none_free() || (RICH && self.in_flight >= self.depth_limit);
                 if full || self.pending.len() >= self.batching.submit as usize {
                     self.commit();
                 }
@@ -142,10 +146,11 @@ impl<'id> Hot<'_, '_, 'id> {
                 self.recorder.record_depth(in_flight_before + n as u32, n as u32);
                 // The submission of the units queued since the last commit ends now.
                 let now = self.clock.now_ns();
-                for &slot in &self.pending[..n.min(self.pending.len())] {
+                let queued = self.pending.as_slice();
+                for &slot in &queued[..n.min(queued.len())] {
                     self.units.get_mut(slot).stamps.1 = now;
                 }
-                self.pending.drain(..n.min(self.pending.len()));
+                self.pending.remove_first(n);
             }
             Ok(_) => {}
             Err(e) => self.set_error(e.raw_os_error().unwrap_or(libc::EIO), "commit"),
@@ -174,6 +179,7 @@ impl<'id> Hot<'_, '_, 'id> {
                 // One clock reading serves the whole batch: every I/O of it had completed
                 // by then (fio, too, stamps a batch of completions once).
                 let now = if done.is_empty() { self.last_now } else { self.clock.now_ns() };
+                self.last_now = now;
                 // The units of one commit share their submission stamp, so a batch reaped
                 // at once has runs of equal clat: each run is recorded once, with the
                 // moments of its I/Os' slat gathered here (their lat is slat + clat, see
@@ -197,6 +203,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     // (An empty run takes the first I/O either way.)
                     if clat != run_ns || dir != run_dir {
                         if slats.count() > 0 {
+                            self.active[run_dir.index()] = true;
                             self.recorder.record_run(run_dir, run_ns, &slats);
                         }
                         (run_dir, run_ns, slats) = (dir, clat, SumMoments::new());
@@ -204,6 +211,7 @@ impl<'id> Hot<'_, '_, 'id> {
                     slats.record(slat);
                 }
                 if slats.count() > 0 {
+                    self.active[run_dir.index()] = true;
                     self.recorder.record_run(run_dir, run_ns, &slats);
                 }
             }
