@@ -60,7 +60,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let files = std::path::Path::new(a).is_file() && std::path::Path::new(b).is_file();
     let mut notes = Vec::new();
     let (ra, rb) = if files {
-        (read(a)?, read(b)?)
+        (read(a, &mut notes)?, read(b, &mut notes)?)
     } else {
         run_rounds(a, b, common, rounds as u32, &mut notes)?
     };
@@ -95,8 +95,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
 }
 
 /// Every JSON document in the file `path`, as reports (text before the first `{` and
-/// between documents is skipped, as fio's notes are).
-fn read(path: &str) -> Result<Vec<RunReport>, String> {
+/// between documents is skipped, as fio's notes are); an iomark document's `"iomark
+/// notes"` go to `notes`, each once.
+fn read(path: &str, notes: &mut Vec<String>) -> Result<Vec<RunReport>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     let mut rest = text.as_str();
@@ -105,6 +106,12 @@ fn read(path: &str) -> Result<Vec<RunReport>, String> {
             serde_json::Deserializer::from_str(&rest[start..]).into_iter::<serde_json::Value>();
         match stream.next() {
             Some(Ok(doc)) if doc.get("jobs").is_some() => {
+                let theirs = doc["iomark notes"].as_array().into_iter().flatten();
+                for note in theirs.filter_map(serde_json::Value::as_str) {
+                    if !notes.iter().any(|n| n == note) {
+                        notes.push(note.to_string());
+                    }
+                }
                 out.push(iomark_web::input::fio_json::report(&doc));
                 rest = &rest[start + stream.byte_offset()..];
             }

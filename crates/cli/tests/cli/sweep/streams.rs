@@ -124,3 +124,24 @@ fn a_compares_run_notes_are_printed_once_or_kept_in_its_document() {
     assert_eq!(doc["iomark notes"], serde_json::json!([CAPPED]), "{doc}");
     assert!(doc["rows"].as_array().is_some_and(|r| !r.is_empty()), "{doc}");
 }
+
+/// A compare of saved runs prints the notes their iomark documents carry, each once.
+#[test]
+fn a_compare_of_saved_runs_prints_their_notes_once() {
+    let dir = tempdir();
+    let file = dir.path().join("f");
+    let filename = format!("--filename={}", file.display());
+    for (name, depth) in [("a.json", "--iodepth=2"), ("b.json", "--iodepth=4")] {
+        let args = ["--name=j", "--ioengine=psync", &filename, "--size=64k", depth];
+        let out = crate::support::run::iomark_ok(
+            dir.path(),
+            &[&args[..], &["--output-format=json"]].concat(),
+            true,
+        );
+        std::fs::write(dir.path().join(name), &out.stdout).unwrap();
+    }
+    let out = crate::support::run::iomark_ok(dir.path(), &["compare", "a.json", "b.json"], false);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with(&format!("note: {CAPPED}\nA: a.json")), "{stdout}");
+    assert_eq!(stdout.matches("note: ").count(), 1, "{stdout}");
+}
