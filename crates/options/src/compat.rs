@@ -74,7 +74,6 @@ pub const DRAWS: &[Difference] = &[
     differ("dedupe_percentage=100", "with dedupe_mode=repeat fio repeats one 512-byte chunk over the whole file, iomark the first block"),
     differ("dedupe_global", "the jobs share their working set as in fio, but it starts from a state of iomark's own"),
     differ("trim_percentage", "fio 3.33 aborts on an assertion when the job's `rw` is not `trimwrite` or `randtrimwrite`; iomark trims in any job that writes, choosing the writes with fio's draws"),
-    differ("rw=trimwrite", "with a trim size other than the write size (`bs=4k,8k,16k`) iomark writes each trimmed block again at the trim's size (trim 0 16384, write 0 16384); fio 3.33 writes at the write size, on a cursor of its own (trim 0 16384, write 0 8192, trim 16384 16384, write 8192 8192, write 16384 8192, …): the rule its logs fit is in [random.md](random.md), not built yet"),
     differ("filesize=lo-hi", "the sizes are fio's draws, but on the null engine fio 3.33 then draws random offsets over size/nrfiles rather than over the drawn size"),
 ];
 

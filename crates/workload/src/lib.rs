@@ -22,8 +22,10 @@
 //!   `number_ios × loops` I/Os were issued (`size=16k loops=2 io_size=12k` → 4 + 2 reads;
 //!   `loops=3 number_ios=3` → 4 + 4 + 1). The last I/O is never cut short (`io_size=42k
 //!   bs=4k` issues 11 I/Os, 44k).
-//! - `trimwrite`: each trim is followed by a write of the same extent; only the write
-//!   counts toward `io_size` and `number_ios` (`io_size=16k` → 4 trims and 4 writes).
+//! - `trimwrite`: each trim is followed by a write of the same extent (with fixed sizes,
+//!   trims and writes on cursors of their own: docs/random.md); only the writes count
+//!   toward `io_size` (`io_size=16k` → 4 trims and 4 writes), and the runner counts
+//!   `number_ios` in pairs.
 //! - `time_based`: passes repeat for ever; the runner stops at `runtime`.
 
 #![forbid(unsafe_code)]

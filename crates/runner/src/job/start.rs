@@ -179,7 +179,12 @@ pub(super) fn start<'a, 's, 'id>(
         logs,
         locks: links.locks,
         serialize: plan.workload.serialize_overlap || (plan.verify.is_some() && iodepth > 1),
-        ios_limit: (limits.number_ios > 0).then(|| limits.number_ios.saturating_mul(limits.loops)),
+        // A trimwrite job's `number_ios` counts trim and write pairs: twice as many I/Os
+        // of either kind (fio 3.33: `trimwrite bs=4k,8k,16k number_ios=3` issues 6).
+        ios_limit: (limits.number_ios > 0).then(|| {
+            let pairs = if plan.workload.trimwrite() { 2 } else { 1 };
+            limits.number_ios.saturating_mul(limits.loops).saturating_mul(pairs)
+        }),
         per_file: plan.engine.per_file(),
         streams: iomark_engine::registry::streams(&plan.engine.name),
         filled: false,

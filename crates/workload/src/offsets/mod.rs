@@ -80,6 +80,9 @@ pub(crate) struct FileCursor {
     /// Whether a sequential offset that a `:N` skip puts at or past the region's end wraps
     /// to the region's start (else the pass is over): see the module note.
     pub(crate) wraps: bool,
+    /// `trimwrite` with trims and writes of different sizes: whether the file's next I/O
+    /// is a trim (see `Workload::trimwrite_apart`).
+    pub(crate) trim_next: bool,
 }
 
 /// An offset and length relative to the region start.
@@ -101,6 +104,7 @@ impl FileCursor {
             lfsr: None,
             zone: None,
             wraps: true,
+            trim_next: true,
         }
     }
 
@@ -118,6 +122,7 @@ impl FileCursor {
             self.enter_zone(0);
         }
         self.done = false;
+        self.trim_next = true;
     }
 
     /// Records an I/O of direction `dir` at `ext`.

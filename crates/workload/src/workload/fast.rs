@@ -81,12 +81,17 @@ impl Workload {
             let file = self.pick_file();
             match self.generate(file) {
                 Some(req) => {
-                    // trimwrite: only the write of the pair counts toward the budgets.
-                    let counts = !self.trimwrite;
-                    if !counts {
+                    // trimwrite: only the writes count toward the budgets; a trim of a
+                    // pair is followed by its write.
+                    let counts = !self.trimwrite || req.dir == Ddir::Write;
+                    if !counts && !self.trimwrite_apart {
                         self.pending = Some(IoRequest { dir: Ddir::Write, ..req });
                     }
                     self.account(&req, counts);
+                    if self.trimwrite_apart && !counts {
+                        // Apart, `number_ios` counts trims too (twice the pairs).
+                        self.counted_ios += 1;
+                    }
                     return Some(req);
                 }
                 None => self.file_done(file),

@@ -43,6 +43,12 @@ pub struct Workload {
     seq_rand_bs: bool,
     /// `rw` is `trimwrite` or `randtrimwrite`: each trim is followed by a write.
     trimwrite: bool,
+    /// Sequential `trimwrite` whose trims and writes have fixed sizes: per file, each kind
+    /// on its own cursor at its own size, as fio 3.33's logs show (docs/random.md): a trim
+    /// first, a write after each trim, and after a write a trim only when that write
+    /// landed on the last trim's offset. With equal sizes that is trim and write pairs on
+    /// each file, the files taking turns between the two.
+    trimwrite_apart: bool,
     /// True when every I/O is one random map block (see
     /// [`Workload::generate_one_block`]): `generate` then takes that shortcut.
     one_block: bool,
@@ -154,10 +160,16 @@ impl Workload {
             && cfg
                 .directions()
                 .all(|d| mix.always_new(d) && bs[d.index()].fixed() == Some(map_unit));
+        let sizes = [Ddir::Write, Ddir::Trim].map(|d| bs[d.index()].fixed());
+        let trimwrite_apart = trimwrite
+            && !cfg.rw.is_random()
+            && !cfg.bs_is_seq_rand
+            && sizes.iter().all(Option::is_some);
         Ok(Workload {
             random: cfg.rw.is_random(),
             seq_rand_bs: cfg.bs_is_seq_rand,
             trimwrite,
+            trimwrite_apart,
             one_block,
             skip: if cfg.rw.is_random() { 0 } else { cfg.rw_modifier },
             sequencer: cfg.rw_sequencer,
@@ -166,10 +178,11 @@ impl Workload {
             io_limit: cfg.io_limit,
             io_size_given: cfg.io_size_given,
             byte_cap: if cfg.time_based { u64::MAX } else { cfg.io_limit.saturating_mul(loops) },
-            ios_cap: cfg
-                .number_ios
-                .filter(|&n| n > 0 && !cfg.time_based)
-                .map_or(u64::MAX, |n| n.saturating_mul(loops)),
+            // trimwrite apart: `number_ios` pairs are twice as many I/Os of either kind
+            // (with pairs, the writes count).
+            ios_cap: cfg.number_ios.filter(|&n| n > 0 && !cfg.time_based).map_or(u64::MAX, |n| {
+                n.saturating_mul(loops).saturating_mul(if trimwrite_apart { 2 } else { 1 })
+            }),
             max_bs: cfg.max_bs(),
             map_unit,
             align,
@@ -422,6 +435,9 @@ impl Workload {
     /// `generate` without the shortcut and zone turns.
     #[inline]
     fn generate_plain(&mut self, file: usize) -> Option<IoRequest> {
+        if self.trimwrite_apart {
+            return self.generate_trimwrite_apart(file);
+        }
         let dir = self.mix.direction();
         let d = dir.index();
         let ext: Extent = if self.seq_rand_bs {
@@ -460,6 +476,20 @@ impl Workload {
             // trimwrite: the write of the pair continues from the same place.
             cursor.advance(Ddir::Write.index(), ext);
         }
+        Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
+    }
+
+    /// `generate` for [`Workload::trimwrite_apart`]: the file's next trim or write, each
+    /// kind on its own cursor, or `None` when the next one would pass the region's end.
+    #[inline(never)]
+    fn generate_trimwrite_apart(&mut self, file: usize) -> Option<IoRequest> {
+        let cursor = &mut self.files[file];
+        let dir = if cursor.trim_next { Ddir::Trim } else { Ddir::Write };
+        let d = dir.index();
+        let mut sizes = Sizes { bs: &self.bs[d], rng: &mut self.bs_rngs[d] };
+        let ext = cursor.sequential(d, self.skip, &mut sizes)?;
+        cursor.advance(d, ext);
+        cursor.trim_next = dir == Ddir::Write && ext.0 == cursor.last[Ddir::Trim.index()];
         Some(IoRequest { dir, file, offset: cursor.region.offset + ext.0, len: ext.1 })
     }
 

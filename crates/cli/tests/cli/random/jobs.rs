@@ -81,6 +81,15 @@ const TRIMS: &[&str] = &[
     "--rw=trimwrite --bsrange=4k-16k --size=256k --verify=null --trim_percentage=50 --trim_backlog=2",
     "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=40 --trim_backlog=3",
     "--rw=randtrimwrite --bs=4k --size=256k --verify=null --trim_percentage=60 --trim_backlog=2 --verify_backlog=7",
+    // Trims and writes apart: each kind on its own cursor and size, files taking turns,
+    // `number_ios` counting pairs.
+    "--rw=trimwrite --bs=4k,8k,16k --size=96k",
+    "--rw=trimwrite --bs=4k,8k,12k --size=100k",
+    "--rw=trimwrite --bs=4k,16k,8k --size=64k --loops=2",
+    "--rw=trimwrite --bs=4k --size=64k --nrfiles=2",
+    "--rw=trimwrite --bs=4k,4k,8k --size=64k --nrfiles=3 --file_service_type=random",
+    "--rw=trimwrite --bs=4k,8k,16k --size=192k --number_ios=7",
+    "--rw=randtrimwrite --bsrange=4k-16k --size=192k --number_ios=3",
 ];
 
 /// Block sizes (`bsrange`, `bssplit`, per direction, unaligned) and the read/write mix
